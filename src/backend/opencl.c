@@ -1,0 +1,366 @@
+/* The OpenCL backend: device discovery, buffers, run-time compilation and
+ * launches with profiling events. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "gemmkit_cl.h"
+#include "status.h"
+
+/* NVIDIA's cl_nv_device_attribute_query, to tell lanes per multiprocessor. */
+#define GK_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define GK_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+
+#define GK_MAX_CL_DEVICES 64
+
+struct gk_device {
+    cl_platform_id platform;
+    cl_device_id id;
+    cl_context context;
+    cl_command_queue queue;
+};
+
+struct gk_mem {
+    cl_mem buffer;
+    int owned; /* 0 when wrapping a caller's cl_mem */
+};
+
+struct gk_program {
+    cl_program program;
+    /* A small cache of kernel objects by function name. */
+    struct {
+        char name[64];
+        cl_kernel kernel;
+    } kernels[4];
+    int kernel_count;
+};
+
+static struct {
+    pthread_once_t once;
+    cl_int error;
+    int count;
+    cl_platform_id platforms[GK_MAX_CL_DEVICES];
+    cl_device_id devices[GK_MAX_CL_DEVICES];
+} discovered = {PTHREAD_ONCE_INIT, CL_SUCCESS, 0, {0}, {0}};
+
+static void discover(void)
+{
+    cl_platform_id platforms[16];
+    cl_uint platform_count = 0;
+    cl_int err = clGetPlatformIDs(16, platforms, &platform_count);
+    if (err != CL_SUCCESS) {
+        /* -1001 (no ICDs) simply means no devices. */
+        discovered.error = err == -1001 ? CL_SUCCESS : err;
+        return;
+    }
+    for (cl_uint p = 0; p < platform_count && p < 16; p++) {
+        cl_device_id ids[GK_MAX_CL_DEVICES];
+        cl_uint n = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, GK_MAX_CL_DEVICES, ids, &n) != CL_SUCCESS)
+            continue;
+        for (cl_uint d = 0; d < n && discovered.count < GK_MAX_CL_DEVICES; d++) {
+            discovered.platforms[discovered.count] = platforms[p];
+            discovered.devices[discovered.count++] = ids[d];
+        }
+    }
+}
+
+static gemmkit_status cl_fail(cl_int err, const char *what)
+{
+    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
+        err == CL_INVALID_BUFFER_SIZE)
+        return gk_fail(GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY, "OpenCL %s failed with error %d (device memory)",
+                       what, err);
+    if (err == CL_OUT_OF_HOST_MEMORY)
+        return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "OpenCL %s: out of host memory", what);
+    return gk_fail(GEMMKIT_ERROR_BACKEND_FAILURE, "OpenCL %s failed with error %d", what, err);
+}
+
+static gemmkit_status opencl_device_count(int *count)
+{
+    pthread_once(&discovered.once, discover);
+    if (discovered.error != CL_SUCCESS) return cl_fail(discovered.error, "clGetPlatformIDs");
+    *count = discovered.count;
+    return GEMMKIT_SUCCESS;
+}
+
+static int lanes_for_nvidia(cl_uint major, cl_uint minor)
+{
+    if (major == 3) return 192;
+    if (major == 6 && minor == 0) return 64;
+    if (major == 7 || (major == 8 && minor == 0)) return 64;
+    return 128; /* Maxwell, Pascal (6.1+), Ampere 8.6+, Ada, Hopper, Blackwell */
+}
+
+static gemmkit_status opencl_device_info(int index, gemmkit_device_info *info)
+{
+    int count = 0;
+    GK_TRY(opencl_device_count(&count));
+    if (index < 0 || index >= count)
+        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "OpenCL device index %d out of range (%d devices)",
+                       index, count);
+    cl_device_id dev = discovered.devices[index];
+    memset(info, 0, sizeof *info);
+    snprintf(info->backend, sizeof info->backend, "opencl");
+    clGetPlatformInfo(discovered.platforms[index], CL_PLATFORM_NAME, sizeof info->platform,
+                      info->platform, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof info->name, info->name, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_VENDOR, sizeof info->vendor, info->vendor, NULL);
+    clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof info->driver_version, info->driver_version, NULL);
+    cl_device_type type = 0;
+    cl_uint units = 0, clock = 0, vector_width = 1;
+    cl_ulong local = 0, global = 0, max_alloc = 0;
+    size_t wg = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof clock, &clock, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof vector_width, &vector_width, NULL);
+    info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    info->compute_units = (int)units;
+    info->clock_mhz = (int)clock;
+    info->local_mem_bytes = (size_t)local;
+    info->global_mem_bytes = (size_t)global;
+    info->max_alloc_bytes = (size_t)max_alloc;
+    info->max_work_group_size = wg;
+
+    cl_uint major = 0, minor = 0;
+    if (strstr(info->vendor, "NVIDIA") &&
+        clGetDeviceInfo(dev, GK_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) ==
+            CL_SUCCESS &&
+        clGetDeviceInfo(dev, GK_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) ==
+            CL_SUCCESS) {
+        info->lanes_per_unit = lanes_for_nvidia(major, minor);
+    } else if (info->is_gpu) {
+        info->lanes_per_unit = 64; /* AMD compute units; a rough figure elsewhere */
+    } else {
+        /* A CPU core: its SIMD width times two FMA pipes. */
+        info->lanes_per_unit = (int)(vector_width ? vector_width : 1) * 2;
+    }
+    info->peak_gflops = (double)info->compute_units * info->lanes_per_unit * 2.0 * info->clock_mhz / 1000.0;
+    return GEMMKIT_SUCCESS;
+}
+
+static gemmkit_status opencl_open(int index, gk_device **out)
+{
+    int count = 0;
+    GK_TRY(opencl_device_count(&count));
+    if (index < 0 || index >= count)
+        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "OpenCL device index %d out of range", index);
+    gk_device *dev = calloc(1, sizeof *dev);
+    if (!dev) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating the device record");
+    dev->platform = discovered.platforms[index];
+    dev->id = discovered.devices[index];
+    cl_int err = CL_SUCCESS;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
+    dev->context = clCreateContext(props, 1, &dev->id, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        free(dev);
+        return cl_fail(err, "clCreateContext");
+    }
+    dev->queue = clCreateCommandQueue(dev->context, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) {
+        clReleaseContext(dev->context);
+        free(dev);
+        return cl_fail(err, "clCreateCommandQueue");
+    }
+    *out = dev;
+    return GEMMKIT_SUCCESS;
+}
+
+static void opencl_close(gk_device *dev)
+{
+    if (!dev) return;
+    clFinish(dev->queue);
+    clReleaseCommandQueue(dev->queue);
+    clReleaseContext(dev->context);
+    free(dev);
+}
+
+static gemmkit_status opencl_alloc(gk_device *dev, size_t bytes, gk_mem **out)
+{
+    gk_mem *mem = calloc(1, sizeof *mem);
+    if (!mem) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a buffer record");
+    cl_int err = CL_SUCCESS;
+    mem->buffer = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &err);
+    if (err != CL_SUCCESS) {
+        free(mem);
+        return cl_fail(err, "clCreateBuffer");
+    }
+    mem->owned = 1;
+    *out = mem;
+    return GEMMKIT_SUCCESS;
+}
+
+static void opencl_release(gk_mem *mem)
+{
+    if (!mem) return;
+    if (mem->owned) clReleaseMemObject(mem->buffer);
+    free(mem);
+}
+
+static gemmkit_status opencl_write(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes,
+                                   const void *src)
+{
+    if (bytes == 0) return GEMMKIT_SUCCESS;
+    cl_int err = clEnqueueWriteBuffer(dev->queue, mem->buffer, CL_TRUE, offset, bytes, src, 0, NULL, NULL);
+    return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueWriteBuffer");
+}
+
+static gemmkit_status opencl_read(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, void *dst)
+{
+    if (bytes == 0) return GEMMKIT_SUCCESS;
+    cl_int err = clEnqueueReadBuffer(dev->queue, mem->buffer, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
+    return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueReadBuffer");
+}
+
+static char *program_log(cl_program program, cl_device_id dev)
+{
+    size_t size = 0;
+    clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+    char *log = malloc(size + 1);
+    if (!log) return NULL;
+    log[0] = '\0';
+    clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+    log[size] = '\0';
+    return log;
+}
+
+static gemmkit_status opencl_build(gk_device *dev, const char *source, const char *options,
+                                   gk_program **out, char **log)
+{
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(dev->context, 1, &source, NULL, &err);
+    if (err != CL_SUCCESS) return cl_fail(err, "clCreateProgramWithSource");
+    err = clBuildProgram(program, 1, &dev->id, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        if (log) *log = program_log(program, dev->id);
+        clReleaseProgram(program);
+        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS)
+            return gk_fail(GEMMKIT_ERROR_BUILD_FAILED, "OpenCL build failed (error %d) with options \"%s\"",
+                           err, options);
+        return cl_fail(err, "clBuildProgram");
+    }
+    gk_program *prog = calloc(1, sizeof *prog);
+    if (!prog) {
+        clReleaseProgram(program);
+        return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a program record");
+    }
+    prog->program = program;
+    *out = prog;
+    return GEMMKIT_SUCCESS;
+}
+
+static void opencl_release_program(gk_program *prog)
+{
+    if (!prog) return;
+    for (int i = 0; i < prog->kernel_count; i++) clReleaseKernel(prog->kernels[i].kernel);
+    clReleaseProgram(prog->program);
+    free(prog);
+}
+
+static gemmkit_status kernel_for(gk_program *prog, const char *name, cl_kernel *out)
+{
+    for (int i = 0; i < prog->kernel_count; i++) {
+        if (strcmp(prog->kernels[i].name, name) == 0) {
+            *out = prog->kernels[i].kernel;
+            return GEMMKIT_SUCCESS;
+        }
+    }
+    cl_int err = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(prog->program, name, &err);
+    if (err != CL_SUCCESS) return cl_fail(err, "clCreateKernel");
+    if (prog->kernel_count < 4 && strlen(name) < 64) {
+        strcpy(prog->kernels[prog->kernel_count].name, name);
+        prog->kernels[prog->kernel_count++].kernel = kernel;
+    } else {
+        /* Not cached: keep it alive with the program by caching in slot 0's place. */
+        clReleaseKernel(prog->kernels[0].kernel);
+        strncpy(prog->kernels[0].name, name, 63);
+        prog->kernels[0].kernel = kernel;
+    }
+    *out = kernel;
+    return GEMMKIT_SUCCESS;
+}
+
+static gemmkit_status opencl_launch(gk_device *dev, gk_program *prog, const gk_launch *launch,
+                                    double *elapsed_ms)
+{
+    cl_kernel kernel = NULL;
+    GK_TRY(kernel_for(prog, launch->function, &kernel));
+    for (unsigned i = 0; i < launch->arg_count; i++) {
+        const gk_arg *arg = &launch->args[i];
+        cl_int err = CL_SUCCESS;
+        switch (arg->kind) {
+        case GK_ARG_INT: err = clSetKernelArg(kernel, i, sizeof(cl_int), &arg->value.i); break;
+        case GK_ARG_FLOAT: err = clSetKernelArg(kernel, i, sizeof(cl_float), &arg->value.f); break;
+        case GK_ARG_MEM: err = clSetKernelArg(kernel, i, sizeof(cl_mem), &arg->value.mem->buffer); break;
+        }
+        if (err != CL_SUCCESS) return cl_fail(err, "clSetKernelArg");
+    }
+    cl_event event = NULL;
+    cl_int err = clEnqueueNDRangeKernel(dev->queue, kernel, launch->dims, NULL, launch->global,
+                                        launch->local, 0, NULL, elapsed_ms ? &event : NULL);
+    if (err != CL_SUCCESS) return cl_fail(err, "clEnqueueNDRangeKernel");
+    if (!elapsed_ms) return GEMMKIT_SUCCESS;
+    err = clWaitForEvents(1, &event);
+    cl_ulong start = 0, end = 0;
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    clReleaseEvent(event);
+    if (err != CL_SUCCESS) return cl_fail(err, "waiting for a kernel");
+    *elapsed_ms += (double)(end - start) * 1e-6;
+    return GEMMKIT_SUCCESS;
+}
+
+static gemmkit_status opencl_finish(gk_device *dev)
+{
+    cl_int err = clFinish(dev->queue);
+    return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clFinish");
+}
+
+static const gk_backend_ops opencl_ops = {
+    .name = "opencl",
+    .device_count = opencl_device_count,
+    .device_info = opencl_device_info,
+    .open = opencl_open,
+    .close = opencl_close,
+    .alloc = opencl_alloc,
+    .release = opencl_release,
+    .write = opencl_write,
+    .read = opencl_read,
+    .build = opencl_build,
+    .release_program = opencl_release_program,
+    .launch = opencl_launch,
+    .finish = opencl_finish,
+};
+
+const gk_backend_ops *gk_backend_opencl(void) { return &opencl_ops; }
+
+/* Interop for gemmkit_cl.h. */
+gemmkit_status gk_opencl_handles(gk_device *dev, cl_context *context, cl_command_queue *queue)
+{
+    if (context) *context = dev->context;
+    if (queue) *queue = dev->queue;
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_opencl_wrap(cl_mem buffer, gk_mem **out)
+{
+    gk_mem *mem = calloc(1, sizeof *mem);
+    if (!mem) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a buffer record");
+    mem->buffer = buffer;
+    mem->owned = 0;
+    *out = mem;
+    return GEMMKIT_SUCCESS;
+}

@@ -1,0 +1,257 @@
+/* Context life cycle, device selection and the per-context caches. */
+#include "context.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+
+static const char *injected_build_error;
+
+void gemmkit_test_inject_build_error(const char *extra_source) { injected_build_error = extra_source; }
+
+static gemmkit_status backend_ops(gemmkit_backend backend, const gk_backend_ops **ops)
+{
+    if (backend == GEMMKIT_BACKEND_DEFAULT) {
+        const char *env = getenv("GEMMKIT_BACKEND");
+        backend = (env && strcmp(env, "cuda") == 0) ? GEMMKIT_BACKEND_CUDA : GEMMKIT_BACKEND_OPENCL;
+        if (env && *env && strcmp(env, "cuda") != 0 && strcmp(env, "opencl") != 0)
+            return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND,
+                           "GEMMKIT_BACKEND=\"%s\": expected \"opencl\" or \"cuda\"", env);
+    }
+    switch (backend) {
+    case GEMMKIT_BACKEND_OPENCL: *ops = gk_backend_opencl(); break;
+    case GEMMKIT_BACKEND_CUDA: *ops = gk_backend_cuda(); break;
+    default: return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "unknown backend %d", (int)backend);
+    }
+    if (!*ops)
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "the %s backend is not built into this gemmkit",
+                       backend == GEMMKIT_BACKEND_CUDA ? "CUDA" : "OpenCL");
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gemmkit_device_count(gemmkit_backend backend, int *count)
+{
+    if (!count) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "count is NULL");
+    const gk_backend_ops *ops = NULL;
+    GK_TRY(backend_ops(backend, &ops));
+    return ops->device_count(count);
+}
+
+gemmkit_status gemmkit_device_get_info(gemmkit_backend backend, int index, gemmkit_device_info *info)
+{
+    if (!info) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "info is NULL");
+    const gk_backend_ops *ops = NULL;
+    GK_TRY(backend_ops(backend, &ops));
+    return ops->device_info(index, info);
+}
+
+static int contains_ignoring_case(const char *haystack, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *h = haystack; *h; h++) {
+        size_t i = 0;
+        while (i < n && h[i] && tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i])) i++;
+        if (i == n) return 1;
+    }
+    return n == 0;
+}
+
+/* Resolves a selector (see gemmkit_context_create) to a device index. */
+static gemmkit_status select_device(const gk_backend_ops *ops, const char *selector, int *index)
+{
+    int count = 0;
+    GK_TRY(ops->device_count(&count));
+    if (count == 0)
+        return gk_fail(GEMMKIT_ERROR_NO_DEVICE,
+                       "no %s device found (is an ICD such as pocl-opencl-icd installed?)", ops->name);
+    if (!selector || !*selector) selector = getenv("GEMMKIT_DEVICE");
+    if (selector && *selector) {
+        char *end = NULL;
+        long wanted = strtol(selector, &end, 10);
+        if (*end == '\0') {
+            if (wanted < 0 || wanted >= count)
+                return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "device index %ld out of range: %d %s device(s)",
+                               wanted, count, ops->name);
+            *index = (int)wanted;
+            return GEMMKIT_SUCCESS;
+        }
+        for (int i = 0; i < count; i++) {
+            gemmkit_device_info info;
+            GK_TRY(ops->device_info(i, &info));
+            char full[300];
+            snprintf(full, sizeof full, "%s %s", info.platform, info.name);
+            if (contains_ignoring_case(full, selector)) {
+                *index = i;
+                return GEMMKIT_SUCCESS;
+            }
+        }
+        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "no %s device matches \"%s\" (see `gemmkit devices`)",
+                       ops->name, selector);
+    }
+    for (int i = 0; i < count; i++) {
+        gemmkit_device_info info;
+        GK_TRY(ops->device_info(i, &info));
+        if (info.is_gpu) {
+            *index = i;
+            return GEMMKIT_SUCCESS;
+        }
+    }
+    *index = 0;
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend backend,
+                                         const char *selector)
+{
+    if (!out) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "ctx is NULL");
+    *out = NULL;
+    const gk_backend_ops *ops = NULL;
+    GK_TRY(backend_ops(backend, &ops));
+    int index = 0;
+    GK_TRY(select_device(ops, selector, &index));
+    gemmkit_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a context");
+    ctx->ops = ops;
+    gemmkit_status status = ops->device_info(index, &ctx->info);
+    if (status == GEMMKIT_SUCCESS) status = ops->open(index, &ctx->device);
+    if (status != GEMMKIT_SUCCESS) {
+        free(ctx);
+        return status;
+    }
+    pthread_mutex_init(&ctx->lock, NULL);
+    *out = ctx;
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gemmkit_context_create(gemmkit_context **ctx, const char *selector)
+{
+    return gemmkit_context_create_ex(ctx, GEMMKIT_BACKEND_DEFAULT, selector);
+}
+
+void gemmkit_context_destroy(gemmkit_context *ctx)
+{
+    if (!ctx) return;
+    for (gk_program_entry *e = ctx->programs; e;) {
+        gk_program_entry *next = e->next;
+        ctx->ops->release_program(e->program);
+        free(e->key);
+        free(e);
+        e = next;
+    }
+    for (int i = 0; i < GK_SCRATCH_COUNT; i++) ctx->ops->release(ctx->scratch[i]);
+    ctx->ops->close(ctx->device);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+gemmkit_status gemmkit_context_device_info(gemmkit_context *ctx, gemmkit_device_info *info)
+{
+    if (!ctx || !info) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "ctx or info is NULL");
+    *info = ctx->info;
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const char *options,
+                                  gk_program **program)
+{
+    size_t key_len = strlen(source_file) + strlen(options) + 2;
+    char *key = malloc(key_len);
+    if (!key) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a cache key");
+    snprintf(key, key_len, "%s\n%s", source_file, options);
+    for (gk_program_entry *e = ctx->programs; e; e = e->next) {
+        if (strcmp(e->key, key) == 0) {
+            free(key);
+            *program = e->program;
+            return GEMMKIT_SUCCESS;
+        }
+    }
+    const char *source = gk_kernel_source(source_file);
+    if (!source) {
+        free(key);
+        return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no embedded kernel source \"%s\"", source_file);
+    }
+    char *patched = NULL;
+    if (injected_build_error) {
+        size_t len = strlen(source) + strlen(injected_build_error) + 2;
+        patched = malloc(len);
+        if (!patched) {
+            free(key);
+            return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating kernel source");
+        }
+        snprintf(patched, len, "%s\n%s", source, injected_build_error);
+        source = patched;
+    }
+    char *log = NULL;
+    gk_program *built = NULL;
+    gemmkit_status status = ctx->ops->build(ctx->device, source, options, &built, &log);
+    free(patched);
+    if (status != GEMMKIT_SUCCESS) {
+        gk_set_build_log(log ? log : "");
+        free(log);
+        free(key);
+        if (status == GEMMKIT_ERROR_BUILD_FAILED)
+            return gk_fail(status, "building %s with \"%s\" failed; gemmkit_last_build_log() has the log",
+                           source_file, options);
+        return status;
+    }
+    free(log);
+    gk_program_entry *entry = calloc(1, sizeof *entry);
+    if (!entry) {
+        ctx->ops->release_program(built);
+        free(key);
+        return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a cache entry");
+    }
+    entry->key = key;
+    entry->program = built;
+    entry->next = ctx->programs;
+    ctx->programs = entry;
+    *program = built;
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem)
+{
+    if (ctx->info.max_alloc_bytes && bytes > ctx->info.max_alloc_bytes)
+        return gk_fail(GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY,
+                       "%zu bytes requested; the device allows at most %zu in one buffer", bytes,
+                       ctx->info.max_alloc_bytes);
+    return ctx->ops->alloc(ctx->device, bytes, mem);
+}
+
+gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, gk_mem **mem)
+{
+    if (ctx->scratch[slot] && ctx->scratch_bytes[slot] >= bytes) {
+        *mem = ctx->scratch[slot];
+        return GEMMKIT_SUCCESS;
+    }
+    ctx->ops->release(ctx->scratch[slot]);
+    ctx->scratch[slot] = NULL;
+    ctx->scratch_bytes[slot] = 0;
+    GK_TRY(gk_context_alloc(ctx, bytes, &ctx->scratch[slot]));
+    ctx->scratch_bytes[slot] = bytes;
+    *mem = ctx->scratch[slot];
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_context_launch(gemmkit_context *ctx, const gk_config *config,
+                                 const gk_geometry *geometry, unsigned dims, const size_t global[2],
+                                 const gk_arg *args, unsigned arg_count, double *elapsed_ms)
+{
+    GK_TRY(gk_config_check_device(config, geometry, &ctx->info));
+    char options[sizeof config->options + sizeof config->extra_options + 2];
+    snprintf(options, sizeof options, "%s %s", config->options, config->extra_options);
+    gk_program *program = NULL;
+    GK_TRY(gk_context_program(ctx, config->def->source, options, &program));
+    gk_launch launch = {
+        .function = config->def->function,
+        .dims = dims,
+        .global = {global[0], dims > 1 ? global[1] : 1},
+        .local = {(size_t)geometry->local_x, dims > 1 ? (size_t)geometry->local_y : 1},
+        .args = args,
+        .arg_count = arg_count,
+    };
+    return ctx->ops->launch(ctx->device, program, &launch, elapsed_ms);
+}

@@ -1,0 +1,65 @@
+/* The context: one opened device, its backend table, the cache of compiled
+ * programs and reusable scratch buffers. Public calls lock it, so one context
+ * may be shared between threads (calls on it run one at a time). */
+#ifndef GK_CONTEXT_H
+#define GK_CONTEXT_H
+
+#include <pthread.h>
+
+#include "backend.h"
+#include "kernel_config.h"
+
+typedef struct gk_program_entry {
+    char *key; /* source file + '\n' + options */
+    gk_program *program;
+    struct gk_program_entry *next;
+} gk_program_entry;
+
+/* Scratch slots: padded operands, and host-array staging. */
+enum {
+    GK_SCRATCH_A,
+    GK_SCRATCH_B,
+    GK_SCRATCH_C,
+    GK_SCRATCH_HOST_A,
+    GK_SCRATCH_HOST_B,
+    GK_SCRATCH_HOST_C,
+    GK_SCRATCH_COUNT
+};
+
+struct gemmkit_context {
+    const gk_backend_ops *ops;
+    gk_device *device;
+    gemmkit_device_info info;
+    pthread_mutex_t lock;
+    gk_program_entry *programs;
+    gk_mem *scratch[GK_SCRATCH_COUNT];
+    size_t scratch_bytes[GK_SCRATCH_COUNT];
+};
+
+struct gemmkit_buffer {
+    gemmkit_context *ctx;
+    gk_mem *mem;
+    size_t count; /* floats; SIZE_MAX when unknown (wrapped cl_mem of unknown size) */
+};
+
+/* A compiled program for a kernel configuration, from the cache or built now. */
+gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const char *options,
+                                  gk_program **program);
+
+/* A scratch buffer of at least `bytes`, reused across calls. */
+gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, gk_mem **mem);
+
+/* Allocates device memory after checking it against the device's limits. */
+gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem);
+
+/* Launches a kernel configuration over `global` work-items; adds its device
+ * time to *elapsed_ms when that is non-NULL. */
+gemmkit_status gk_context_launch(gemmkit_context *ctx, const gk_config *config,
+                                 const gk_geometry *geometry, unsigned dims, const size_t global[2],
+                                 const gk_arg *args, unsigned arg_count, double *elapsed_ms);
+
+/* Test hook: when set, every kernel build gets this extra text appended to
+ * its source (used to inject a build failure). Not part of the public API. */
+GEMMKIT_API void gemmkit_test_inject_build_error(const char *extra_source);
+
+#endif

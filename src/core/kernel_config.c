@@ -1,0 +1,143 @@
+/* Resolves registry kernels into concrete configurations. */
+#include "kernel_config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "status.h"
+
+static int param_count(const gk_kernel_def *def)
+{
+    int n = 0;
+    while (n < GK_MAX_PARAMS && def->params[n].name) n++;
+    return n;
+}
+
+static void load_params(const gk_config *config, gk_variables *vars)
+{
+    vars->count = 0;
+    for (int i = 0; i < param_count(config->def); i++)
+        gk_variables_set(vars, config->def->params[i].name, config->values[i]);
+}
+
+static gemmkit_status eval(const gk_config *config, const char *text, const gk_variables *vars,
+                           int64_t *out)
+{
+    char error[256];
+    if (!text) text = "1";
+    if (gk_expr_eval(text, vars, out, error, sizeof error) != 0)
+        return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS, "kernel %s: registry expression: %s",
+                       config->def->name, error);
+    return GEMMKIT_SUCCESS;
+}
+
+/* Applies one "NAME=value" override. */
+static gemmkit_status apply_override(gk_config *config, const char *item, size_t len)
+{
+    char buf[96];
+    if (len >= sizeof buf) len = sizeof buf - 1;
+    memcpy(buf, item, len);
+    buf[len] = '\0';
+    char *eq = strchr(buf, '=');
+    if (!eq)
+        return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS,
+                       "kernel %s: parameter override \"%s\" is not NAME=value", config->def->name, buf);
+    *eq = '\0';
+    char *end = NULL;
+    long value = strtol(eq + 1, &end, 10);
+    if (end == eq + 1 || *end != '\0')
+        return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS, "kernel %s: value of %s is not an integer",
+                       config->def->name, buf);
+    for (int i = 0; i < param_count(config->def); i++) {
+        if (strcmp(config->def->params[i].name, buf) == 0) {
+            config->values[i] = (int)value;
+            return GEMMKIT_SUCCESS;
+        }
+    }
+    return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS, "kernel %s has no parameter %s",
+                   config->def->name, buf);
+}
+
+gemmkit_status gk_config_resolve(const gk_kernel_def *def, const char *overrides, gk_config *config)
+{
+    memset(config, 0, sizeof *config);
+    config->def = def;
+    int n = param_count(def);
+    for (int i = 0; i < n; i++) config->values[i] = def->params[i].default_value;
+
+    for (const char *p = overrides; p && *p;) {
+        while (*p == ',' || isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        size_t len = strcspn(p, ", ");
+        GK_TRY(apply_override(config, p, len));
+        p += len;
+    }
+
+    gk_variables vars;
+    load_params(config, &vars);
+    for (int i = 0; i < GK_MAX_CONSTRAINTS && def->constraints[i]; i++) {
+        int64_t ok = 0;
+        GK_TRY(eval(config, def->constraints[i], &vars, &ok));
+        if (!ok)
+            return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS, "kernel %s: constraint \"%s\" fails",
+                           def->name, def->constraints[i]);
+    }
+
+    size_t used = 0;
+    for (int i = 0; i < n; i++)
+        used += (size_t)snprintf(config->options + used, sizeof config->options - used, "%s-D%s=%d",
+                                 i ? " " : "", def->params[i].name, config->values[i]);
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_config_geometry(const gk_config *config, int64_t m, int64_t n, int64_t k,
+                                  gk_geometry *g)
+{
+    gk_variables vars;
+    load_params(config, &vars);
+    gk_variables_set(&vars, "M", m);
+    gk_variables_set(&vars, "N", n);
+    gk_variables_set(&vars, "K", k);
+    gk_variables_set(&vars, "ROWS", m);
+    gk_variables_set(&vars, "COLS", n);
+    const gk_kernel_def *def = config->def;
+    GK_TRY(eval(config, def->local_x, &vars, &g->local_x));
+    GK_TRY(eval(config, def->local_y, &vars, &g->local_y));
+    GK_TRY(eval(config, def->tile_m, &vars, &g->tile_m));
+    GK_TRY(eval(config, def->tile_n, &vars, &g->tile_n));
+    GK_TRY(eval(config, def->k_multiple, &vars, &g->k_multiple));
+    if (def->local_mem_bytes) GK_TRY(eval(config, def->local_mem_bytes, &vars, &g->local_mem_bytes));
+    else g->local_mem_bytes = 0;
+    if (g->local_x < 1 || g->local_y < 1 || g->tile_m < 1 || g->tile_n < 1 || g->k_multiple < 1)
+        return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS,
+                       "kernel %s: geometry must be positive (local %lldx%lld, tile %lldx%lld, k %lld)",
+                       def->name, (long long)g->local_x, (long long)g->local_y, (long long)g->tile_m,
+                       (long long)g->tile_n, (long long)g->k_multiple);
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_config_check_device(const gk_config *config, const gk_geometry *g,
+                                      const gemmkit_device_info *info)
+{
+    int64_t items = g->local_x * g->local_y;
+    if (info->max_work_group_size && (size_t)items > info->max_work_group_size)
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
+                       "kernel %s (%s): work-group of %lld work-items exceeds the device's %zu",
+                       config->def->name, config->options, (long long)items, info->max_work_group_size);
+    if (info->local_mem_bytes && (size_t)g->local_mem_bytes > info->local_mem_bytes)
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
+                       "kernel %s (%s): needs %lld bytes of local memory, the device has %zu",
+                       config->def->name, config->options, (long long)g->local_mem_bytes,
+                       info->local_mem_bytes);
+    return GEMMKIT_SUCCESS;
+}
+
+int gk_config_value(const gk_config *config, const char *name, int fallback)
+{
+    for (int i = 0; i < param_count(config->def); i++)
+        if (strcmp(config->def->params[i].name, name) == 0) return config->values[i];
+    return fallback;
+}

@@ -1,0 +1,59 @@
+/* Helpers shared by the cmocka tests: one context per test program, and a
+ * one-call "run this case and assert it matches the reference". */
+#ifndef GK_TEST_SUPPORT_H
+#define GK_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "check.h"
+#include "gemmkit.h"
+
+static gemmkit_context *test_ctx;
+static gk_rng test_rng;
+static uint64_t test_seed;
+
+static int test_setup_context(void **state)
+{
+    (void)state;
+    test_seed = gk_rng_fresh_seed();
+    gk_rng_seed(&test_rng, test_seed);
+    gemmkit_status status = gemmkit_context_create(&test_ctx, NULL);
+    if (status != GEMMKIT_SUCCESS) {
+        fprintf(stderr, "no device: %s\n", gemmkit_last_error_message());
+        return -1;
+    }
+    return 0;
+}
+
+static int test_teardown_context(void **state)
+{
+    (void)state;
+    gemmkit_context_destroy(test_ctx);
+    test_ctx = NULL;
+    return 0;
+}
+
+/* Runs a case on fresh random data and fails the test (with the seed) on a mismatch. */
+static void assert_case_ok(const gemmkit_options *options, gk_sgemm_case c)
+{
+    gk_check_result result;
+    gemmkit_status status = gk_check_run(test_ctx, options, c, &test_rng, 2e8, &result);
+    if (status != GEMMKIT_SUCCESS || !result.passed)
+        print_error("case %s %c%c m=%lld n=%lld k=%lld alpha=%g beta=%g lda=%lld ldb=%lld ldc=%lld kernel=%s params=%s "
+                    "(GEMMKIT_SEED=%llu): %s\n",
+                    c.layout == GEMMKIT_ROW_MAJOR ? "row" : "col", c.trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T',
+                    c.trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', (long long)c.m, (long long)c.n, (long long)c.k,
+                    c.alpha, c.beta, (long long)c.lda, (long long)c.ldb, (long long)c.ldc,
+                    options && options->kernel ? options->kernel : "default",
+                    options && options->params ? options->params : "-", (unsigned long long)test_seed,
+                    result.message);
+    assert_int_equal(status, GEMMKIT_SUCCESS);
+    assert_true(result.passed);
+}
+
+#endif

@@ -1,0 +1,62 @@
+/* Shared by the tests and the command-line tool: random inputs, poisoned
+ * outputs, and comparison against the reference with float32 error bounds. */
+#ifndef GK_CHECK_H
+#define GK_CHECK_H
+
+#include <stdint.h>
+
+#include "gemmkit.h"
+
+typedef struct gk_rng {
+    uint64_t state;
+} gk_rng;
+
+/* Seeds from the clock unless GEMMKIT_SEED is set (printed on failure). */
+void gk_rng_seed(gk_rng *rng, uint64_t seed);
+uint64_t gk_rng_fresh_seed(void);
+float gk_rng_uniform(gk_rng *rng); /* in [-1, 1) */
+void gk_fill_random(gk_rng *rng, float *x, size_t count);
+void gk_fill_value(float *x, size_t count, float value);
+
+/* A matrix of the size an sgemm operand needs: elements spanned with ld. */
+size_t gk_matrix_extent(gemmkit_layout layout, int64_t rows, int64_t cols, int64_t ld);
+
+typedef struct gk_sgemm_case {
+    gemmkit_layout layout;
+    gemmkit_transpose trans_a, trans_b;
+    int64_t m, n, k;
+    float alpha, beta;
+    int64_t lda, ldb, ldc; /* 0 = tight */
+} gk_sgemm_case;
+
+typedef struct gk_check_result {
+    int passed;
+    int64_t bad_count;      /* elements outside the bound (or NaN mismatch, or gap changed) */
+    double max_rel_error;   /* max |c - ref| / magnitude */
+    double norm_rel_error;  /* ||c - ref|| / ||ref|| */
+    char message[256];
+} gk_check_result;
+
+/* Fills in tight leading dimensions where the case has 0. */
+void gk_case_complete(gk_sgemm_case *c);
+/* Sizes of the three operands in floats. */
+void gk_case_extents(const gk_sgemm_case *c, size_t *ea, size_t *eb, size_t *ec);
+
+/* Compares `result` with the reference of the case on inputs a, b, c0. The
+ * bound per element is 2 * (K + 2) * eps * (|alpha| |A||B| + |beta| |C0|);
+ * elements outside the m x n block (leading-dimension gaps) must equal c0. */
+void gk_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
+                    const float *result, gk_check_result *out);
+
+
+/* Like gk_check_sgemm on `samples` random elements of C only, each computed
+ * in double on the spot: for sizes where the full reference is too slow. */
+void gk_check_sgemm_sampled(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
+                            const float *result, int samples, gk_rng *rng, gk_check_result *out);
+
+/* Runs one case through gemmkit_sgemm_ex on fresh random inputs (C poisoned
+ * with NaN when beta == 0) and checks it; full check up to `full_limit`
+ * multiply-adds, sampled beyond. Returns the library's status. */
+gemmkit_status gk_check_run(gemmkit_context *ctx, const gemmkit_options *options, gk_sgemm_case c,
+                            gk_rng *rng, double full_limit, gk_check_result *out);
+#endif

@@ -1,0 +1,28 @@
+/* The gemmkit command: shared declarations of its subcommands. */
+#ifndef GK_CLI_H
+#define GK_CLI_H
+
+#include "gemmkit.h"
+
+/* Options every subcommand understands. */
+typedef struct gk_cli {
+    const char *device;      /* --device, else GEMMKIT_DEVICE */
+    gemmkit_backend backend; /* --backend */
+    int argc;                /* the subcommand's own arguments */
+    char **argv;
+} gk_cli;
+
+/* Exit codes: 0 ok, 1 a check failed or the device failed, 2 bad usage. */
+enum { GK_EXIT_OK = 0, GK_EXIT_FAILED = 1, GK_EXIT_USAGE = 2 };
+
+int gk_cmd_devices(const gk_cli *cli);
+int gk_cmd_list(const gk_cli *cli);
+int gk_cmd_verify(const gk_cli *cli);
+int gk_cmd_bench(const gk_cli *cli);
+
+/* Opens the chosen device, printing the reason on failure. */
+gemmkit_context *gk_cli_open(const gk_cli *cli);
+/* Prints "gemmkit: <what>: <status>: <details>" to stderr. */
+void gk_cli_report(const char *what, gemmkit_status status);
+
+#endif
