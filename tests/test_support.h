@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "check.h"
@@ -17,7 +18,7 @@ static gemmkit_context *test_ctx;
 static gk_rng test_rng;
 static uint64_t test_seed;
 
-static int test_setup_context(void **state)
+static inline int test_setup_context(void **state)
 {
     (void)state;
     test_seed = gk_rng_fresh_seed();
@@ -30,7 +31,7 @@ static int test_setup_context(void **state)
     return 0;
 }
 
-static int test_teardown_context(void **state)
+static inline int test_teardown_context(void **state)
 {
     (void)state;
     gemmkit_context_destroy(test_ctx);
@@ -39,7 +40,7 @@ static int test_teardown_context(void **state)
 }
 
 /* Runs a case on fresh random data and fails the test (with the seed) on a mismatch. */
-static void assert_case_ok(const gemmkit_options *options, gk_sgemm_case c)
+static inline void assert_case_ok(const gemmkit_options *options, gk_sgemm_case c)
 {
     gk_check_result result;
     gemmkit_status status = gk_check_run(test_ctx, options, c, &test_rng, 2e8, &result);

@@ -73,11 +73,16 @@ gemmkit_status gk_sgemm_prepare(gemmkit_layout layout, gemmkit_transpose trans_a
         p->a.ld = lda;
         p->b.ld = ldb;
     }
-    /* Kernels index with 32-bit integers. */
+    /* Kernels index with 32-bit integers; checking the lds first also keeps
+     * the extents below from overflowing int64. */
+    if (lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX)
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW, "leading dimensions above 2^31-1 are not supported");
+    if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX)
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW, "dimensions above 2^31-1 are not supported");
     int64_t ea = gk_extent(gk_stored_rows(p->trans_a, p->m, p->k), p->trans_a ? p->m : p->k, p->a.ld);
     int64_t eb = gk_extent(gk_stored_rows(p->trans_b, p->k, p->n), p->trans_b ? p->k : p->n, p->b.ld);
     int64_t ec = gk_extent(p->m, p->n, p->c.ld);
-    if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || ea > INT32_MAX || eb > INT32_MAX ||
+    if (ea > INT32_MAX || eb > INT32_MAX ||
         ec > INT32_MAX || (double)p->m * (double)p->n > (double)INT32_MAX)
         return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW,
                        "matrices of more than 2^31-1 elements (m=%lld n=%lld k=%lld) are not supported",
