@@ -1,12 +1,25 @@
-/* Which kernel the public SGEMM uses for a shape when the caller names none.
- * The per-device tuning database plugs in here. */
+/* Which kernel the public SGEMM uses for a shape when the caller names none:
+ * the fast tiled kernel when the padding it needs wastes little, the direct
+ * kernel (no packing, any shape) for small and skinny problems. The
+ * per-device tuning database plugs in here. */
 #include "sgemm.h"
+
+static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 const gk_kernel_def *gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)
 {
     (void)ctx;
-    (void)m;
-    (void)n;
-    (void)k;
-    return gk_kernel_find("direct");
+    const gk_kernel_def *fast = gk_kernel_find("xgemm");
+    const gk_kernel_def *direct = gk_kernel_find("direct");
+    gk_config config;
+    gk_geometry g;
+    if (!fast || gk_config_resolve(fast, NULL, &config) != GEMMKIT_SUCCESS ||
+        gk_config_geometry(&config, m, n, k, &g) != GEMMKIT_SUCCESS)
+        return direct;
+    const double work = (double)m * (double)n * (double)k;
+    const double padded = (double)round_up(m, g.tile_m) * (double)round_up(n, g.tile_n) *
+                          (double)round_up(k, g.k_multiple);
+    /* Below ~64^3 multiply-adds, packing costs more than the fast kernel saves. */
+    if (work < 262144.0 || padded > 1.5 * work) return direct;
+    return fast;
 }

@@ -1,0 +1,141 @@
+// gemmkit's fast SGEMM kernel: the tutorial's later steps combined and tuned
+// for current GPUs. 2D register blocking (WPTM x WPTN per work-item, kernel 6),
+// float4 loads and local-memory reads (kernel 7), double-buffered local memory
+// with register prefetching (kernel 9), on packed operands padded by the
+// library (kernel 10).
+//
+// Contract (GK_FLAG_B_TRANSPOSED): column-major C (M x N) = A (M x K) * B,
+// where B is given as its transpose, N x K column-major, so that both tiles
+// arrive with their M or N index contiguous and need no transposition in
+// local memory. M % TSM == 0, N % TSN == 0, K % TSK == 0.
+//
+// Work-item (tx, ty) owns the C elements at rows 4*(tx + i*RTSM) + {0..3}
+// and columns 4*(ty + j*RTSN) + {0..3}: float4 groups strided by the
+// work-group width, so a quarter-warp reads 16 consecutive float4 from local
+// memory (no bank conflicts) and stores 256 contiguous bytes of C.
+
+#ifndef TSM
+#define TSM 128 // tile of C in M per work-group
+#endif
+#ifndef TSN
+#define TSN 128 // tile of C in N per work-group
+#endif
+#ifndef TSK
+#define TSK 16 // K step per tile
+#endif
+#ifndef WPTM
+#define WPTM 8 // C rows per work-item (multiple of 4)
+#endif
+#ifndef WPTN
+#define WPTN 8 // C columns per work-item (multiple of 4)
+#endif
+
+#define RTSM (TSM / WPTM) // work-items along M
+#define RTSN (TSN / WPTN) // work-items along N
+#define THREADS (RTSM * RTSN)
+#define VM (WPTM / 4) // float4 groups per work-item along M
+#define VN (WPTN / 4)
+#define LPTA (TSK * TSM / 4 / THREADS) // float4 loads of A per work-item per tile
+#define LPTB (TSK * TSN / 4 / THREADS)
+
+__kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
+void gk_xgemm(const int M, const int N, const int K,
+              const __global float4* A, const __global float4* B, __global float4* C)
+{
+    const int tx = get_local_id(0);
+    const int ty = get_local_id(1);
+    const int tid = ty * RTSM + tx;
+    const int m4 = get_group_id(0) * (TSM / 4); // tile origin, in float4 units
+    const int n4 = get_group_id(1) * (TSN / 4);
+    const int M4 = M / 4, N4 = N / 4;
+
+    __local float4 As[2][TSK][TSM / 4];
+    __local float4 Bs[2][TSK][TSN / 4];
+
+    float4 acc[WPTN][VM];
+    #pragma unroll
+    for (int j = 0; j < WPTN; j++)
+        #pragma unroll
+        for (int i = 0; i < VM; i++)
+            acc[j][i] = (float4)(0.0f);
+
+    // Load the first tile: consecutive work-items read consecutive float4.
+    #pragma unroll
+    for (int l = 0; l < LPTA; l++) {
+        const int id = tid + l * THREADS;
+        const int kk = id / (TSM / 4), mm = id % (TSM / 4);
+        As[0][kk][mm] = A[kk * M4 + m4 + mm];
+    }
+    #pragma unroll
+    for (int l = 0; l < LPTB; l++) {
+        const int id = tid + l * THREADS;
+        const int kk = id / (TSN / 4), nn = id % (TSN / 4);
+        Bs[0][kk][nn] = B[kk * N4 + n4 + nn];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int tiles = K / TSK;
+    for (int t = 0; t < tiles; t++) {
+        const int cur = t & 1;
+        // Prefetch the next tile into registers while this one is computed.
+        float4 ra[LPTA], rb[LPTB];
+        const int has_next = t + 1 < tiles;
+        if (has_next) {
+            const int k0 = (t + 1) * TSK;
+            #pragma unroll
+            for (int l = 0; l < LPTA; l++) {
+                const int id = tid + l * THREADS;
+                ra[l] = A[(k0 + id / (TSM / 4)) * M4 + m4 + id % (TSM / 4)];
+            }
+            #pragma unroll
+            for (int l = 0; l < LPTB; l++) {
+                const int id = tid + l * THREADS;
+                rb[l] = B[(k0 + id / (TSN / 4)) * N4 + n4 + id % (TSN / 4)];
+            }
+        }
+
+        #pragma unroll
+        for (int k = 0; k < TSK; k++) {
+            float4 a[VM], b[VN];
+            #pragma unroll
+            for (int i = 0; i < VM; i++) a[i] = As[cur][k][tx + i * RTSM];
+            #pragma unroll
+            for (int j = 0; j < VN; j++) b[j] = Bs[cur][k][ty + j * RTSN];
+            #pragma unroll
+            for (int j = 0; j < VN; j++) {
+                #pragma unroll
+                for (int i = 0; i < VM; i++) {
+                    acc[4 * j + 0][i] = fma(a[i], (float4)(b[j].x), acc[4 * j + 0][i]);
+                    acc[4 * j + 1][i] = fma(a[i], (float4)(b[j].y), acc[4 * j + 1][i]);
+                    acc[4 * j + 2][i] = fma(a[i], (float4)(b[j].z), acc[4 * j + 2][i]);
+                    acc[4 * j + 3][i] = fma(a[i], (float4)(b[j].w), acc[4 * j + 3][i]);
+                }
+            }
+        }
+
+        // The other buffer was last read before the previous barrier: safe to fill.
+        if (has_next) {
+            #pragma unroll
+            for (int l = 0; l < LPTA; l++) {
+                const int id = tid + l * THREADS;
+                As[cur ^ 1][id / (TSM / 4)][id % (TSM / 4)] = ra[l];
+            }
+            #pragma unroll
+            for (int l = 0; l < LPTB; l++) {
+                const int id = tid + l * THREADS;
+                Bs[cur ^ 1][id / (TSN / 4)][id % (TSN / 4)] = rb[l];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    #pragma unroll
+    for (int j = 0; j < VN; j++) {
+        #pragma unroll
+        for (int c = 0; c < 4; c++) {
+            const int n = 4 * (n4 + ty + j * RTSN) + c;
+            #pragma unroll
+            for (int i = 0; i < VM; i++) C[n * M4 + m4 + tx + i * RTSM] = acc[4 * j + c][i];
+        }
+    }
+}
