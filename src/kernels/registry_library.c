@@ -30,7 +30,7 @@ static const gk_kernel_def kernels[] = {
         .summary = "fast tiled SGEMM: 2D register blocking, float4 loads, double-buffered local memory, B transposed",
         .params = {{"TSM", 128, "32,64,128,256", "C tile rows per work-group"},
                    {"TSN", 128, "32,64,128,256", "C tile columns per work-group"},
-                   {"TSK", 16, "8,16,32", "K step per tile"},
+                   {"TSK", 8, "4,8,16,32", "K step per tile"},
                    {"WPTM", 8, "4,8,16", "C rows per work-item (multiple of 4)"},
                    {"WPTN", 8, "4,8,16", "C columns per work-item (multiple of 4)"}},
         .constraints = {"WPTM % 4 == 0 && WPTN % 4 == 0",

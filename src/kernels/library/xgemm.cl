@@ -21,7 +21,7 @@
 #define TSN 128 // tile of C in N per work-group
 #endif
 #ifndef TSK
-#define TSK 16 // K step per tile
+#define TSK 8 // K step per tile
 #endif
 #ifndef WPTM
 #define WPTM 8 // C rows per work-item (multiple of 4)
