@@ -121,6 +121,7 @@ gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend 
         free(ctx);
         return status;
     }
+    gk_tuning_load(&ctx->info, &ctx->tuned);
     pthread_mutex_init(&ctx->lock, NULL);
     *out = ctx;
     return GEMMKIT_SUCCESS;

@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "kernel_config.h"
+#include "tuning.h"
 
 typedef struct gk_program_entry {
     char *key; /* source file + '\n' + options */
@@ -34,6 +35,7 @@ struct gemmkit_context {
     gk_program_entry *programs;
     gk_mem *scratch[GK_SCRATCH_COUNT];
     size_t scratch_bytes[GK_SCRATCH_COUNT];
+    gk_tuning_set tuned; /* per-device parameter choices, loaded at creation */
 };
 
 struct gemmkit_buffer {

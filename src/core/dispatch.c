@@ -8,12 +8,11 @@ static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 const gk_kernel_def *gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)
 {
-    (void)ctx;
     const gk_kernel_def *fast = gk_kernel_find("xgemm");
     const gk_kernel_def *direct = gk_kernel_find("direct");
     gk_config config;
     gk_geometry g;
-    if (!fast || gk_config_resolve(fast, NULL, &config) != GEMMKIT_SUCCESS ||
+    if (!fast || gk_config_resolve(fast, gk_tuning_params(&ctx->tuned, fast->name), &config) != GEMMKIT_SUCCESS ||
         gk_config_geometry(&config, m, n, k, &g) != GEMMKIT_SUCCESS)
         return direct;
     const double work = (double)m * (double)n * (double)k;

@@ -136,8 +136,16 @@ gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options
     } else {
         def = gk_sgemm_default_kernel(ctx, p->m, p->n, p->k);
     }
+    /* Explicit parameters, else this device's tuned ones, else the defaults. */
     gk_config config;
-    GK_TRY(gk_config_resolve(def, options ? options->params : NULL, &config));
+    if (options && options->params) {
+        GK_TRY(gk_config_resolve(def, options->params, &config));
+    } else {
+        /* A stale database line (parameters a newer kernel no longer has) must not break SGEMM. */
+        const char *tuned = gk_tuning_params(&ctx->tuned, def->name);
+        if (!tuned || gk_config_resolve(def, tuned, &config) != GEMMKIT_SUCCESS)
+            GK_TRY(gk_config_resolve(def, NULL, &config));
+    }
 
     if (!gk_sgemm_writes_c(p)) return GEMMKIT_SUCCESS;
     if (!gk_sgemm_reads_ab(p)) return scale_c(ctx, p, total_ms);

@@ -14,6 +14,7 @@ static void usage(FILE *out)
             "  list                  list every kernel, its parameters and constraints\n"
             "  verify [--kernel K]   check kernels against the reference (K: name or all)\n"
             "  bench [options]       time kernels on the device (see gemmkit bench --help)\n"
+            "  tune [--kernel K]     search K's parameters on this device and save the best\n"
             "\n"
             "SEL is a device index or part of its name; GEMMKIT_DEVICE does the same.\n");
 }
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(const gk_cli *);
     } commands[] = {
-        {"devices", gk_cmd_devices}, {"list", gk_cmd_list}, {"verify", gk_cmd_verify}, {"bench", gk_cmd_bench}};
+        {"devices", gk_cmd_devices}, {"list", gk_cmd_list}, {"verify", gk_cmd_verify}, {"bench", gk_cmd_bench}, {"tune", gk_cmd_tune}};
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
         if (strcmp(command, commands[c].name) == 0) return commands[c].run(&cli);
     fprintf(stderr, "gemmkit: unknown command \"%s\"\n", command);

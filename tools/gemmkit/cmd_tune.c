@@ -1,0 +1,236 @@
+/* `gemmkit tune`: searches a kernel's parameter space (the registry's
+ * `choices`, filtered by its constraints and the device's limits), times
+ * every candidate with device events, verifies the winner, and stores it in
+ * the per-device tuning database that the library reads at context creation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "cli.h"
+#include "context.h"
+#include "kernel_config.h"
+#include "tuning.h"
+
+#define MAX_CHOICES 16
+#define MAX_CANDIDATES 4096
+
+typedef struct space {
+    int params;
+    int counts[GK_MAX_PARAMS];
+    int values[GK_MAX_PARAMS][MAX_CHOICES];
+} space;
+
+static void parse_space(const gk_kernel_def *def, space *s)
+{
+    s->params = 0;
+    for (int p = 0; p < GK_MAX_PARAMS && def->params[p].name; p++) {
+        s->counts[p] = 0;
+        for (const char *c = def->params[p].choices; c && *c && s->counts[p] < MAX_CHOICES;) {
+            s->values[p][s->counts[p]++] = (int)strtol(c, (char **)&c, 10);
+            while (*c == ',' || *c == ' ') c++;
+        }
+        if (s->counts[p] == 0) s->values[p][s->counts[p]++] = def->params[p].default_value;
+        s->params++;
+    }
+}
+
+/* The i-th point of the cartesian product as "A=1,B=2". */
+static void candidate(const gk_kernel_def *def, const space *s, long index, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int p = 0; p < s->params; p++) {
+        int v = s->values[p][index % s->counts[p]];
+        index /= s->counts[p];
+        used += (size_t)snprintf(out + used, size - used, "%s%s=%d", p ? "," : "", def->params[p].name, v);
+    }
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median kernel time of `repeat` runs after a warm-up; negative on failure. */
+static double time_config(gemmkit_context *ctx, const char *kernel, const char *params, int64_t n, gemmkit_buffer *a,
+                          gemmkit_buffer *b, gemmkit_buffer *c, int repeat)
+{
+    double ms = 0.0, samples[64];
+    gemmkit_options options = {.kernel = kernel, .params = params, .kernel_ms = &ms};
+    for (int r = -1; r < repeat; r++) {
+        if (gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n, 1.0f,
+                                  a, 0, n, b, 0, n, 0.0f, c, 0, n) != GEMMKIT_SUCCESS)
+            return -1.0;
+        if (r >= 0) samples[r] = ms;
+    }
+    qsort(samples, (size_t)repeat, sizeof *samples, compare_double);
+    return samples[repeat / 2];
+}
+
+static int verify_config(gemmkit_context *ctx, const char *kernel, const char *params, const float *ha,
+                         const float *hb, gemmkit_buffer *c, int64_t n, gk_rng *rng, char *message, size_t size)
+{
+    size_t count = (size_t)(n * n);
+    float *hc = malloc(count * sizeof *hc), *c0 = malloc(count * sizeof *c0);
+    int ok = 0;
+    if (hc && c0 && gemmkit_buffer_read(ctx, c, 0, count, hc) == GEMMKIT_SUCCESS) {
+        gk_fill_value(c0, count, NAN);
+        gk_sgemm_case kase = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n, 1.0f, 0.0f, n, n, n};
+        gk_check_result r;
+        gk_check_sgemm_sampled(&kase, ha, hb, c0, hc, 256, rng, &r);
+        ok = r.passed;
+        snprintf(message, size, "%s", r.message);
+    }
+    (void)kernel;
+    (void)params;
+    free(hc);
+    free(c0);
+    return ok;
+}
+
+int gk_cmd_tune(const gk_cli *cli)
+{
+    const char *kernel = "xgemm";
+    int64_t n = 0;
+    int repeat = 3, save = 1;
+    long max_configs = 400;
+    char path_buffer[1024];
+    const char *path = NULL;
+    for (int i = 0; i < cli->argc; i++) {
+        const char *arg = cli->argv[i], *value = i + 1 < cli->argc ? cli->argv[i + 1] : NULL;
+        if (strcmp(arg, "--kernel") == 0 && value) kernel = cli->argv[++i];
+        else if (strcmp(arg, "--size") == 0 && value) n = atol(cli->argv[++i]);
+        else if (strcmp(arg, "--repeat") == 0 && value) repeat = atoi(cli->argv[++i]);
+        else if (strcmp(arg, "--max-configs") == 0 && value) max_configs = atol(cli->argv[++i]);
+        else if (strcmp(arg, "--db") == 0 && value) path = cli->argv[++i];
+        else if (strcmp(arg, "--no-save") == 0) save = 0;
+        else {
+            fprintf(stderr, "usage: gemmkit tune [--kernel NAME] [--size N] [--repeat R] [--max-configs C] "
+                            "[--db FILE] [--no-save]\n");
+            return GK_EXIT_USAGE;
+        }
+    }
+    const gk_kernel_def *def = gk_kernel_find(kernel);
+    if (!def || def->op != GK_OP_SGEMM || (def->flags & GK_FLAG_HELPER)) {
+        fprintf(stderr, "gemmkit tune: no SGEMM kernel named \"%s\"\n", kernel);
+        return GK_EXIT_USAGE;
+    }
+    if (repeat < 1 || repeat > 64 || max_configs < 1 || n < 0) {
+        fprintf(stderr, "gemmkit tune: --repeat must be 1..64, --max-configs and --size positive\n");
+        return GK_EXIT_USAGE;
+    }
+    if (!path) path = gk_tuning_path(path_buffer, sizeof path_buffer);
+    gemmkit_context *ctx = gk_cli_open(cli);
+    if (!ctx) return GK_EXIT_FAILED;
+    gemmkit_device_info info;
+    gemmkit_context_device_info(ctx, &info);
+    if (n == 0) n = info.is_gpu ? 4096 : 512;
+
+    space s;
+    parse_space(def, &s);
+    long total = 1;
+    for (int p = 0; p < s.params; p++) total *= s.counts[p];
+    if (total > MAX_CANDIDATES * 16L) total = MAX_CANDIDATES * 16L;
+
+    size_t count = (size_t)(n * n);
+    float *ha = malloc(count * sizeof *ha), *hb = malloc(count * sizeof *hb);
+    gemmkit_buffer *a = NULL, *b = NULL, *c = NULL;
+    gk_rng rng;
+    gk_rng_seed(&rng, gk_rng_fresh_seed());
+    int exit_code = GK_EXIT_FAILED;
+    if (!ha || !hb || gemmkit_buffer_create(ctx, count, &a) || gemmkit_buffer_create(ctx, count, &b) ||
+        gemmkit_buffer_create(ctx, count, &c)) {
+        gk_cli_report("allocating the tuning buffers", GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY);
+        goto done;
+    }
+    gk_fill_random(&rng, ha, count);
+    gk_fill_random(&rng, hb, count);
+    gemmkit_buffer_write(ctx, a, 0, count, ha);
+    gemmkit_buffer_write(ctx, b, 0, count, hb);
+
+    printf("tuning %s on %s | %s at n=%lld: %ld points in the space, at most %ld timed\n", kernel, info.platform,
+           info.name, (long long)n, total, max_configs);
+    char best[256] = "";
+    double best_ms = 0.0;
+    long timed = 0, rejected = 0;
+    /* Visit the space in a shuffled order, so a capped search still spreads out. */
+    long *order = malloc((size_t)total * sizeof *order);
+    if (!order) goto done;
+    gk_rng shuffle;
+    gk_rng_seed(&shuffle, 12345);
+    for (long i = 0; i < total; i++) order[i] = i;
+    for (long i = total - 1; i > 0; i--) {
+        long j = (long)((gk_rng_uniform(&shuffle) * 0.5f + 0.5f) * (float)(i + 1)) % (i + 1);
+        long t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (long i = 0; i < total && timed < max_configs; i++) {
+        char params[256];
+        candidate(def, &s, order[i], params, sizeof params);
+        gk_config config;
+        gk_geometry g;
+        if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS ||
+            gk_config_geometry(&config, n, n, n, &g) != GEMMKIT_SUCCESS ||
+            gk_config_check_device(&config, &g, &info) != GEMMKIT_SUCCESS) {
+            rejected++;
+            continue;
+        }
+        double ms = time_config(ctx, kernel, params, n, a, b, c, repeat);
+        timed++;
+        if (ms <= 0.0) {
+            fprintf(stderr, "  %-48s failed: %s\n", params, gemmkit_last_error_message());
+            continue;
+        }
+        char message[256];
+        if (!verify_config(ctx, kernel, params, ha, hb, c, n, &rng, message, sizeof message)) {
+            fprintf(stderr, "  %-48s WRONG RESULT: %s\n", params, message);
+            continue;
+        }
+        double gflops = 2.0 * (double)n * n * n / (ms * 1e6);
+        fprintf(stderr, "  %-48s %9.3f ms %9.1f GFLOPS\n", params, ms, gflops);
+        if (best_ms == 0.0 || ms < best_ms) {
+            best_ms = ms;
+            snprintf(best, sizeof best, "%s", params);
+        }
+    }
+    free(order);
+    printf("%ld timed, %ld rejected by constraints or device limits\n", timed, rejected);
+    if (best_ms == 0.0) {
+        fprintf(stderr, "gemmkit tune: no configuration ran correctly\n");
+        goto done;
+    }
+    double best_gflops = 2.0 * (double)n * n * n / (best_ms * 1e6);
+    printf("best: %s  %.3f ms  %.1f GFLOPS (%.1f%% of peak)\n", best, best_ms, best_gflops,
+           100.0 * best_gflops / info.peak_gflops);
+    exit_code = GK_EXIT_OK;
+    if (save && path) {
+        gk_tuning_entry e = {0};
+        snprintf(e.backend, sizeof e.backend, "%s", info.backend);
+        snprintf(e.device, sizeof e.device, "%s", info.name);
+        snprintf(e.kernel, sizeof e.kernel, "%s", kernel);
+        snprintf(e.params, sizeof e.params, "%s", best);
+        e.gflops = best_gflops;
+        time_t now = time(NULL);
+        strftime(e.date, sizeof e.date, "%Y-%m-%d", gmtime(&now));
+        gemmkit_status status = gk_tuning_save(path, &e);
+        if (status != GEMMKIT_SUCCESS) {
+            gk_cli_report("saving the result", status);
+            exit_code = GK_EXIT_FAILED;
+        } else {
+            printf("saved to %s (used by every new context on this device)\n", path);
+        }
+    }
+done:
+    gemmkit_buffer_destroy(a);
+    gemmkit_buffer_destroy(b);
+    gemmkit_buffer_destroy(c);
+    free(ha);
+    free(hb);
+    gemmkit_context_destroy(ctx);
+    return exit_code;
+}
