@@ -127,6 +127,28 @@ static void test_large_leading_dimensions(void **state)
             }
 }
 
+/* The library's own kernels by name, with default and other parameters. */
+static void test_library_kernels_explicitly(void **state)
+{
+    (void)state;
+    static const gemmkit_options kernels[] = {
+        {.kernel = "direct"},
+        {.kernel = "direct", .params = "TS=8,WPT=1"},
+        {.kernel = "direct", .params = "TS=16,WPT=4"},
+        {.kernel = "xgemm"},
+        {.kernel = "xgemm", .params = "TSM=64,TSN=32,TSK=16,WPTM=4,WPTN=8"},
+    };
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+        for (int l = 0; l < 2; l++)
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2; b++) {
+                    gk_sgemm_case c = make_case(layouts[l], transposes[a], transposes[b], 75, 130, 41, -1.0f, 0.75f);
+                    c.ldc = l ? 140 : 80;
+                    assert_case_ok(&kernels[i], c);
+                    assert_case_ok(&kernels[i], make_case(layouts[l], transposes[a], transposes[b], 128, 64, 64, 1.0f, 0.0f));
+                }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +163,7 @@ int main(void)
         cmocka_unit_test(test_quick_return_touches_nothing),
         cmocka_unit_test(test_nan_in_c_with_beta_zero),
         cmocka_unit_test(test_large_leading_dimensions),
+        cmocka_unit_test(test_library_kernels_explicitly),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
 }
