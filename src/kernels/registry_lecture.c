@@ -1,5 +1,109 @@
-/* Registry entries of the lecture kernels. */
+/* Registry entries of the CUDA lecture's matrix-multiplication steps, in the
+ * order of its summary table (docs/LADDER-NOTES-slides.md). The lecture's
+ * kernels are row-major and square; each .cl file maps them onto gemmkit's
+ * packed column-major contract (C^T = B^T A^T, see the file headers) and
+ * generalises n to M, N, K. */
 #include "registry.h"
 
-const gk_kernel_def *const gk_lecture_kernels = 0;
-const size_t gk_lecture_kernel_count = 0;
+static const gk_kernel_def kernels[] = {
+    {
+        .name = "lecture-1-naive-1x128",
+        .op = GK_OP_SGEMM,
+        .family = GK_FAMILY_LECTURE,
+        .step = 1,
+        .source = "lecture/01_naive.cl",
+        .function = "lecture_naive",
+        .summary = "naive, one thread per element, 1 x 128 blocks: strided (uncoalesced) access",
+        .params = {{"BX", 1, "1", "block width (along M; 1 keeps the warp walking down a column)"},
+                   {"BY", 128, "32,64,128,256", "block height (along N)"}},
+        .constraints = {"BX >= 1 && BY >= 1"},
+        .local_x = "BX", .local_y = "BY",
+        .tile_m = "BX", .tile_n = "BY",
+        .k_multiple = "1",
+        .local_mem_bytes = "0",
+    },
+    {
+        .name = "lecture-2-naive-128x1",
+        .op = GK_OP_SGEMM,
+        .family = GK_FAMILY_LECTURE,
+        .step = 2,
+        .source = "lecture/01_naive.cl",
+        .function = "lecture_naive",
+        .summary = "naive, one thread per element, 128 x 1 blocks: coalesced access to B and C",
+        .params = {{"BX", 128, "32,64,128,256", "block width (along M)"},
+                   {"BY", 1, "1", "block height (along N; 1 keeps the warp walking along a row)"}},
+        .constraints = {"BX >= 1 && BY >= 1"},
+        .local_x = "BX", .local_y = "BY",
+        .tile_m = "BX", .tile_n = "BY",
+        .k_multiple = "1",
+        .local_mem_bytes = "0",
+    },
+    {
+        .name = "lecture-3-tiled",
+        .op = GK_OP_SGEMM,
+        .family = GK_FAMILY_LECTURE,
+        .step = 3,
+        .source = "lecture/03_tiled.cl",
+        .function = "lecture_tiled",
+        .summary = "tiled: BLOCK x BLOCK tiles of A and B in shared (local) memory, one element per thread",
+        .params = {{"BLOCK", 16, "8,16,32", "thread block and tile edge"}},
+        .constraints = {"BLOCK >= 1"},
+        .local_x = "BLOCK", .local_y = "BLOCK",
+        .tile_m = "BLOCK", .tile_n = "BLOCK",
+        .k_multiple = "BLOCK",
+        .local_mem_bytes = "2 * BLOCK * BLOCK * 4",
+    },
+    {
+        .name = "lecture-4-32x16-blocks",
+        .op = GK_OP_SGEMM,
+        .family = GK_FAMILY_LECTURE,
+        .step = 4,
+        .source = "lecture/04_rect_blocks.cl",
+        .function = "lecture_rect_blocks",
+        .summary = "TILE x BY thread blocks computing TILE x TILE tiles (32 x 16 -> 32 x 32), TILE/BY results per thread",
+        .params = {{"TILE", 32, "16,32,64", "tile edge and block width (the lecture's m)"},
+                   {"BY", 16, "4,8,16,32", "block height (the lecture's n)"}},
+        .constraints = {"TILE >= 1 && BY >= 1 && BY <= TILE", "TILE % BY == 0"},
+        .local_x = "TILE", .local_y = "BY",
+        .tile_m = "TILE", .tile_n = "TILE",
+        .k_multiple = "TILE",
+        .local_mem_bytes = "2 * TILE * TILE * 4",
+    },
+    {
+        .name = "lecture-5-transposed-bs",
+        .op = GK_OP_SGEMM,
+        .family = GK_FAMILY_LECTURE,
+        .step = 5,
+        .source = "lecture/05_transposed_bs.cl",
+        .function = "lecture_transposed_bs",
+        .summary = "step 4 with the B tile stored transposed (no extra ADD) and padded against bank conflicts",
+        .params = {{"TILE", 32, "16,32,64", "tile edge and block width"},
+                   {"BY", 16, "4,8,16,32", "block height"},
+                   {"PAD", 1, "0,1", "padding columns of the transposed B tile"}},
+        .constraints = {"TILE >= 1 && BY >= 1 && BY <= TILE", "TILE % BY == 0", "PAD >= 0"},
+        .local_x = "TILE", .local_y = "BY",
+        .tile_m = "TILE", .tile_n = "TILE",
+        .k_multiple = "TILE",
+        .local_mem_bytes = "(TILE * TILE + TILE * (TILE + PAD)) * 4",
+    },
+    {
+        .name = "lecture-6-one-block-shared",
+        .op = GK_OP_SGEMM,
+        .family = GK_FAMILY_LECTURE,
+        .step = 6,
+        .source = "lecture/06_one_block_shared.cl",
+        .function = "lecture_one_block_shared",
+        .summary = "rank-1 updates: only the A tile in shared memory, B row pieces and the C tile in registers",
+        .params = {{"TW", 64, "32,64,128", "threads = columns of the C tile (B read in TW x 1 pieces)"},
+                   {"TH", 16, "8,16,32", "rows of the C tile and of the A tile"},
+                   {"TK", 16, "8,16,32", "columns of the A tile (rank-1 updates per refill)"}},
+        .constraints = {"TW >= 1 && TH >= 1 && TK >= 1"},
+        .local_x = "TW", .local_y = "1",
+        .tile_m = "TW", .tile_n = "TH",
+        .k_multiple = "TK",
+        .local_mem_bytes = "TH * TK * 4",
+    },
+};
+
+const gk_kernel_def *const gk_lecture_kernels = kernels;
+const size_t gk_lecture_kernel_count = sizeof kernels / sizeof kernels[0];
