@@ -146,6 +146,10 @@ gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options
         if (!tuned || gk_config_resolve(def, tuned, &config) != GEMMKIT_SUCCESS)
             GK_TRY(gk_config_resolve(def, NULL, &config));
     }
+    /* Reject what the device cannot run before any pack or build. */
+    gk_geometry geometry;
+    GK_TRY(gk_config_geometry(&config, p->m, p->n, p->k, &geometry));
+    GK_TRY(gk_config_check_device(&config, &geometry, &ctx->info));
 
     if (!gk_sgemm_writes_c(p)) return GEMMKIT_SUCCESS;
     if (!gk_sgemm_reads_ab(p)) return scale_c(ctx, p, total_ms);
