@@ -8,7 +8,8 @@
 #
 # Environment: CUDA_HOME (default /usr/local/cuda), GEMMKIT_BUILD_DIR (default
 # build-cuda), BENCH_SIZES (default 1024,4096), BENCH_REPEAT (default 5),
-# SKIP_CTEST=1 to leave out the test suite.
+# SKIP_CTEST=1 to leave out the test suite, EXTRA_PREFIX=DIR for libraries
+# the machine lacks (DIR/include and DIR/lib: cmocka, OpenCL headers/loader).
 set -uo pipefail
 
 out=${1:?usage: bench/cuda-check.sh OUTDIR}
@@ -51,10 +52,16 @@ step() {
 
 # gemmkit needs OpenCL headers and the ICD loader to build; CUDA toolkits ship both.
 cmake_args=(-DCMAKE_BUILD_TYPE=Release -DGEMMKIT_CUDA=ON -DCUDAToolkit_ROOT="$cuda")
-if [ ! -e /usr/include/CL/cl.h ] && [ -e "$cuda/include/CL/cl.h" ]; then
+extra=${EXTRA_PREFIX:-}
+if [ -n "$extra" ]; then
+  extra=$(cd "$extra" && pwd)
+  cmake_args+=(-DCMAKE_PREFIX_PATH="$extra")
+  export LD_LIBRARY_PATH="$extra/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+if [ ! -e /usr/include/CL/cl.h ] && [ ! -e "$extra/include/CL/cl.h" ] && [ -e "$cuda/include/CL/cl.h" ]; then
   cmake_args+=(-DOpenCL_INCLUDE_DIR="$cuda/include")
 fi
-if ! ldconfig -p | grep -q "libOpenCL.so"; then
+if ! ldconfig -p | grep -q "libOpenCL.so" && [ ! -e "$extra/lib/libOpenCL.so" ]; then
   for lib in "$cuda/lib64/libOpenCL.so" "$cuda/lib64/libOpenCL.so.1"; do
     if [ -e "$lib" ]; then
       cmake_args+=(-DOpenCL_LIBRARY="$lib")
@@ -66,7 +73,7 @@ fi
 # NVRTC is loaded at run time; make the toolkit's copy findable.
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$cuda/lib64"
 have_tests=1
-if [ ! -e /usr/include/cmocka.h ] && [ ! -e /usr/local/include/cmocka.h ]; then
+if [ ! -e /usr/include/cmocka.h ] && [ ! -e /usr/local/include/cmocka.h ] && [ ! -e "$extra/include/cmocka.h" ]; then
   cmake_args+=(-DBUILD_TESTING=OFF)
   have_tests=0
   note "cmocka not installed: building without the tests"
