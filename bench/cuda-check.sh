@@ -8,8 +8,9 @@
 #
 # Environment: CUDA_HOME (default /usr/local/cuda), GEMMKIT_BUILD_DIR (default
 # build-cuda), BENCH_SIZES (default 1024,4096), BENCH_REPEAT (default 5),
-# SKIP_CTEST=1 to leave out the test suite, EXTRA_PREFIX=DIR for libraries
-# the machine lacks (DIR/include and DIR/lib: cmocka, OpenCL headers/loader).
+# SKIP_CTEST=1 to leave out the test suite, DEBS_DIR (default .deps: .deb
+# files of cmocka and the OpenCL headers, for an image without them) or
+# EXTRA_PREFIX=DIR (DIR/include, DIR/lib), NO_ICD_SETUP=1 (see below).
 set -uo pipefail
 
 out=${1:?usage: bench/cuda-check.sh OUTDIR}
@@ -50,33 +51,61 @@ step() {
   ls /etc/OpenCL/vendors 2>&1 || true
 } >"$out/environment.txt" 2>&1
 
-# gemmkit needs OpenCL headers and the ICD loader to build; CUDA toolkits ship both.
+# gemmkit needs OpenCL headers and loader (and cmocka for the tests) to build.
+# A GPU image may lack them: .deb files in DEBS_DIR (default .deps) are
+# unpacked into a private prefix, or EXTRA_PREFIX names one (include/, lib/).
 cmake_args=(-DCMAKE_BUILD_TYPE=Release -DGEMMKIT_CUDA=ON -DCUDAToolkit_ROOT="$cuda")
-extra=${EXTRA_PREFIX:-}
-if [ -n "$extra" ]; then
-  extra=$(cd "$extra" && pwd)
-  cmake_args+=(-DCMAKE_PREFIX_PATH="$extra")
-  export LD_LIBRARY_PATH="$extra/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+prefix=""
+debs=${DEBS_DIR:-$root/.deps}
+if ls "$debs"/*.deb >/dev/null 2>&1; then
+  rm -rf "$build-deps" && mkdir -p "$build-deps"
+  for f in "$debs"/*.deb; do dpkg -x "$f" "$build-deps"; done
+  prefix=$build-deps/usr
+  note "unpacked $(ls "$debs"/*.deb | wc -l) .deb file(s) from $debs into $prefix"
+elif [ -n "${EXTRA_PREFIX:-}" ]; then
+  prefix=$(cd "$EXTRA_PREFIX" && pwd)
 fi
-if [ ! -e /usr/include/CL/cl.h ] && [ ! -e "$extra/include/CL/cl.h" ] && [ -e "$cuda/include/CL/cl.h" ]; then
-  cmake_args+=(-DOpenCL_INCLUDE_DIR="$cuda/include")
-fi
-if ! ldconfig -p | grep -q "libOpenCL.so" && [ ! -e "$extra/lib/libOpenCL.so" ]; then
-  for lib in "$cuda/lib64/libOpenCL.so" "$cuda/lib64/libOpenCL.so.1"; do
-    if [ -e "$lib" ]; then
-      cmake_args+=(-DOpenCL_LIBRARY="$lib")
-      export LD_LIBRARY_PATH="$cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-      break
+have_cmocka=0
+[ -e /usr/include/cmocka.h ] || [ -e /usr/local/include/cmocka.h ] && have_cmocka=1
+have_cl_lib=0
+if [ -n "$prefix" ]; then
+  cmake_args+=(-DCMAKE_PREFIX_PATH="$prefix")
+  for dir in "$prefix/lib" "$prefix/lib/x86_64-linux-gnu"; do
+    [ -d "$dir" ] && export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    if [ -e "$dir/libcmocka.so" ] && [ -e "$prefix/include/cmocka.h" ]; then
+      cmake_args+=(-DCMOCKA_LIBRARY="$dir/libcmocka.so" -DCMOCKA_INCLUDE_DIR="$prefix/include")
+      have_cmocka=1
+    fi
+    if [ -e "$dir/libOpenCL.so" ]; then
+      cmake_args+=(-DOpenCL_LIBRARY="$dir/libOpenCL.so")
+      have_cl_lib=1
     fi
   done
+  [ -e "$prefix/include/CL/cl.h" ] && cmake_args+=(-DOpenCL_INCLUDE_DIR="$prefix/include")
+fi
+if [ ! -e /usr/include/CL/cl.h ] && [ ! -e "$prefix/include/CL/cl.h" ] && [ -e "$cuda/include/CL/cl.h" ]; then
+  cmake_args+=(-DOpenCL_INCLUDE_DIR="$cuda/include")
+fi
+# A loader without its development link (libOpenCL.so.1 only): link to it directly.
+if [ $have_cl_lib = 0 ] && ! ldconfig -p | grep -q "libOpenCL.so "; then
+  loader=$(ldconfig -p | awk '/libOpenCL\.so\.1 /{print $NF; exit}')
+  [ -z "$loader" ] && [ -e "$cuda/lib64/libOpenCL.so.1" ] && loader=$cuda/lib64/libOpenCL.so.1
+  [ -n "$loader" ] && cmake_args+=(-DOpenCL_LIBRARY="$loader")
+fi
+# NVIDIA's OpenCL driver is installed without its ICD file on some images;
+# registering it lets the OpenCL comparison run (NO_ICD_SETUP=1 leaves /etc alone).
+if [ "${NO_ICD_SETUP:-0}" != 1 ] && [ ! -e /etc/OpenCL/vendors/nvidia.icd ] &&
+  ldconfig -p | grep -q "libnvidia-opencl.so.1" && mkdir -p /etc/OpenCL/vendors 2>/dev/null &&
+  echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd 2>/dev/null; then
+  note "registered NVIDIA's OpenCL driver in /etc/OpenCL/vendors/nvidia.icd"
 fi
 # NVRTC is loaded at run time; make the toolkit's copy findable.
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$cuda/lib64"
 have_tests=1
-if [ ! -e /usr/include/cmocka.h ] && [ ! -e /usr/local/include/cmocka.h ] && [ ! -e "$extra/include/cmocka.h" ]; then
+if [ $have_cmocka = 0 ]; then
   cmake_args+=(-DBUILD_TESTING=OFF)
   have_tests=0
-  note "cmocka not installed: building without the tests"
+  note "cmocka not found: building without the tests"
 fi
 
 step configure cmake -S "$root" -B "$build" "${cmake_args[@]}" || { note "configure failed"; exit 1; }

@@ -6,8 +6,9 @@
 // Supported (what typical SGEMM / transpose kernels use):
 //  - qualifiers: __kernel, __global, __local, __constant (-> const; no
 //    program-scope __constant arrays), __private, their unprefixed spellings
-//    (renamed by the source pass), restrict; __attribute__((reqd_work_group_size(X,Y,Z))) -> launch bounds
-//    of X*Y*Z threads; other kernel attributes are dropped; #pragma unroll.
+//    (renamed by the source pass), restrict;
+//    __attribute__((reqd_work_group_size(X,Y,Z))) -> launch bounds of X*Y*Z
+//    threads; work_group_size_hint/vec_type_hint are dropped; #pragma unroll.
 //    A __local on a pointer (`__local float* p`, a cast, a parameter) is
 //    dropped by the source pass in cuda_translate.c; on an array it is __shared__.
 //  - work-item functions: get_local_id, get_group_id, get_global_id,
@@ -23,17 +24,21 @@
 //    and vector-scalar; unary minus; fma/mad/dot/min/max/fabs on vectors.
 //  - vload2/4/8/16 and vstore2/4/8/16 on float pointers (element-wise, so
 //    any float-aligned address works as in OpenCL).
-//  - math: fma, mad, mad24, mul24, clamp, native_* and half_* functions,
-//    as_float/as_int/as_uint; every CUDA math function stays available.
+//  - math: fma, mad, mad24, mul24, clamp, mix, native_* and half_* functions,
+//    as_float/as_int/as_uint, scalar select() and convert_float/int/uint();
+//    every CUDA math function stays available.
 // Not supported (compile errors, not silent): `(float4)x` casts of a bare
 // scalar, multi-component swizzles other than .xy/.zw/.lo/.hi, .even/.odd,
-// vector comparisons, select(), convert_*(), images, atomics, dynamic
-// __local kernel arguments, a __local hidden behind a macro on a pointer.
+// vector comparisons, vector select()/convert_*(), images, atomics, dynamic
+// __local kernel arguments (clSetKernelArg with a size and NULL), double
+// vectors, a __local hidden behind a macro on a pointer.
 //
 // CUDA extras for kernels that test `#ifdef __CUDACC__` (tutorial kernel 8):
 // GK_CUDA is 1; gk_ldg(p)/__ldg(p) read through the read-only cache (also
 // for float2/float4/float8 pointers); gk_shfl(v, lane, width) and the pre-Volta
-// spellings __shfl/__shfl_up/__shfl_down/__shfl_xor (all 32 lanes active).
+// spellings __shfl/__shfl_up/__shfl_down/__shfl_xor (all 32 lanes active);
+// make_float2/4 and make_int2/4 build the types above. Every other CUDA
+// built-in (threadIdx, __syncwarp, atomics, ...) is available as usual.
 
 #ifndef GK_CL_TO_CUDA_H
 #define GK_CL_TO_CUDA_H
@@ -354,6 +359,11 @@ __device__ __forceinline__ float native_powr(float a, float b) { return __powf(a
 #define half_rsqrt native_rsqrt
 #define half_exp native_exp
 #define half_log native_log
+__device__ __forceinline__ float select(float a, float b, int c) { return c ? b : a; }
+__device__ __forceinline__ int select(int a, int b, int c) { return c ? b : a; }
+#define convert_float(x) ((float)(x))
+#define convert_int(x) ((int)(x))
+#define convert_uint(x) ((uint)(x))
 __device__ __forceinline__ float as_float(int x) { return __int_as_float(x); }
 __device__ __forceinline__ float as_float(uint x) { return __uint_as_float(x); }
 __device__ __forceinline__ int as_int(float x) { return __float_as_int(x); }
@@ -420,6 +430,11 @@ template <typename T> __device__ __forceinline__ T __shfl_xor(T v, int mask, int
 #define reqd_work_group_size(x, y, z) launch_bounds((x) * (y) * (z))
 #define work_group_size_hint(x, y, z)
 #define vec_type_hint(t)
+// CUDA's constructors give the gemmkit types too (kernel code under __CUDACC__).
+#define make_float2(...) gk_vec<gk_float2>(__VA_ARGS__)
+#define make_float4(...) gk_vec<gk_float4>(__VA_ARGS__)
+#define make_int2(...) gk_vec<gk_int2>(__VA_ARGS__)
+#define make_int4(...) gk_vec<gk_int4>(__VA_ARGS__)
 #define float2 gk_float2
 #define float3 gk_float3
 #define float4 gk_float4
