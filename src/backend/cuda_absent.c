@@ -1,4 +1,28 @@
 /* Stands in for the CUDA backend when gemmkit is built without CUDA. */
 #include "backend.h"
+#include "cuda_internal.h"
+#include "status.h"
 
 const gk_backend_ops *gk_backend_cuda(void) { return 0; }
+
+gemmkit_status gk_cuda_nvrtc_load(void)
+{
+    return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "gemmkit was built without the CUDA backend");
+}
+
+void gk_cuda_nvrtc_version(int *major, int *minor)
+{
+    *major = 0;
+    *minor = 0;
+}
+
+gemmkit_status gk_cuda_compile_source(const char *source, const char *options, int arch, gk_cuda_image *image,
+                                      char **log)
+{
+    (void)source;
+    (void)options;
+    (void)arch;
+    (void)image;
+    if (log) *log = 0;
+    return gk_cuda_nvrtc_load();
+}

@@ -1,0 +1,411 @@
+/* The CUDA backend: the driver API (loaded at run time) for devices, memory
+ * and launches, and NVRTC for the same OpenCL C kernel sources the OpenCL
+ * backend builds (translated by cl_to_cuda.h). One primary context and one
+ * stream per opened device; every call makes the context current around it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "cuda_driver.h"
+#include "cuda_internal.h"
+#include "status.h"
+
+#define GK_MAX_CUDA_ARGS 32
+
+struct gk_device {
+    const gk_cu_api *cu;
+    CUdevice device;
+    CUcontext context; /* the device's primary context, retained */
+    CUstream stream;
+    CUevent start, end; /* for timing launches */
+    int arch;           /* compute capability, major * 10 + minor */
+    int max_grid[3], max_block[3];
+};
+
+struct gk_mem {
+    const gk_cu_api *cu;
+    CUcontext context;
+    CUdeviceptr ptr;
+};
+
+struct gk_program {
+    const gk_cu_api *cu;
+    CUcontext context;
+    CUmodule module;
+};
+
+/* Brackets driver calls with the device's context made current on this thread. */
+static gemmkit_status enter(const gk_cu_api *cu, CUcontext context)
+{
+    CUresult r = cu->cuCtxPushCurrent(context);
+    return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "cuCtxPushCurrent");
+}
+
+static void leave(const gk_cu_api *cu)
+{
+    CUcontext popped = NULL;
+    cu->cuCtxPopCurrent(&popped);
+}
+
+static gemmkit_status cuda_device_count(int *count)
+{
+    const gk_cu_api *cu = NULL;
+    GK_TRY(gk_cu_load(&cu));
+    int n = 0;
+    CUresult r = cu->cuDeviceGetCount(&n);
+    if (r == CUDA_ERROR_NOT_INITIALIZED || r == CUDA_ERROR_NO_DEVICE) n = 0; /* cuInit saw no device */
+    else if (r != CUDA_SUCCESS) return gk_cu_fail(r, "cuDeviceGetCount");
+    *count = n;
+    return GEMMKIT_SUCCESS;
+}
+
+/* fp32 lanes per multiprocessor by compute capability. */
+static int lanes_per_sm(int major, int minor)
+{
+    if (major == 3) return 192;
+    if (major == 6 && minor == 0) return 64;
+    if (major == 7 || (major == 8 && minor == 0)) return 64;
+    return 128; /* Maxwell, Pascal 6.1+, Ampere 8.6+, Ada, Hopper, Blackwell */
+}
+
+static gemmkit_status device_handle(int index, const gk_cu_api **cu, CUdevice *device)
+{
+    int count = 0;
+    GK_TRY(cuda_device_count(&count));
+    if (index < 0 || index >= count)
+        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "CUDA device index %d out of range (%d devices)", index, count);
+    GK_TRY(gk_cu_load(cu));
+    CUresult r = (*cu)->cuDeviceGet(device, index);
+    return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "cuDeviceGet");
+}
+
+static int attribute(const gk_cu_api *cu, CUdevice device, CUdevice_attribute which)
+{
+    int value = 0;
+    if (cu->cuDeviceGetAttribute(&value, which, device) != CUDA_SUCCESS) value = 0;
+    return value;
+}
+
+static gemmkit_status cuda_device_info(int index, gemmkit_device_info *info)
+{
+    const gk_cu_api *cu = NULL;
+    CUdevice device = 0;
+    GK_TRY(device_handle(index, &cu, &device));
+    memset(info, 0, sizeof *info);
+    snprintf(info->backend, sizeof info->backend, "cuda");
+    snprintf(info->platform, sizeof info->platform, "NVIDIA CUDA");
+    snprintf(info->vendor, sizeof info->vendor, "NVIDIA Corporation");
+    if (cu->cuDeviceGetName(info->name, (int)sizeof info->name, device) != CUDA_SUCCESS)
+        snprintf(info->name, sizeof info->name, "CUDA device %d", index);
+    int version = 0;
+    cu->cuDriverGetVersion(&version);
+    int major = attribute(cu, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    int minor = attribute(cu, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    snprintf(info->driver_version, sizeof info->driver_version, "CUDA %d.%d, compute capability %d.%d",
+             version / 1000, version % 1000 / 10, major, minor);
+    info->is_gpu = 1;
+    info->compute_units = attribute(cu, device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    info->clock_mhz = attribute(cu, device, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;
+    info->lanes_per_unit = lanes_per_sm(major, minor);
+    /* Statically declared shared memory is limited to 48 KiB per block. */
+    info->local_mem_bytes = (size_t)attribute(cu, device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    info->max_work_group_size = (size_t)attribute(cu, device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    size_t total = 0;
+    if (cu->cuDeviceTotalMem(&total, device) != CUDA_SUCCESS) total = 0;
+    info->global_mem_bytes = total;
+    info->max_alloc_bytes = total; /* CUDA has no separate per-allocation limit */
+    info->peak_gflops = (double)info->compute_units * info->lanes_per_unit * 2.0 * info->clock_mhz / 1000.0;
+    return GEMMKIT_SUCCESS;
+}
+
+static void destroy_device(gk_device *dev)
+{
+    const gk_cu_api *cu = dev->cu;
+    if (dev->context && enter(cu, dev->context) == GEMMKIT_SUCCESS) {
+        if (dev->stream) cu->cuStreamSynchronize(dev->stream);
+        if (dev->start) cu->cuEventDestroy(dev->start);
+        if (dev->end) cu->cuEventDestroy(dev->end);
+        if (dev->stream) cu->cuStreamDestroy(dev->stream);
+        leave(cu);
+    }
+    if (dev->context) cu->cuDevicePrimaryCtxRelease(dev->device);
+    free(dev);
+}
+
+static gemmkit_status cuda_open(int index, gk_device **out)
+{
+    const gk_cu_api *cu = NULL;
+    CUdevice device = 0;
+    GK_TRY(device_handle(index, &cu, &device));
+    gk_device *dev = calloc(1, sizeof *dev);
+    if (!dev) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating the device record");
+    dev->cu = cu;
+    dev->device = device;
+    dev->arch = attribute(cu, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
+                attribute(cu, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    for (int i = 0; i < 3; i++) {
+        dev->max_grid[i] = attribute(cu, device, (CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i));
+        dev->max_block[i] = attribute(cu, device, (CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i));
+    }
+    CUresult r = cu->cuDevicePrimaryCtxRetain(&dev->context, device);
+    if (r != CUDA_SUCCESS) {
+        dev->context = NULL;
+        destroy_device(dev);
+        return gk_cu_fail(r, "cuDevicePrimaryCtxRetain");
+    }
+    gemmkit_status status = enter(cu, dev->context);
+    if (status != GEMMKIT_SUCCESS) {
+        destroy_device(dev);
+        return status;
+    }
+    const char *what = "cuStreamCreate";
+    r = cu->cuStreamCreate(&dev->stream, CU_STREAM_NON_BLOCKING);
+    if (r == CUDA_SUCCESS) {
+        what = "cuEventCreate";
+        r = cu->cuEventCreate(&dev->start, CU_EVENT_DEFAULT);
+    }
+    if (r == CUDA_SUCCESS) r = cu->cuEventCreate(&dev->end, CU_EVENT_DEFAULT);
+    leave(cu);
+    if (r != CUDA_SUCCESS) {
+        status = gk_cu_fail(r, what);
+        destroy_device(dev);
+        return status;
+    }
+    *out = dev;
+    return GEMMKIT_SUCCESS;
+}
+
+static void cuda_close(gk_device *dev)
+{
+    if (dev) destroy_device(dev);
+}
+
+static gemmkit_status cuda_alloc(gk_device *dev, size_t bytes, gk_mem **out)
+{
+    gk_mem *mem = calloc(1, sizeof *mem);
+    if (!mem) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a buffer record");
+    mem->cu = dev->cu;
+    mem->context = dev->context;
+    gemmkit_status status = enter(dev->cu, dev->context);
+    if (status == GEMMKIT_SUCCESS) {
+        CUresult r = dev->cu->cuMemAlloc(&mem->ptr, bytes ? bytes : 4);
+        leave(dev->cu);
+        if (r != CUDA_SUCCESS) status = gk_cu_fail(r, "cuMemAlloc");
+    }
+    if (status != GEMMKIT_SUCCESS) {
+        free(mem);
+        return status;
+    }
+    *out = mem;
+    return GEMMKIT_SUCCESS;
+}
+
+static void cuda_release(gk_mem *mem)
+{
+    if (!mem) return;
+    if (enter(mem->cu, mem->context) == GEMMKIT_SUCCESS) {
+        mem->cu->cuMemFree(mem->ptr);
+        leave(mem->cu);
+    }
+    free(mem);
+}
+
+static gemmkit_status cuda_write(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, const void *src)
+{
+    if (bytes == 0) return GEMMKIT_SUCCESS;
+    const gk_cu_api *cu = dev->cu;
+    GK_TRY(enter(cu, dev->context));
+    CUresult r = cu->cuMemcpyHtoDAsync(mem->ptr + offset, src, bytes, dev->stream);
+    /* Synchronous like the OpenCL backend's blocking writes: src may be freed after. */
+    if (r == CUDA_SUCCESS) r = cu->cuStreamSynchronize(dev->stream);
+    leave(cu);
+    return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "copying to the device");
+}
+
+static gemmkit_status cuda_read(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, void *dst)
+{
+    if (bytes == 0) return GEMMKIT_SUCCESS;
+    const gk_cu_api *cu = dev->cu;
+    GK_TRY(enter(cu, dev->context));
+    CUresult r = cu->cuMemcpyDtoHAsync(dst, mem->ptr + offset, bytes, dev->stream);
+    if (r == CUDA_SUCCESS) r = cu->cuStreamSynchronize(dev->stream);
+    leave(cu);
+    return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "copying from the device");
+}
+
+/* Loads CUBIN or PTX; the driver's JIT log (PTX only) goes to *log on failure. */
+static gemmkit_status load_module(gk_device *dev, const gk_cuda_image *image, CUmodule *module, char **log)
+{
+    const gk_cu_api *cu = dev->cu;
+    enum { LOG_BYTES = 8192 };
+    CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    char *buffer = calloc(1, LOG_BYTES);
+    void *values[] = {buffer, (void *)(size_t)LOG_BYTES};
+    GK_TRY(enter(cu, dev->context));
+    CUresult r = cu->cuModuleLoadDataEx(module, image->data, buffer ? 2 : 0, keys, values);
+    leave(cu);
+    if (r == CUDA_SUCCESS) {
+        free(buffer);
+        return GEMMKIT_SUCCESS;
+    }
+    if (log && buffer && buffer[0]) *log = buffer;
+    else free(buffer);
+    if (r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION || r == CUDA_ERROR_NO_BINARY_FOR_GPU ||
+        r == CUDA_ERROR_INVALID_IMAGE)
+        return gk_fail(GEMMKIT_ERROR_BUILD_FAILED, "the driver rejected the %s for %s: %s (is the driver older than "
+                       "NVRTC?)", image->is_cubin ? "CUBIN" : "PTX", image->target, gk_cu_error_name(r));
+    return gk_cu_fail(r, "cuModuleLoadDataEx");
+}
+
+static gemmkit_status cuda_build(gk_device *dev, const char *source, const char *options, gk_program **out,
+                                 char **log)
+{
+    gk_cuda_image image;
+    GK_TRY(gk_cuda_compile_source(source, options, dev->arch, &image, log));
+    if (log && *log) { /* warnings of a successful build are not kept */
+        free(*log);
+        *log = NULL;
+    }
+    CUmodule module = NULL;
+    gemmkit_status status = load_module(dev, &image, &module, log);
+    free(image.data);
+    if (status != GEMMKIT_SUCCESS) return status;
+    gk_program *prog = calloc(1, sizeof *prog);
+    if (!prog) {
+        if (enter(dev->cu, dev->context) == GEMMKIT_SUCCESS) {
+            dev->cu->cuModuleUnload(module);
+            leave(dev->cu);
+        }
+        return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a program record");
+    }
+    prog->cu = dev->cu;
+    prog->context = dev->context;
+    prog->module = module;
+    *out = prog;
+    return GEMMKIT_SUCCESS;
+}
+
+static void cuda_release_program(gk_program *prog)
+{
+    if (!prog) return;
+    if (enter(prog->cu, prog->context) == GEMMKIT_SUCCESS) {
+        prog->cu->cuModuleUnload(prog->module);
+        leave(prog->cu);
+    }
+    free(prog);
+}
+
+/* OpenCL's NDRange as a CUDA grid: global must be a multiple of local. */
+static gemmkit_status launch_shape(const gk_device *dev, const gk_launch *launch, unsigned grid[3], unsigned block[3])
+{
+    if (launch->dims < 1 || launch->dims > 2)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "launches have 1 or 2 dimensions, not %u", launch->dims);
+    for (unsigned d = 0; d < 3; d++) {
+        size_t global = d < launch->dims ? launch->global[d] : 1, local = d < launch->dims ? launch->local[d] : 1;
+        if (local == 0 || global % local != 0)
+            return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT,
+                           "%s: global size %zu is not a multiple of the work-group size %zu (dimension %u)",
+                           launch->function, global, local, d);
+        size_t groups = global / local;
+        if ((dev->max_grid[d] && groups > (size_t)dev->max_grid[d]) ||
+            (dev->max_block[d] && local > (size_t)dev->max_block[d]))
+            return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
+                           "%s: %zu blocks of %zu threads in dimension %u exceed the device's limits (%d, %d)",
+                           launch->function, groups, local, d, dev->max_grid[d], dev->max_block[d]);
+        grid[d] = (unsigned)groups;
+        block[d] = (unsigned)local;
+    }
+    return GEMMKIT_SUCCESS;
+}
+
+typedef union arg_value {
+    int i;
+    float f;
+    CUdeviceptr ptr;
+} arg_value;
+
+static gemmkit_status launch_kernel(gk_device *dev, gk_program *prog, const gk_launch *launch, double *elapsed_ms)
+{
+    const gk_cu_api *cu = dev->cu;
+    unsigned grid[3], block[3];
+    GK_TRY(launch_shape(dev, launch, grid, block));
+    if (launch->arg_count > GK_MAX_CUDA_ARGS)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "%s: %u kernel arguments, at most %d", launch->function,
+                       launch->arg_count, GK_MAX_CUDA_ARGS);
+    arg_value values[GK_MAX_CUDA_ARGS];
+    void *params[GK_MAX_CUDA_ARGS];
+    for (unsigned i = 0; i < launch->arg_count; i++) {
+        const gk_arg *arg = &launch->args[i];
+        switch (arg->kind) {
+        case GK_ARG_INT: values[i].i = arg->value.i; break;
+        case GK_ARG_FLOAT: values[i].f = arg->value.f; break;
+        case GK_ARG_MEM: values[i].ptr = arg->value.mem->ptr; break;
+        }
+        params[i] = &values[i];
+    }
+
+    CUfunction function = NULL;
+    CUresult r = cu->cuModuleGetFunction(&function, prog->module, launch->function);
+    if (r == CUDA_ERROR_NOT_FOUND)
+        return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "the compiled module has no kernel \"%s\"", launch->function);
+    if (r != CUDA_SUCCESS) return gk_cu_fail(r, "cuModuleGetFunction");
+    /* Registers per thread can cap the block size below the device's maximum. */
+    int max_threads = 0;
+    if (cu->cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function) == CUDA_SUCCESS &&
+        max_threads > 0 && (long)block[0] * block[1] * block[2] > max_threads) {
+        int regs = 0;
+        cu->cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, function);
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
+                       "%s: a block of %u threads is more than the %d this kernel allows (%d registers per thread)",
+                       launch->function, block[0] * block[1] * block[2], max_threads, regs);
+    }
+    if (elapsed_ms && (r = cu->cuEventRecord(dev->start, dev->stream)) != CUDA_SUCCESS)
+        return gk_cu_fail(r, "cuEventRecord");
+    r = cu->cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, dev->stream, params,
+                           NULL);
+    if (r != CUDA_SUCCESS) return gk_cu_fail(r, "cuLaunchKernel");
+    if (!elapsed_ms) return GEMMKIT_SUCCESS;
+    float ms = 0.0f;
+    if ((r = cu->cuEventRecord(dev->end, dev->stream)) != CUDA_SUCCESS) return gk_cu_fail(r, "cuEventRecord");
+    /* Errors inside the kernel (a bad address) surface here. */
+    if ((r = cu->cuEventSynchronize(dev->end)) != CUDA_SUCCESS) return gk_cu_fail(r, "running the kernel");
+    if ((r = cu->cuEventElapsedTime(&ms, dev->start, dev->end)) != CUDA_SUCCESS)
+        return gk_cu_fail(r, "cuEventElapsedTime");
+    *elapsed_ms += ms;
+    return GEMMKIT_SUCCESS;
+}
+
+static gemmkit_status cuda_launch(gk_device *dev, gk_program *prog, const gk_launch *launch, double *elapsed_ms)
+{
+    GK_TRY(enter(dev->cu, dev->context));
+    gemmkit_status status = launch_kernel(dev, prog, launch, elapsed_ms);
+    leave(dev->cu);
+    return status;
+}
+
+static gemmkit_status cuda_finish(gk_device *dev)
+{
+    GK_TRY(enter(dev->cu, dev->context));
+    CUresult r = dev->cu->cuStreamSynchronize(dev->stream);
+    leave(dev->cu);
+    return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "cuStreamSynchronize");
+}
+
+static const gk_backend_ops cuda_ops = {
+    .name = "cuda",
+    .device_count = cuda_device_count,
+    .device_info = cuda_device_info,
+    .open = cuda_open,
+    .close = cuda_close,
+    .alloc = cuda_alloc,
+    .release = cuda_release,
+    .write = cuda_write,
+    .read = cuda_read,
+    .build = cuda_build,
+    .release_program = cuda_release_program,
+    .launch = cuda_launch,
+    .finish = cuda_finish,
+};
+
+const gk_backend_ops *gk_backend_cuda(void) { return &cuda_ops; }

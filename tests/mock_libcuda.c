@@ -1,0 +1,310 @@
+/* A stand-in libcuda.so for testing the CUDA backend's driver calls on a
+ * machine without a GPU (GEMMKIT_LIBCUDA points gemmkit at it). "Device"
+ * memory is host memory, so copies and offsets are real; modules are checked
+ * to be CUBIN or PTX; launches are recorded, not run. The test reads the
+ * record and the resource counts through mock_cuda_state(). */
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mock_libcuda.h"
+
+static mock_cuda_state_t state;
+static _Thread_local int push_depth;
+
+mock_cuda_state_t *mock_cuda_state(void) { return &state; }
+
+CUresult CUDAAPI cuInit(unsigned int flags) { return flags == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+
+CUresult CUDAAPI cuDriverGetVersion(int *version)
+{
+    *version = 13000;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGetErrorName(CUresult error, const char **text)
+{
+    *text = error == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" : "CUDA_ERROR_MOCK";
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGetErrorString(CUresult error, const char **text)
+{
+    (void)error;
+    *text = "mock driver error";
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetCount(int *count)
+{
+    *count = 1;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal)
+{
+    if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *device = 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+    (void)dev;
+    snprintf(name, (size_t)len, "Mock H200");
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetAttribute(int *value, CUdevice_attribute attrib, CUdevice dev)
+{
+    (void)dev;
+    switch (attrib) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = state.cc_major ? state.cc_major : 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = state.cc_major ? state.cc_minor : 0; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *value = 1980000; break; /* kHz */
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = 49152; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *value = 2147483647; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: *value = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *value = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: *value = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *value = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *value = 64; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev)
+{
+    (void)dev;
+    *bytes = (size_t)150 << 30;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice dev)
+{
+    (void)dev;
+    state.context_refs++;
+    *context = (CUcontext)&state;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev)
+{
+    (void)dev;
+    state.context_refs--;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext context)
+{
+    if (context != (CUcontext)&state) return CUDA_ERROR_INVALID_CONTEXT;
+    push_depth++;
+    state.pushes++;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *context)
+{
+    if (push_depth == 0) return CUDA_ERROR_INVALID_CONTEXT;
+    push_depth--;
+    if (context) *context = (CUcontext)&state;
+    return CUDA_SUCCESS;
+}
+
+/* Calls that need the context current count as errors otherwise. */
+static CUresult need_context(void)
+{
+    if (push_depth > 0) return CUDA_SUCCESS;
+    state.calls_without_context++;
+    return CUDA_ERROR_INVALID_CONTEXT;
+}
+
+CUresult CUDAAPI cuStreamCreate(CUstream *stream, unsigned int flags)
+{
+    (void)flags;
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    state.streams++;
+    *stream = (CUstream)&state.streams;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamDestroy(CUstream stream)
+{
+    (void)stream;
+    state.streams--;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamSynchronize(CUstream stream)
+{
+    (void)stream;
+    return need_context();
+}
+
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *ptr, size_t bytes)
+{
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    if (bytes > ((size_t)1 << 32)) return CUDA_ERROR_OUT_OF_MEMORY;
+    void *p = malloc(bytes);
+    if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+    state.allocations++;
+    *ptr = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemFree(CUdeviceptr ptr)
+{
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    free((void *)(uintptr_t)ptr);
+    state.allocations--;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes, CUstream stream)
+{
+    (void)stream;
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    memcpy((void *)(uintptr_t)dst, src, bytes);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes, CUstream stream)
+{
+    (void)stream;
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    memcpy(dst, (const void *)(uintptr_t)src, bytes);
+    return CUDA_SUCCESS;
+}
+
+typedef struct mock_module {
+    char *image;
+    size_t size;
+} mock_module;
+
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int count, CUjit_option *options,
+                                    void **values)
+{
+    (void)count;
+    (void)options;
+    (void)values;
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    const char *bytes = image;
+    size_t size = 0;
+    if (memcmp(bytes, "\x7f" "ELF", 4) == 0) {
+        /* CUBIN: the ELF header's section table ends the file. */
+        uint64_t shoff;
+        uint16_t shentsize, shnum;
+        memcpy(&shoff, bytes + 0x28, 8);
+        memcpy(&shentsize, bytes + 0x3a, 2);
+        memcpy(&shnum, bytes + 0x3c, 2);
+        size = (size_t)(shoff + (uint64_t)shentsize * shnum);
+        state.cubins_loaded++;
+    } else if (strstr(bytes, ".version") && strstr(bytes, ".target")) {
+        size = strlen(bytes) + 1;
+        state.ptx_loaded++;
+    } else {
+        return CUDA_ERROR_INVALID_IMAGE;
+    }
+    mock_module *m = malloc(sizeof *m);
+    m->image = malloc(size);
+    memcpy(m->image, image, size);
+    m->size = size;
+    state.modules++;
+    *module = (CUmodule)m;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleUnload(CUmodule module)
+{
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    mock_module *m = (mock_module *)module;
+    free(m->image);
+    free(m);
+    state.modules--;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module, const char *name)
+{
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    mock_module *m = (mock_module *)module;
+    size_t n = strlen(name);
+    for (size_t i = 0; i + n < m->size; i++) {
+        /* A whole symbol name: NUL-terminated in CUBIN, "name(" in PTX. */
+        if (memcmp(m->image + i, name, n) == 0 && (m->image[i + n] == '\0' || m->image[i + n] == '(') &&
+            (i == 0 || m->image[i - 1] == '\0' || m->image[i - 1] == ' ')) {
+            snprintf(state.function, sizeof state.function, "%s", name);
+            *function = (CUfunction)state.function;
+            return CUDA_SUCCESS;
+        }
+    }
+    return CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult CUDAAPI cuFuncGetAttribute(int *value, CUfunction_attribute attrib, CUfunction function)
+{
+    (void)function;
+    if (attrib == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK) *value = state.max_threads ? state.max_threads : 1024;
+    else if (attrib == CU_FUNC_ATTRIBUTE_NUM_REGS) *value = 96;
+    else return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                                unsigned int by, unsigned int bz, unsigned int shared, CUstream stream, void **params,
+                                void **extra)
+{
+    (void)f;
+    (void)stream;
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    if (extra || shared || !params) return CUDA_ERROR_INVALID_VALUE;
+    mock_launch *l = &state.last;
+    snprintf(l->function, sizeof l->function, "%s", (const char *)f);
+    l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = gz;
+    l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
+    /* Each parameter slot holds at least 8 bytes in gemmkit's backend. */
+    for (int i = 0; i < state.expected_params && i < MOCK_MAX_PARAMS; i++) memcpy(&l->params[i], params[i], 8);
+    state.launches++;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventCreate(CUevent *event, unsigned int flags)
+{
+    (void)flags;
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    state.events++;
+    *event = (CUevent)&state.events;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventDestroy(CUevent event)
+{
+    (void)event;
+    state.events--;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventRecord(CUevent event, CUstream stream)
+{
+    (void)event;
+    (void)stream;
+    return need_context();
+}
+
+CUresult CUDAAPI cuEventSynchronize(CUevent event)
+{
+    (void)event;
+    return need_context();
+}
+
+CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent start, CUevent end)
+{
+    (void)start;
+    (void)end;
+    *ms = 1.5f;
+    return CUDA_SUCCESS;
+}

@@ -1,0 +1,31 @@
+/* What the stand-in libcuda (mock_libcuda.c) records, for
+ * test_cuda_driver_mock.c to read through dlsym("mock_cuda_state"). */
+#ifndef GK_MOCK_LIBCUDA_H
+#define GK_MOCK_LIBCUDA_H
+
+#include <stdint.h>
+
+#define MOCK_MAX_PARAMS 16
+
+typedef struct mock_launch {
+    char function[64];
+    unsigned grid[3], block[3];
+    uint64_t params[MOCK_MAX_PARAMS]; /* first 8 bytes of each parameter */
+} mock_launch;
+
+typedef struct mock_cuda_state_t {
+    /* resources alive now: all must be 0 after the last context is gone */
+    int context_refs, streams, events, allocations, modules;
+    int pushes;                /* total cuCtxPushCurrent calls */
+    int calls_without_context; /* calls made with no context current */
+    int cubins_loaded, ptx_loaded, launches;
+    int expected_params; /* set by the test: how many parameters to record */
+    int max_threads;     /* set by the test: the kernels' block limit (0 = 1024) */
+    int cc_major, cc_minor; /* set by the test: compute capability (0 = 9.0) */
+    char function[64];
+    mock_launch last;
+} mock_cuda_state_t;
+
+typedef mock_cuda_state_t *(*mock_cuda_state_fn)(void);
+
+#endif

@@ -1,0 +1,225 @@
+/* The CUDA backend's driver calls against a stand-in libcuda
+ * (mock_libcuda.c, via GEMMKIT_LIBCUDA): device properties, copies with
+ * offsets, NVRTC's CUBIN and PTX loaded as modules, launch geometry and
+ * argument marshalling, timing, refusals, build logs, and that every
+ * resource is released with the context made current around each call.
+ * Kernels are not run (no GPU): the GPU check is bench/cuda-check.sh. */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "check.h"
+#include "context.h"
+#include "cuda_internal.h"
+#include "gemmkit.h"
+#include "mock_libcuda.h"
+
+static mock_cuda_state_t *mock;
+
+static void require_mock(void)
+{
+    if (!mock) {
+        print_message("skipping: no CUDA backend or no mock libcuda in this build\n");
+        skip();
+    }
+    if (gk_cuda_nvrtc_load() != GEMMKIT_SUCCESS) {
+        print_message("skipping: %s\n", gemmkit_last_error_message());
+        skip();
+    }
+}
+
+static void test_device_info(void **state)
+{
+    (void)state;
+    require_mock();
+    int n = 0;
+    assert_int_equal(gemmkit_device_count(GEMMKIT_BACKEND_CUDA, &n), GEMMKIT_SUCCESS);
+    assert_int_equal(n, 1);
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_device_get_info(GEMMKIT_BACKEND_CUDA, 0, &info), GEMMKIT_SUCCESS);
+    assert_string_equal(info.backend, "cuda");
+    assert_string_equal(info.name, "Mock H200");
+    assert_non_null(strstr(info.driver_version, "compute capability 9.0"));
+    assert_true(info.is_gpu);
+    assert_int_equal(info.compute_units, 132);
+    assert_int_equal(info.clock_mhz, 1980);
+    assert_int_equal(info.lanes_per_unit, 128);
+    assert_int_equal(info.local_mem_bytes, 49152);
+    assert_int_equal(info.max_work_group_size, 1024);
+    assert_true(info.global_mem_bytes == ((size_t)150 << 30));
+    assert_true(info.peak_gflops > 66900.0 && info.peak_gflops < 66910.0); /* 132 * 128 * 2 * 1.98 GHz */
+    assert_int_not_equal(gemmkit_device_get_info(GEMMKIT_BACKEND_CUDA, 1, &info), GEMMKIT_SUCCESS);
+}
+
+static float as_float_bits(uint64_t bits)
+{
+    float f;
+    uint32_t low = (uint32_t)bits;
+    memcpy(&f, &low, sizeof f);
+    return f;
+}
+
+static void test_copies_build_and_launch(void **state)
+{
+    (void)state;
+    require_mock();
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, "mock"), GEMMKIT_SUCCESS);
+
+    /* Copies at offsets land where they should ("device" memory is host memory). */
+    gk_rng rng;
+    gk_rng_seed(&rng, gk_rng_fresh_seed());
+    const int64_t m = 100, n = 70, k = 50, lda = 103, ldb = 73, ldc = 101; /* B is n x k (B^T) */
+    const size_t off_a = 3, off_b = 5, off_c = 7;
+    const size_t ca = off_a + (size_t)(lda * k), cb = off_b + (size_t)(ldb * k), cc = off_c + (size_t)(ldc * n);
+    float *a = malloc(ca * sizeof *a), *b = malloc(cb * sizeof *b), *c = malloc(cc * sizeof *c);
+    float *back = malloc(cc * sizeof *back);
+    gk_fill_random(&rng, a, ca);
+    gk_fill_random(&rng, b, cb);
+    gk_fill_random(&rng, c, cc);
+    gemmkit_buffer *da = NULL, *db = NULL, *dc = NULL;
+    assert_int_equal(gemmkit_buffer_create(ctx, ca, &da), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_create(ctx, cb, &db), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_create(ctx, cc, &dc), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(ctx, da, 0, ca, a), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(ctx, db, 0, cb, b), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(ctx, dc, 0, 10, c), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(ctx, dc, 10, cc - 10, c + 10), GEMMKIT_SUCCESS);
+    gk_fill_value(back, cc, 0.0f);
+    assert_int_equal(gemmkit_buffer_read(ctx, dc, 4, cc - 4, back + 4), GEMMKIT_SUCCESS);
+    assert_memory_equal(back + 4, c + 4, (cc - 4) * sizeof *c);
+
+    /* SGEMM with the direct kernel: NVRTC's CUBIN is loaded, the launch recorded. */
+    double kernel_ms = 0.0, total_ms = 0.0;
+    gemmkit_options options = {.kernel = "direct", .params = "TS=16,WPT=2", .kernel_ms = &kernel_ms,
+                               .total_ms = &total_ms};
+    mock->expected_params = 14;
+    int cubins = mock->cubins_loaded, launches = mock->launches;
+    gemmkit_status status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
+                                                  GEMMKIT_TRANS, m, n, k, 0.5f, da, off_a, lda, db, off_b,
+                                                  ldb, -2.0f, dc, off_c, ldc);
+    if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+    assert_int_equal(mock->cubins_loaded, cubins + 1);
+    assert_int_equal(mock->launches, launches + 1);
+    const mock_launch *l = &mock->last;
+    assert_string_equal(l->function, "gk_sgemm_direct");
+    assert_int_equal(l->grid[0], 4); /* ceil(100 / 32) */
+    assert_int_equal(l->grid[1], 3); /* ceil(70 / 32) */
+    assert_int_equal(l->grid[2], 1);
+    assert_int_equal(l->block[0], 16);
+    assert_int_equal(l->block[1], 16);
+    assert_int_equal(l->block[2], 1);
+    assert_int_equal((int32_t)l->params[0], m);
+    assert_int_equal((int32_t)l->params[1], n);
+    assert_int_equal((int32_t)l->params[2], k);
+    assert_true(as_float_bits(l->params[3]) == 0.5f);
+    assert_int_equal((int32_t)l->params[5], off_a);
+    assert_int_equal((int32_t)l->params[6], lda);
+    assert_int_equal((int32_t)l->params[8], off_b);
+    assert_int_equal((int32_t)l->params[9], ldb);
+    assert_true(as_float_bits(l->params[10]) == -2.0f);
+    assert_int_equal((int32_t)l->params[12], off_c);
+    assert_int_equal((int32_t)l->params[13], ldc);
+    /* Buffer arguments are the allocations holding the data written above. */
+    assert_memory_equal((const float *)(uintptr_t)l->params[4], a, ca * sizeof *a);
+    assert_memory_equal((const float *)(uintptr_t)l->params[7], b, cb * sizeof *b);
+    assert_memory_equal((const float *)(uintptr_t)l->params[11], c, cc * sizeof *c);
+    assert_true(kernel_ms == 1.5 && total_ms == 1.5); /* the mock's event time */
+
+    /* The second call reuses the cached module. */
+    assert_int_equal(gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, m, n,
+                                           k, 0.5f, da, off_a, lda, db, off_b, ldb, -2.0f, dc, off_c, ldc),
+                     GEMMKIT_SUCCESS);
+    assert_int_equal(mock->cubins_loaded, cubins + 1);
+
+    /* A kernel whose registers allow fewer threads than the block is refused before launch. */
+    mock->max_threads = 128;
+    launches = mock->launches;
+    status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, m, n, k, 0.5f,
+                                   da, off_a, lda, db, off_b, ldb, -2.0f, dc, off_c, ldc);
+    mock->max_threads = 0;
+    assert_int_equal(status, GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE);
+    assert_non_null(strstr(gemmkit_last_error_message(), "registers"));
+    assert_int_equal(mock->launches, launches);
+
+    /* A compile error reaches the caller with NVRTC's log. */
+    gemmkit_test_inject_build_error("#error injected build failure");
+    options.params = "TS=8,WPT=1"; /* not cached yet */
+    status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, m, n, k, 0.5f,
+                                   da, off_a, lda, db, off_b, ldb, -2.0f, dc, off_c, ldc);
+    gemmkit_test_inject_build_error(NULL);
+    assert_int_equal(status, GEMMKIT_ERROR_BUILD_FAILED);
+    assert_non_null(strstr(gemmkit_last_build_log(), "injected build failure"));
+
+    gemmkit_buffer_destroy(da);
+    gemmkit_buffer_destroy(db);
+    gemmkit_buffer_destroy(dc);
+    gemmkit_context_destroy(ctx);
+    free(a);
+    free(b);
+    free(c);
+    free(back);
+}
+
+/* A device newer than NVRTC knows gets PTX, which the driver compiles. */
+static void test_newer_device_gets_ptx(void **state)
+{
+    (void)state;
+    require_mock();
+    mock->cc_major = 99;
+    mock->cc_minor = 0;
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, NULL), GEMMKIT_SUCCESS);
+    int ptx = mock->ptx_loaded;
+    gk_sgemm_case kase = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 33, 17, 9, 1.0f, 0.0f, 0, 0, 0};
+    gk_rng rng;
+    gk_rng_seed(&rng, gk_rng_fresh_seed());
+    gk_check_result result;
+    /* The mock does not run kernels, so only the status matters here. */
+    assert_int_equal(gk_check_run(ctx, NULL, kase, &rng, 0, &result), GEMMKIT_SUCCESS);
+    assert_int_equal(mock->ptx_loaded, ptx + 1);
+    gemmkit_context_destroy(ctx);
+    mock->cc_major = 0;
+}
+
+/* Everything created was destroyed, and no driver call ran without the context current. */
+static void test_everything_released(void **state)
+{
+    (void)state;
+    require_mock();
+    assert_int_equal(mock->allocations, 0);
+    assert_int_equal(mock->modules, 0);
+    assert_int_equal(mock->streams, 0);
+    assert_int_equal(mock->events, 0);
+    assert_int_equal(mock->context_refs, 0);
+    assert_int_equal(mock->calls_without_context, 0);
+    assert_true(mock->pushes > 0);
+}
+
+int main(void)
+{
+#ifdef GK_MOCK_LIBCUDA
+    /* Before the first CUDA call: the backend loads the driver once. */
+    setenv("GEMMKIT_LIBCUDA", GK_MOCK_LIBCUDA, 1);
+    void *lib = dlopen(GK_MOCK_LIBCUDA, RTLD_NOW | RTLD_LOCAL);
+    if (lib) {
+        mock_cuda_state_fn get_state;
+        void *sym = dlsym(lib, "mock_cuda_state");
+        memcpy(&get_state, &sym, sizeof sym);
+        if (get_state) mock = get_state();
+    }
+#endif
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device_info),
+        cmocka_unit_test(test_copies_build_and_launch),
+        cmocka_unit_test(test_newer_device_gets_ptx),
+        cmocka_unit_test(test_everything_released),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

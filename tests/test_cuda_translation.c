@@ -1,0 +1,339 @@
+/* The CUDA backend without a GPU: the OpenCL-to-CUDA source rewrite, every
+ * registry kernel compiled through NVRTC with its default parameters (NVRTC
+ * runs on the CPU), the translation header's documented idioms, build errors
+ * with logs, and device discovery failing gracefully without a driver. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cuda_internal.h"
+#include "gemmkit.h"
+#include "kernel_config.h"
+#include "registry.h"
+
+/* Hopper (H100/H200) unless GEMMKIT_CUDA_TEST_ARCH names another, e.g. 80. */
+static int test_arch(void)
+{
+    const char *env = getenv("GEMMKIT_CUDA_TEST_ARCH");
+    return env && atoi(env) > 0 ? atoi(env) : 90;
+}
+
+/* Skips the calling test when NVRTC is not built in or not installed. */
+static void require_nvrtc(void)
+{
+    if (gk_cuda_nvrtc_load() != GEMMKIT_SUCCESS) {
+        print_message("skipping: %s\n", gemmkit_last_error_message());
+        skip();
+    }
+}
+
+/* The translated text after the header. */
+static const char *body_of(const char *translated)
+{
+    const char *marker = strstr(translated, "#line 1 \"kernel.cl\"\n");
+    assert_non_null(marker);
+    return marker + strlen("#line 1 \"kernel.cl\"\n");
+}
+
+static size_t count_char(const char *s, char c)
+{
+    size_t n = 0;
+    for (; *s; s++) n += *s == c;
+    return n;
+}
+
+static void assert_contains(const char *text, const char *needle)
+{
+    if (!strstr(text, needle)) fail_msg("expected \"%s\" in:\n%s", needle, text);
+}
+
+static void assert_lacks(const char *text, const char *needle)
+{
+    if (strstr(text, needle)) fail_msg("did not expect \"%s\" in:\n%s", needle, text);
+}
+
+static void test_rewrites_vector_literals_and_local_pointers(void **state)
+{
+    (void)state;
+    const char *source =
+        "#define floatY float2\n"
+        "typedef float4 floatX;\n"
+        "float helper(__local float* s, __local float4 *t) { return s[0] + t[0].x; }\n"
+        "__kernel void k(__global float* A) {\n"
+        "    __local float tile[16][17];\n"
+        "    __local float* p = &tile[0][0];\n"
+        "    floatX a = (floatX)(1.0f, 2.0f, 3.0f, 4.0f);\n"
+        "    float4 z = (float4) ( 0.0f );\n"
+        "    floatY y = (floatY)(1.0e-3f, 2);\n"
+        "    float8 w = (float8)((float4)(1.0f), (float4)(2.0f));\n"
+        "    __local float4* q = (__local float4*)p;\n"
+        "    float c = (float)(A[0]);\n"
+        "    // (float4)(1.0f) in a comment stays\n"
+        "    const char* s = \"(float4)(2.0f) __local float* x\";\n"
+        "}\n"
+        "kernel void k2(global float* A, constant float* c) { local float t[4]; local float* p = t; }\n";
+    char *out = gk_cuda_translate(source);
+    assert_non_null(out);
+    const char *body = body_of(out);
+    assert_int_equal(count_char(body, '\n'), count_char(source, '\n')); /* line numbers kept */
+    assert_contains(body, "gk_vec<floatX>(1.0f, 2.0f, 3.0f, 4.0f)");
+    assert_contains(body, "gk_vec<float4>( 0.0f )");
+    assert_contains(body, "gk_vec<floatY>(1.0e-3f, 2)");
+    assert_contains(body, "gk_vec<float8>(gk_vec<float4>(1.0f), gk_vec<float4>(2.0f))");
+    assert_contains(body, "__local float tile[16][17];"); /* storage: __shared__ via the header */
+    assert_contains(body, "  float* p = &tile[0][0];");
+    assert_contains(body, "float helper( float* s,  float4 *t)");
+    assert_contains(body, "  float4* q = ( float4*)p;");
+    assert_contains(body, "(float)(A[0])"); /* scalar casts untouched */
+    assert_contains(body, "// (float4)(1.0f) in a comment stays");
+    assert_contains(body, "\"(float4)(2.0f) __local float* x\"");
+    assert_contains(body, "__kernel void k2(__global float* A, __constant float* c) { __local float t[4];  float* p = t; }");
+    assert_lacks(body, "__local float* p");
+    assert_lacks(body, "__local float4*");
+    free(out);
+}
+
+static void test_leaves_calls_and_conditions_alone(void **state)
+{
+    (void)state;
+    const char *source = "void f(void) { if (float4)(x); g(float4)(y); a[float4](z); }\n";
+    char *out = gk_cuda_translate(source);
+    assert_non_null(out);
+    assert_contains(body_of(out), source);
+    free(out);
+}
+
+/* Compiles one source and fails the test with the NVRTC log on error. */
+static void compile_ok(const char *what, const char *source, const char *options, int arch, gk_cuda_image *image)
+{
+    char *log = NULL;
+    gemmkit_status status = gk_cuda_compile_source(source, options, arch, image, &log);
+    if (status != GEMMKIT_SUCCESS)
+        fail_msg("%s with \"%s\" for arch %d: %s: %s\n%s", what, options, arch, gemmkit_strerror(status),
+                 gemmkit_last_error_message(), log ? log : "(no log)");
+    free(log);
+    assert_non_null(image->data);
+    assert_true(image->size > 0);
+}
+
+static int image_has(const gk_cuda_image *image, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; i + n <= image->size; i++)
+        if (memcmp(image->data + i, needle, n) == 0) return 1;
+    return 0;
+}
+
+/* Every registry kernel, whatever families are merged in, with its default
+ * parameters (and both transposes for direct kernels), for the test arch. */
+static void test_every_registry_kernel_compiles(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    int arch = test_arch(), compiled = 0;
+    for (size_t i = 0; i < gk_kernel_count(); i++) {
+        const gk_kernel_def *def = gk_kernel_at(i);
+        const char *source = gk_kernel_source(def->source);
+        if (!source) fail_msg("kernel %s: no embedded source %s", def->name, def->source);
+        gk_config config;
+        if (gk_config_resolve(def, NULL, &config) != GEMMKIT_SUCCESS)
+            fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
+        const char *extras[] = {"", "-DTRANS_A=1 -DTRANS_B=1"};
+        int variants = (def->flags & GK_FLAG_DIRECT) ? 2 : 1;
+        for (int v = 0; v < variants; v++) {
+            char options[sizeof config.options + 64];
+            snprintf(options, sizeof options, "%s %s", config.options, extras[v]);
+            gk_cuda_image image;
+            char what[160];
+            snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
+            compile_ok(what, source, options, arch, &image);
+            /* extern "C": the function keeps its OpenCL name. */
+            if (!image_has(&image, def->function))
+                fail_msg("kernel %s: no function %s in the %s output", def->name, def->function, image.target);
+            free(image.data);
+            compiled++;
+        }
+    }
+    print_message("%d kernel configurations compiled for sm_%d\n", compiled, arch);
+    assert_true(compiled > 0);
+}
+
+/* Every idiom cl_to_cuda.h documents, in one OpenCL C source. */
+static const char idioms[] =
+    "#ifndef WIDTH\n#define WIDTH 4\n#endif\n"
+    "#if WIDTH == 1\ntypedef float floatX;\n#elif WIDTH == 2\ntypedef float2 floatX;\n"
+    "#else\ntypedef float4 floatX;\n#endif\n"
+    "float scale(float x, __constant float* k) { return x * k[0]; }\n"
+    "__kernel __attribute__((reqd_work_group_size(16, 16, 1)))\n"
+    "void idioms(const int n, const __global float4* restrict A, __global float* restrict B,\n"
+    "            __constant float* k, __global float8* C, const __global floatX* X, __global floatX* Y) {\n"
+    "    const int tx = get_local_id(0), ty = get_local_id(1);\n"
+    "    const int gx = get_global_id(0) + get_group_id(1) * get_local_size(1) + get_num_groups(0);\n"
+    "    __local float tile[16][17];\n"
+    "    __local float* row = &tile[ty][0];\n"
+    "    __local floatX Xsub[16][4];\n"
+    "    __local float4 Asub4[16][4];\n"
+    "    float4 a = A[gx];\n"
+    "    float4 acc = (float4)(0.0f);\n"
+    "    float4 lit = (float4)(1.0f, 2.0f, 3.0f, 4.0f);\n"
+    "    float4 parts = (float4)(a.lo, a.hi);\n"
+    "    float4 braced = {a.x, a.y, a.z, a.w};\n"
+    "    floatX x = X[gx];\n"
+    "    floatX xs = (floatX)(0.0f);\n"
+    "    xs += x * 2.0f;\n"
+    "    Xsub[ty][tx % 4] = xs;\n"
+    "    Asub4[ty][tx % 4] = a;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    Y[gx] = Xsub[tx % 16][ty % 4];\n"
+    "    a = Asub4[tx % 16][ty % 4];\n"
+    "    acc += a * lit + parts - braced / 2.0f;\n"
+    "    acc = fma(a, lit, acc);\n"
+    "    acc = mad(a, 3.0f, acc);\n"
+    "    acc.x += a.s0 * a.s1 + a.s2 * a.s3 + dot(a, lit);\n"
+    "    acc.xy = acc.zw;\n"
+    "    float2 h = a.lo;\n"
+    "    h = -h + 1.0f;\n"
+    "    row[tx] = acc.x + acc.y + h.x + native_exp(acc.z) + native_divide(acc.w, 3.0f) + mad(h.y, 2.0f, 1.0f);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    float sum = 0.0f;\n"
+    "    #pragma unroll\n"
+    "    for (int i = 0; i < 16; i++) sum += tile[ty][i];\n"
+    "    #pragma unroll 4\n"
+    "    for (int i = 0; i < n; i++) sum = fma(sum, 0.5f, (float)i);\n"
+    "    float8 v = C[gx];\n"
+    "    v.s0 += v.s1 + v.s2 + v.s3 + v.s4 + v.s5 + v.s6 + v.s7 + v.lo.x + v.hi.w;\n"
+    "    v = v * 2.0f + (float8)(acc, acc);\n"
+    "    C[gx] = v;\n"
+    "    float4 u = vload4(gx, B + 1);\n"
+    "    vstore4(u * 2.0f, gx, B + 3);\n"
+    "    float8 u8 = vload8(0, B);\n"
+    "    vstore8(u8, 1, B);\n"
+    "    const __global float4* A4 = (const __global float4*)B;\n"
+    "    B[gx] = scale(sum, k) + A4[tx].y + clamp(sum, 0.0f, 1.0f) + min(sum, 2.0f) + max(1, tx) + mad24(tx, ty, 1)\n"
+    "          + select(1.0f, 2.0f, tx > 3) + convert_float(tx) + as_float(as_int(sum)) + native_sqrt(fabs(sum));\n"
+    "#ifdef __CUDACC__\n"
+    "    float4 l = __ldg(&A[gx]);\n"
+    "    float g = __ldg(&B[gx]) + gk_ldg(&B[gx + 1]);\n"
+    "    float s = __shfl(g, 0, 8) + gk_shfl(g, 1, 8) + __shfl_down(g, 1) + __shfl_xor(g, 2);\n"
+    "    float4 m4 = make_float4(1.0f, 2.0f, 3.0f, 4.0f) + l;\n"
+    "    B[gx + 2] = m4.w + s + (GK_CUDA ? 1.0f : 0.0f) + (float)threadIdx.x;\n"
+    "#endif\n"
+    "}\n"
+    "kernel __attribute__((work_group_size_hint(64, 1, 1))) __attribute__((vec_type_hint(float4)))\n"
+    "void plain(global float* A, constant float* c) {\n"
+    "    local float t[64];\n"
+    "    local float* p = t;\n"
+    "    t[get_local_id(0)] = A[get_global_id(0)] * c[0];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
+    "    A[get_global_id(0)] = p[63 - get_local_id(0)];\n"
+    "}\n";
+
+static void test_header_idioms_compile(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    const char *widths[] = {"-DWIDTH=1", "-DWIDTH=2", "-DWIDTH=4"};
+    for (int w = 0; w < 3; w++) {
+        gk_cuda_image image;
+        compile_ok("the idioms kernel", idioms, widths[w], test_arch(), &image);
+        assert_true(image.is_cubin);
+        assert_true(image_has(&image, "idioms"));
+        assert_true(image_has(&image, "plain"));
+        free(image.data);
+    }
+}
+
+/* A pointer cast to float4 must give 128-bit loads/stores, as under OpenCL:
+ * an architecture newer than NVRTC knows yields PTX, which can be read. */
+static void test_float4_pointers_give_vector_loads(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    const char *source =
+        "__kernel void copy4(const __global float* A, __global float* B) {\n"
+        "    const int i = get_global_id(0);\n"
+        "    const float4 v = ((const __global float4*)A)[i];\n"
+        "    ((__global float4*)B)[i] = v * 2.0f;\n"
+        "}\n";
+    gk_cuda_image image;
+    compile_ok("copy4", source, "", 9990, &image);
+    assert_false(image.is_cubin);
+    assert_true(strncmp(image.target, "compute_", 8) == 0);
+    if (!strstr(image.data, "ld.global.v4.f32") && !strstr(image.data, "ld.global.nc.v4.f32"))
+        fail_msg("no 128-bit load in the PTX:\n%s", image.data);
+    assert_non_null(strstr(image.data, "st.global.v4.f32"));
+    free(image.data);
+}
+
+static void test_build_errors_return_the_log(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    gk_cuda_image image;
+    char *log = NULL;
+    gemmkit_status status =
+        gk_cuda_compile_source("__kernel void k(__global float* A) {\n  A[0] = undefined_name;\n}\n", "-DX=1",
+                               test_arch(), &image, &log);
+    assert_int_equal(status, GEMMKIT_ERROR_BUILD_FAILED);
+    assert_non_null(log);
+    assert_non_null(strstr(log, "undefined_name"));
+    assert_non_null(strstr(log, "kernel.cl(2)")); /* the .cl file's own line number */
+    assert_null(image.data);
+    free(log);
+
+    log = NULL;
+    status = gk_cuda_compile_source("__kernel void k(void) {}\n", "-DX=1 --not-an-opencl-option", test_arch(), &image,
+                                    &log);
+    assert_int_equal(status, GEMMKIT_ERROR_BUILD_FAILED);
+    assert_non_null(strstr(gemmkit_last_error_message(), "--not-an-opencl-option"));
+    free(log);
+
+    /* OpenCL-only optimisation hints are accepted. */
+    compile_ok("hints", "__kernel void k(void) {}\n", "-cl-mad-enable -cl-fast-relaxed-math -D X=1 -cl-std=CL1.2",
+               test_arch(), &image);
+    free(image.data);
+}
+
+/* No NVIDIA driver on a build machine: counted as zero devices or a clear
+ * error, never a crash, and no context can be created. */
+static void test_cuda_device_count_is_graceful(void **state)
+{
+    (void)state;
+    int n = -1;
+    gemmkit_status status = gemmkit_device_count(GEMMKIT_BACKEND_CUDA, &n);
+    print_message("gemmkit_device_count(CUDA): %s, n = %d%s%s\n", gemmkit_strerror(status), n,
+                  status ? ": " : "", status ? gemmkit_last_error_message() : "");
+    if (status == GEMMKIT_SUCCESS) {
+        assert_true(n >= 0);
+        if (n > 0) return; /* a real GPU: the other tests cover it */
+    } else {
+        assert_true(status == GEMMKIT_ERROR_NO_DEVICE || status == GEMMKIT_ERROR_UNSUPPORTED_BACKEND ||
+                    status == GEMMKIT_ERROR_BACKEND_FAILURE);
+        assert_true(strlen(gemmkit_last_error_message()) > 0);
+    }
+    gemmkit_device_info info;
+    assert_int_not_equal(gemmkit_device_get_info(GEMMKIT_BACKEND_CUDA, 0, &info), GEMMKIT_SUCCESS);
+    gemmkit_context *ctx = (gemmkit_context *)&info; /* must be reset to NULL */
+    assert_int_not_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, NULL), GEMMKIT_SUCCESS);
+    assert_null(ctx);
+    assert_true(strlen(gemmkit_last_error_message()) > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rewrites_vector_literals_and_local_pointers),
+        cmocka_unit_test(test_leaves_calls_and_conditions_alone),
+        cmocka_unit_test(test_every_registry_kernel_compiles),
+        cmocka_unit_test(test_header_idioms_compile),
+        cmocka_unit_test(test_float4_pointers_give_vector_loads),
+        cmocka_unit_test(test_build_errors_return_the_log),
+        cmocka_unit_test(test_cuda_device_count_is_graceful),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
