@@ -14,6 +14,7 @@
 
 #define MAX_SIZES 64
 #define MAX_VARIANTS 32
+#define REFERENCE_COPY "copy-fast" /* timed beside a single named transpose */
 
 typedef struct shape {
     int64_t rows, cols;
@@ -29,6 +30,7 @@ typedef struct bench_options {
 
 typedef struct result {
     const gk_kernel_def *def;
+    const char *params;
     gemmkit_status status;
     char error[256];
     double median_ms, gbs;
@@ -103,7 +105,7 @@ static void run_variant(gemmkit_context *ctx, const bench_options *o, shape s, g
     const size_t count = (size_t)(s.rows * s.cols);
     const int trans = def->op == GK_OP_TRANSPOSE;
     double kernel_ms = 0.0;
-    const gemmkit_options options = {.kernel = def->name, .params = o->params, .kernel_ms = &kernel_ms};
+    const gemmkit_options options = {.kernel = def->name, .params = out->params, .kernel_ms = &kernel_ms};
     gk_fill_value(b, count, NAN); /* poison: every element must be written */
     gemmkit_status status = gemmkit_buffer_write(ctx, db, 0, count, b);
     for (int r = -1; r < o->repeat && status == GEMMKIT_SUCCESS; r++) { /* r == -1: warm-up, compiles */
@@ -145,10 +147,14 @@ static int bench_size(gemmkit_context *ctx, const bench_options *o, shape s, gk_
         failures = 1;
         goto done;
     }
+    const gk_kernel_def *named = o->kernel ? gk_kernel_find(o->kernel) : NULL;
     for (size_t k = 0; k < gk_kernel_count() && n < MAX_VARIANTS; k++) {
         const gk_kernel_def *def = gk_kernel_at(k);
-        if (!is_variant(def) || (o->kernel && strcmp(o->kernel, def->name) != 0)) continue;
-        results[n] = (result){.def = def};
+        if (!is_variant(def)) continue;
+        if (named && def != named) { /* one kernel: with the library's copy as the reference */
+            if (named->op == GK_OP_COPY || strcmp(def->name, REFERENCE_COPY) != 0) continue;
+        }
+        results[n] = (result){.def = def, .params = def == named ? o->params : NULL};
         run_variant(ctx, o, s, da, db, a, b, samples, &results[n++]);
     }
     double copy_gbs = 0.0; /* the best verified copy at this size */
@@ -184,7 +190,8 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: gemmkit bench --transpose [--kernel NAME] [--params P=V,...] [--sizes N|RxC,...]\n"
                  "                                 [--sweep FROM:TO:STEP] [--repeat R]\n"
-                 "Times every transpose and copy variant (or NAME) on column-major A, B = A^T or B = A.\n");
+                 "Times every transpose and copy variant on column-major A, B = A^T or B = A; or NAME\n"
+                 "(with --params) beside " REFERENCE_COPY ", the copy reference.\n");
 }
 
 int gk_bench_transpose(const gk_cli *cli, int argc, char **argv)
