@@ -12,7 +12,9 @@
 
 /* The fast kernels: TILE x TILE tiles, (TILE / VW) x BLOCK_ROWS work-items, up to
  * TILES tiles per work-group while that leaves at least GROUPS work-groups
- * (several waves on a large GPU). TILES and GROUPS only shape the launch. */
+ * (several waves on a large GPU), and always enough to keep dimension 1 within
+ * 65535 work-groups (CUDA's grid limit, which NVIDIA's OpenCL shares). TILES and
+ * GROUPS only shape the launch. */
 #define FAST_PARAMS                                                                                \
     {"TILE", 64, "32,64", "tile edge"}, {"VW", 4, "1,2,4", "floats per access where aligned"},     \
         {"BLOCK_ROWS", 16, "4,8,16,32", "work-group height"},                                      \
@@ -22,7 +24,8 @@
     "VW == 1 || VW == 2 || VW == 4", "TILE % VW == 0", "TILE % BLOCK_ROWS == 0",                   \
         "TILE / VW * BLOCK_ROWS <= 1024", "TILES >= 1", "GROUPS >= 1"
 #define FAST_TILE_N                                                                                \
-    "TILE * max(1, min(TILES, (ROWS + TILE - 1) / TILE * ((COLS + TILE - 1) / TILE) / GROUPS))"
+    "TILE * max(min(TILES, (ROWS + TILE - 1) / TILE * ((COLS + TILE - 1) / TILE) / GROUPS),"        \
+    " ((COLS + TILE - 1) / TILE + 65534) / 65535)"
 
 static const gk_kernel_def kernels[] = {
     {
