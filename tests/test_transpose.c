@@ -240,6 +240,10 @@ static void test_bad_pointers_and_buffers(void **state)
     assert_int_equal(gemmkit_somatcopy(test_ctx, GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, R, C, 1.0f, a, R, NULL, C),
                      GEMMKIT_ERROR_NULL_POINTER);
     assert_non_null(strstr(gemmkit_last_error_message(), "B"));
+    /* 65536^2 elements: beyond 32-bit indexing, refused before anything is read. */
+    assert_int_equal(gemmkit_somatcopy(test_ctx, GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, 65536, 65536, 1.0f, a, 65536, b,
+                                       65536),
+                     GEMMKIT_ERROR_SIZE_OVERFLOW);
     assert_memory_equal(b, b0, sizeof b);
 
     gemmkit_buffer *da = NULL, *db = NULL, *small = NULL, *shared = NULL, *foreign = NULL;
@@ -290,6 +294,26 @@ static void test_bad_pointers_and_buffers(void **state)
     gemmkit_buffer_destroy(shared);
     gemmkit_buffer_destroy(foreign);
     gemmkit_context_destroy(other);
+}
+
+/* A kernel that fails to build reports it, with the log, and B stays as it was. */
+static void test_build_failure_leaves_b(void **state)
+{
+    (void)state;
+    gemmkit_context *fresh = NULL; /* an empty program cache, so the kernel is built now */
+    assert_int_equal(gemmkit_context_create(&fresh, NULL), GEMMKIT_SUCCESS);
+    gemmkit_test_inject_build_error("this is not OpenCL C;");
+    for (int buffers = 0; buffers < 2; buffers++) {
+        const gemmkit_options options = {.kernel = buffers ? "lecture-transpose-diagonal" : NULL};
+        gk_check_result result;
+        gemmkit_status status = gk_check_omatcopy_run(fresh, &options, make(GEMMKIT_COL_MAJOR, 1, 40, 33, 1.0f),
+                                                      buffers, &test_rng, &result);
+        assert_int_equal(status, GEMMKIT_ERROR_BUILD_FAILED);
+        assert_true(result.passed); /* B unchanged */
+        assert_true(gemmkit_last_build_log()[0] != '\0');
+    }
+    gemmkit_test_inject_build_error(NULL);
+    gemmkit_context_destroy(fresh);
 }
 
 /* Device time comes back through the options; a failed or empty call reports 0. */
@@ -368,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_alpha_zero_ignores_a),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_bad_pointers_and_buffers),
+        cmocka_unit_test(test_build_failure_leaves_b),
         cmocka_unit_test(test_kernel_time),
         cmocka_unit_test(test_pack_pads_with_zeros),
     };
