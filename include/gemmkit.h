@@ -141,7 +141,11 @@ GEMMKIT_API gemmkit_status gemmkit_sgemm_buffers(
     size_t offset_b, int64_t ldb, float beta, gemmkit_buffer *c, size_t offset_c, int64_t ldc);
 
 /* Out-of-place copy/transpose with scaling: B := alpha * op(A), where A has
- * `rows` x `cols` elements in `layout` and B is op(A) in the same layout. */
+ * `rows` x `cols` elements in `layout` and B is op(A) in the same layout
+ * (trans N: a scaled copy; T or C: the transpose). lda covers A's stored rows
+ * (column-major) or row length (row-major), ldb likewise for op(A); elements
+ * between B's columns (rows) are left as they are. When alpha == 0, A is not
+ * read (it may be NULL) and B is set to zero. A and B must not overlap. */
 GEMMKIT_API gemmkit_status gemmkit_somatcopy(gemmkit_context *ctx, gemmkit_layout layout,
                                              gemmkit_transpose trans, int64_t rows, int64_t cols,
                                              float alpha, const float *a, int64_t lda, float *b,

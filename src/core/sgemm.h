@@ -25,6 +25,15 @@ int64_t gk_stored_rows(int trans, int64_t rows, int64_t cols);
 /* Elements spanned by a column-major matrix: (cols - 1) * ld + rows, or 0. */
 int64_t gk_extent(int64_t rows, int64_t cols, int64_t ld);
 
+/* Argument checks shared by the entry points (SGEMM, transposition): each
+ * fails with a message naming the argument. */
+gemmkit_status gk_check_pointer(const void *ptr, const char *name);
+/* ld >= max(1, min_rows). */
+gemmkit_status gk_check_ld(const char *name, int64_t ld, int64_t min_rows);
+/* buf belongs to ctx and holds offset + extent floats, within 32-bit indexing. */
+gemmkit_status gk_check_buffer(gemmkit_context *ctx, const gemmkit_buffer *buf, const char *name,
+                               size_t offset, int64_t extent);
+
 /* Checks everything but pointers, in the reference BLAS order, and fills a
  * column-major problem (row-major is turned into the transposed product). */
 gemmkit_status gk_sgemm_prepare(gemmkit_layout layout, gemmkit_transpose trans_a,

@@ -14,7 +14,7 @@ static gemmkit_status stage(gemmkit_context *ctx, int slot, size_t count, gk_mem
     return gk_context_scratch(ctx, slots[slot], count * sizeof(float), mem);
 }
 
-static gemmkit_status check_pointer(const void *ptr, const char *name)
+gemmkit_status gk_check_pointer(const void *ptr, const char *name)
 {
     return ptr ? GEMMKIT_SUCCESS : gk_fail(GEMMKIT_ERROR_NULL_POINTER, "%s is NULL", name);
 }
@@ -70,14 +70,14 @@ gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *opt
                                 int64_t k, float alpha, const float *a, int64_t lda, const float *b,
                                 int64_t ldb, float beta, float *c, int64_t ldc)
 {
-    GK_TRY(check_pointer(ctx, "ctx"));
+    GK_TRY(gk_check_pointer(ctx, "ctx"));
     gk_sgemm_problem p = {0};
     GK_TRY(gk_sgemm_prepare(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc, &p));
     if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
-    GK_TRY(check_pointer(c, "C"));
+    GK_TRY(gk_check_pointer(c, "C"));
     if (gk_sgemm_reads_ab(&p)) {
-        GK_TRY(check_pointer(a, "A"));
-        GK_TRY(check_pointer(b, "B"));
+        GK_TRY(gk_check_pointer(a, "A"));
+        GK_TRY(gk_check_pointer(b, "B"));
     }
     const void *pa, *pb;
     caller_operands(layout, a, b, &pa, &pb);
@@ -96,10 +96,10 @@ gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout layout, gemmki
                             ldc);
 }
 
-static gemmkit_status check_buffer(gemmkit_context *ctx, const gemmkit_buffer *buf, const char *name,
-                                   size_t offset, int64_t extent)
+gemmkit_status gk_check_buffer(gemmkit_context *ctx, const gemmkit_buffer *buf, const char *name,
+                               size_t offset, int64_t extent)
 {
-    GK_TRY(check_pointer(buf, name));
+    GK_TRY(gk_check_pointer(buf, name));
     if (buf->ctx != ctx)
         return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "buffer %s belongs to another context", name);
     if (extent > 0 && (offset > buf->count || (size_t)extent > buf->count - offset))
@@ -119,11 +119,11 @@ gemmkit_status gemmkit_sgemm_buffers(gemmkit_context *ctx, const gemmkit_options
                                      const gemmkit_buffer *b, size_t offset_b, int64_t ldb, float beta,
                                      gemmkit_buffer *c, size_t offset_c, int64_t ldc)
 {
-    GK_TRY(check_pointer(ctx, "ctx"));
+    GK_TRY(gk_check_pointer(ctx, "ctx"));
     gk_sgemm_problem p = {0};
     GK_TRY(gk_sgemm_prepare(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc, &p));
     if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
-    GK_TRY(check_buffer(ctx, c, "C", offset_c, gk_extent(p.m, p.n, p.c.ld)));
+    GK_TRY(gk_check_buffer(ctx, c, "C", offset_c, gk_extent(p.m, p.n, p.c.ld)));
     p.c.mem = c->mem;
     p.c.offset = offset_c;
     if (gk_sgemm_reads_ab(&p)) {
@@ -132,8 +132,8 @@ gemmkit_status gemmkit_sgemm_buffers(gemmkit_context *ctx, const gemmkit_options
         size_t oa = layout == GEMMKIT_ROW_MAJOR ? offset_b : offset_a;
         size_t ob = layout == GEMMKIT_ROW_MAJOR ? offset_a : offset_b;
         const gemmkit_buffer *ba = pa, *bb = pb;
-        GK_TRY(check_buffer(ctx, ba, layout == GEMMKIT_ROW_MAJOR ? "B" : "A", oa, a_extent(&p)));
-        GK_TRY(check_buffer(ctx, bb, layout == GEMMKIT_ROW_MAJOR ? "A" : "B", ob, b_extent(&p)));
+        GK_TRY(gk_check_buffer(ctx, ba, layout == GEMMKIT_ROW_MAJOR ? "B" : "A", oa, a_extent(&p)));
+        GK_TRY(gk_check_buffer(ctx, bb, layout == GEMMKIT_ROW_MAJOR ? "A" : "B", ob, b_extent(&p)));
         p.a.mem = ba->mem;
         p.a.offset = oa;
         p.b.mem = bb->mem;

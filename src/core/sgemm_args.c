@@ -19,7 +19,7 @@ int64_t gk_extent(int64_t rows, int64_t cols, int64_t ld)
     return (cols - 1) * ld + rows;
 }
 
-static gemmkit_status check_ld(const char *name, int64_t ld, int64_t min_rows)
+gemmkit_status gk_check_ld(const char *name, int64_t ld, int64_t min_rows)
 {
     int64_t need = min_rows > 1 ? min_rows : 1;
     if (ld < need)
@@ -50,9 +50,9 @@ gemmkit_status gk_sgemm_prepare(gemmkit_layout layout, gemmkit_transpose trans_a
     int64_t a_min = row_major ? (ta ? m : k) : (ta ? k : m);
     int64_t b_min = row_major ? (tb ? k : n) : (tb ? n : k);
     int64_t c_min = row_major ? n : m;
-    GK_TRY(check_ld("lda", lda, a_min));
-    GK_TRY(check_ld("ldb", ldb, b_min));
-    GK_TRY(check_ld("ldc", ldc, c_min));
+    GK_TRY(gk_check_ld("lda", lda, a_min));
+    GK_TRY(gk_check_ld("ldb", ldb, b_min));
+    GK_TRY(gk_check_ld("ldc", ldc, c_min));
 
     p->alpha = alpha;
     p->beta = beta;

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "launch.h"
 #include "sgemm.h"
 #include "status.h"
+#include "transpose.h"
 
 static int64_t round_up(int64_t x, int64_t multiple) { return (x + multiple - 1) / multiple * multiple; }
 
@@ -14,36 +16,19 @@ static size_t groups_times(int64_t size, int64_t tile, int64_t local)
     return (size_t)((size + tile - 1) / tile * local);
 }
 
-/* Runs a registry helper kernel over a rows x cols grid of elements. */
-static gemmkit_status run_helper(gemmkit_context *ctx, const char *name, const char *params,
-                                 int64_t rows, int64_t cols, const gk_arg *args, unsigned count,
-                                 double *total_ms)
-{
-    const gk_kernel_def *def = gk_kernel_find(name);
-    if (!def) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "helper kernel %s is not registered", name);
-    gk_config config;
-    gk_geometry g;
-    GK_TRY(gk_config_resolve(def, params, &config));
-    GK_TRY(gk_config_geometry(&config, rows, cols, 0, &g));
-    size_t global[2] = {groups_times(rows, g.tile_m, g.local_x), groups_times(cols, g.tile_n, g.local_y)};
-    return gk_context_launch(ctx, &config, &g, 2, global, args, count, total_ms);
-}
-
 static gemmkit_status scale_c(gemmkit_context *ctx, const gk_sgemm_problem *p, double *total_ms)
 {
     gk_arg args[] = {GK_INT((int)p->m), GK_INT((int)p->n), GK_FLOAT(p->beta), GK_MEM(p->c.mem),
                      GK_INT((int)p->c.offset), GK_INT((int)p->c.ld)};
-    return run_helper(ctx, "scale", NULL, p->m, p->n, args, 6, total_ms);
+    return gk_launch_named(ctx, "scale", NULL, p->m, p->n, args, 6, total_ms);
 }
 
-/* Packs op(X) (rows x cols, stored at x) into a rows_p x cols_p scratch buffer. */
+/* Packs op(X) (rows x cols, stored at x) into a zero-padded rows_p x cols_p scratch buffer. */
 static gemmkit_status pack(gemmkit_context *ctx, int slot, const gk_matrix *x, int trans, int64_t rows,
                            int64_t cols, int64_t rows_p, int64_t cols_p, gk_mem **out, double *total_ms)
 {
     GK_TRY(gk_context_scratch(ctx, slot, (size_t)(rows_p * cols_p) * sizeof(float), out));
-    gk_arg args[] = {GK_INT((int)rows), GK_INT((int)cols), GK_INT((int)rows_p), GK_INT((int)cols_p),
-                     GK_MEM(x->mem), GK_INT((int)x->offset), GK_INT((int)x->ld), GK_MEM(*out)};
-    return run_helper(ctx, "pack", trans ? "TRANS=1" : "TRANS=0", rows_p, cols_p, args, 8, total_ms);
+    return gk_transpose_pack(ctx, x, trans, rows, cols, rows_p, cols_p, *out, total_ms);
 }
 
 static int already_packed(const gk_matrix *x, int trans, int64_t rows, int64_t cols, int64_t rows_p,
@@ -114,7 +99,7 @@ static gemmkit_status run_packed(gemmkit_context *ctx, const gk_config *config, 
     gk_arg unpack_args[] = {GK_INT((int)p->m), GK_INT((int)p->n), GK_FLOAT(p->alpha), GK_MEM(c),
                             GK_INT((int)mp),   GK_FLOAT(p->beta), GK_MEM(p->c.mem), GK_INT((int)p->c.offset),
                             GK_INT((int)p->c.ld)};
-    return run_helper(ctx, "unpack", NULL, p->m, p->n, unpack_args, 9, total_ms);
+    return gk_launch_named(ctx, "unpack", NULL, p->m, p->n, unpack_args, 9, total_ms);
 }
 
 gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p)

@@ -15,8 +15,13 @@
 
 typedef enum gk_operation {
     GK_OP_SGEMM,     /* C = A * B, column-major (see the flags for the exact contract) */
-    GK_OP_TRANSPOSE, /* B = alpha * A^T */
-    GK_OP_COPY       /* B = alpha * A (the bandwidth reference) */
+    /* Transposes and copies share one argument list, column-major:
+     *   (rows, cols, alpha, A, offA, lda, B, offB, ldb), A(r, c) = A[offA + r + c*lda],
+     * rows x cols, any sizes (bounds-checked), offsets in elements. The launch
+     * covers A: ceil(ROWS / tile_m) * local_x by ceil(COLS / tile_n) * local_y.
+     * (GK_FLAG_HELPER kernels have arguments of their own.) */
+    GK_OP_TRANSPOSE, /* B = alpha * A^T: B[offB + c + r*ldb] = alpha * A(r, c), B is cols x rows */
+    GK_OP_COPY       /* B = alpha * A: B[offB + r + c*ldb] = alpha * A(r, c) (the bandwidth reference) */
 } gk_operation;
 
 /* Which documents a kernel comes from; the ladder prints each group in order. */

@@ -1,5 +1,6 @@
 /* Registry entries of the library's own kernels: the general direct SGEMM
- * and the padding/scaling helpers used around the tiled kernels. */
+ * and the unpacking/scaling helpers used around the tiled kernels (the
+ * packing runs on the transpose kernels, registry_transpose.c). */
 #include "registry.h"
 
 static const gk_kernel_def kernels[] = {
@@ -46,22 +47,6 @@ static const gk_kernel_def kernels[] = {
         .flags = GK_FLAG_B_TRANSPOSED,
     },
     {
-        .name = "pack",
-        .op = GK_OP_COPY,
-        .family = GK_FAMILY_LIBRARY,
-        .step = 90,
-        .source = "library/pack.cl",
-        .function = "gk_pack",
-        .summary = "copies op(X) into a zero-padded column-major buffer (pre-processing, tutorial kernel 10)",
-        .params = {{"TILE", 16, "8,16,32", "work-group edge"}, {"TRANS", 0, "0,1", "transpose while packing"}},
-        .constraints = {"TRANS == 0 || TRANS == 1"},
-        .local_x = "TILE", .local_y = "TILE",
-        .tile_m = "TILE", .tile_n = "TILE",
-        .k_multiple = "1",
-        .local_mem_bytes = "TILE * (TILE + 1) * 4",
-        .flags = GK_FLAG_HELPER,
-    },
-    {
         .name = "unpack",
         .op = GK_OP_COPY,
         .family = GK_FAMILY_LIBRARY,
@@ -69,7 +54,7 @@ static const gk_kernel_def kernels[] = {
         .source = "library/pack.cl",
         .function = "gk_unpack",
         .summary = "C = alpha * P + beta * C from a padded result (post-processing, tutorial kernel 10)",
-        .params = {{"TILE", 16, "8,16,32", "work-group edge"}, {"TRANS", 0, "0", "unused here"}},
+        .params = {{"TILE", 16, "8,16,32", "work-group edge"}},
         .local_x = "TILE", .local_y = "TILE",
         .tile_m = "TILE", .tile_n = "TILE",
         .k_multiple = "1",
@@ -83,7 +68,7 @@ static const gk_kernel_def kernels[] = {
         .source = "library/pack.cl",
         .function = "gk_scale",
         .summary = "C = beta * C, the alpha == 0 / K == 0 case",
-        .params = {{"TILE", 16, "8,16,32", "work-group edge"}, {"TRANS", 0, "0", "unused here"}},
+        .params = {{"TILE", 16, "8,16,32", "work-group edge"}},
         .local_x = "TILE", .local_y = "TILE",
         .tile_m = "TILE", .tile_n = "TILE",
         .k_multiple = "1",

@@ -20,6 +20,14 @@ int gk_cmd_list(const gk_cli *cli);
 int gk_cmd_verify(const gk_cli *cli);
 int gk_cmd_bench(const gk_cli *cli);
 int gk_cmd_tune(const gk_cli *cli);
+/* `gemmkit bench --transpose ...`: the transpose and copy variants (bench_transpose.c). */
+int gk_bench_transpose(const gk_cli *cli, int argc, char **argv);
+
+/* `gemmkit verify` of one transpose or copy kernel; 1 when every case passes (verify_transpose.c). */
+struct gk_kernel_def;
+struct gk_rng;
+int gk_verify_transpose_kernel(gemmkit_context *ctx, const struct gk_kernel_def *def, const char *params,
+                               struct gk_rng *rng);
 
 /* Opens the chosen device, printing the reason on failure. */
 gemmkit_context *gk_cli_open(const gk_cli *cli);

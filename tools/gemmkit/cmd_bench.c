@@ -105,11 +105,14 @@ done:
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: gemmkit bench [--kernel NAME|all|best] [--params P=V,...] [--sizes N,N,...] [--repeat R]\n");
+    fprintf(out, "usage: gemmkit bench [--kernel NAME|all|best] [--params P=V,...] [--sizes N,N,...] [--repeat R]\n"
+                 "       gemmkit bench --transpose [options]   (transposes and copies; --transpose --help)\n");
 }
 
 int gk_cmd_bench(const gk_cli *cli)
 {
+    for (int i = 0; i < cli->argc; i++)
+        if (strcmp(cli->argv[i], "--transpose") == 0) return gk_bench_transpose(cli, cli->argc, cli->argv);
     bench_args args = {"best", NULL, {0}, 0, 5};
     for (int i = 0; i < cli->argc; i++) {
         const char *arg = cli->argv[i];

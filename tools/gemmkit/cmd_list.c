@@ -24,10 +24,14 @@ int gk_cmd_list(const gk_cli *cli)
         printf("%-28s   params:", "");
         for (int p = 0; p < GK_MAX_PARAMS && d->params[p].name; p++)
             printf(" %s=%d", d->params[p].name, d->params[p].default_value);
-        printf("\n%-28s   sizes: tile %s x %s, K multiple of %s%s%s%s\n", "", d->tile_m, d->tile_n,
-               d->k_multiple, (d->flags & GK_FLAG_DIRECT) ? "; any size directly" : "; any size via padding",
-               (d->flags & GK_FLAG_SQUARE_ONLY) ? "; square kernel" : "",
-               (d->flags & GK_FLAG_CUDA_ONLY) ? "; CUDA backend only" : "");
+        if (d->op == GK_OP_SGEMM)
+            printf("\n%-28s   sizes: tile %s x %s, K multiple of %s%s%s%s\n", "", d->tile_m, d->tile_n,
+                   d->k_multiple, (d->flags & GK_FLAG_DIRECT) ? "; any size directly" : "; any size via padding",
+                   (d->flags & GK_FLAG_SQUARE_ONLY) ? "; square kernel" : "",
+                   (d->flags & GK_FLAG_CUDA_ONLY) ? "; CUDA backend only" : "");
+        else
+            printf("\n%-28s   sizes: tile %s x %s of A per work-group; any size (bounds-checked)\n", "",
+                   d->tile_m, d->tile_n);
         for (int c = 0; c < GK_MAX_CONSTRAINTS && d->constraints[c]; c++)
             printf("%-28s   requires %s\n", "", d->constraints[c]);
     }

@@ -1,6 +1,7 @@
 /* `gemmkit verify`: every SGEMM kernel (or one) against the reference on
  * fresh random inputs, at a size it supports natively and at an odd size
- * through the library's padding path. */
+ * through the library's padding path; transposes and copies likewise
+ * (verify_transpose.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -67,8 +68,8 @@ int gk_cmd_verify(const gk_cli *cli)
     }
     if (strcmp(kernel, "all") != 0) {
         const gk_kernel_def *def = gk_kernel_find(kernel);
-        if (!def || def->op != GK_OP_SGEMM || (def->flags & GK_FLAG_HELPER)) {
-            fprintf(stderr, "gemmkit verify: no SGEMM kernel named \"%s\" (see gemmkit list)\n", kernel);
+        if (!def || (def->flags & GK_FLAG_HELPER)) {
+            fprintf(stderr, "gemmkit verify: no kernel named \"%s\" (see gemmkit list)\n", kernel);
             return GK_EXIT_USAGE;
         }
     }
@@ -83,10 +84,11 @@ int gk_cmd_verify(const gk_cli *cli)
     int failures = 0, count = 0;
     for (size_t i = 0; i < gk_kernel_count(); i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
-        if (def->op != GK_OP_SGEMM || (def->flags & GK_FLAG_HELPER)) continue;
+        if (def->flags & GK_FLAG_HELPER) continue;
         if (strcmp(kernel, "all") != 0 && strcmp(kernel, def->name) != 0) continue;
         count++;
-        failures += !verify_kernel(ctx, def, params, &rng);
+        if (def->op == GK_OP_SGEMM) failures += !verify_kernel(ctx, def, params, &rng);
+        else failures += !gk_verify_transpose_kernel(ctx, def, params, &rng);
     }
     gemmkit_context_destroy(ctx);
     printf("%d kernel(s) verified, %d failed\n", count, failures);

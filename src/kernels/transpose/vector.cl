@@ -1,0 +1,187 @@
+// The library's fast transpose and copy (beyond the lecture): VW-wide accesses
+// (float2/float4) where offsets and leading dimensions allow, coalesced scalar
+// accesses where they do not; each work-group walks several tiles and loads the
+// next tile while it writes the current one; a choice of work-group order.
+//
+// Convention (column-major, as every transpose/copy kernel):
+//   (rows, cols, alpha, A, offA, lda, B, offB, ldb), A(r, c) = A[offA + r + c*lda];
+//   transpose: B[offB + c + r*ldb] = alpha * A(r, c); copy: B[offB + r + c*ldb] = alpha * A(r, c).
+// A launch covers ceil(rows / TILE) work-groups along dimension 0 and any
+// number along dimension 1: the column tiles are shared out among those, so the
+// TILES parameter (tiles per work-group) only shapes the launch.
+
+#ifndef TILE
+#define TILE 64 // tile edge (rows and columns of A)
+#endif
+#ifndef VW
+#define VW 4 // vector width: 1, 2 or 4 floats per access
+#endif
+#ifndef BLOCK_ROWS
+#define BLOCK_ROWS 16 // the work-group's second dimension
+#endif
+#ifndef ORDER
+#define ORDER 0 // work-group order: 0 launch order, 1 diagonal, 2 bands of BAND tile rows
+#endif
+#ifndef BAND
+#define BAND 8 // tile rows per band (ORDER 2)
+#endif
+
+#define LX (TILE / VW)          // the work-group's first dimension
+#define CPW (TILE / BLOCK_ROWS) // columns of a tile per work-item
+
+#if VW == 4
+typedef float4 vec_t;
+#define VEC_SPLIT(x, d) ((d)[0] = (x).x, (d)[1] = (x).y, (d)[2] = (x).z, (d)[3] = (x).w)
+#define VEC_SCALED(d, s) ((float4)((s) * (d)[0], (s) * (d)[1], (s) * (d)[2], (s) * (d)[3]))
+#elif VW == 2
+typedef float2 vec_t;
+#define VEC_SPLIT(x, d) ((d)[0] = (x).x, (d)[1] = (x).y)
+#define VEC_SCALED(d, s) ((float2)((s) * (d)[0], (s) * (d)[1]))
+#else
+typedef float vec_t;
+#define VEC_SPLIT(x, d) ((d)[0] = (x))
+#define VEC_SCALED(d, s) ((s) * (d)[0])
+#endif
+
+// Row (within a tile) of a work-item's k-th element: VW consecutive rows for
+// wide accesses, else every LX-th row so that scalar accesses stay coalesced.
+#define SLOT(wide, k) ((wide) ? VW * (int)get_local_id(0) + (k) : (int)get_local_id(0) + (k) * LX)
+
+// The tile block (row block gx, column group gy) this work-group works on.
+static void block_of_group(int* gx, int* gy)
+{
+    const int ngx = get_num_groups(0), ngy = get_num_groups(1);
+    const int bid = get_group_id(0) + get_group_id(1) * ngx; // launch order
+#if ORDER == 1
+    // Diagonal (the lecture's step 5, for any grid): a bijection.
+    *gy = bid % ngy;
+    *gx = (bid / ngy + *gy) % ngx;
+#elif ORDER == 2
+    // Bands of BAND row blocks, each walked column group by column group, so
+    // the groups running together cover a compact region of A and of B.
+    const int first = bid / (BAND * ngy) * BAND;
+    const int height = min(BAND, ngx - first), i = bid - first * ngy;
+    *gx = first + i % height;
+    *gy = i / height;
+#else
+    *gx = get_group_id(0);
+    *gy = get_group_id(1);
+#endif
+}
+
+// v[j][k] = A(r0 + SLOT(k), c0 + ty + j*BLOCK_ROWS), or 0 outside A.
+static void load_tile(float v[CPW][VW], const __global float* restrict A, const int lda, const int rows,
+                      const int cols, const int r0, const int c0, const bool wide)
+{
+    const int tx = get_local_id(0), ty = get_local_id(1);
+#pragma unroll
+    for (int j = 0; j < CPW; j++) {
+        const int c = c0 + ty + j * BLOCK_ROWS;
+        if (c >= cols) {
+#pragma unroll
+            for (int k = 0; k < VW; k++) v[j][k] = 0.0f;
+            continue;
+        }
+        const __global float* col = A + c * lda + r0;
+        if (wide && r0 + VW * tx + VW <= rows) {
+            const vec_t x = *(const __global vec_t*)(col + VW * tx);
+            VEC_SPLIT(x, v[j]);
+        } else {
+#pragma unroll
+            for (int k = 0; k < VW; k++) {
+                const int r = SLOT(wide, k);
+                v[j][k] = r0 + r < rows ? col[r] : 0.0f;
+            }
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(LX, BLOCK_ROWS, 1)))
+void gk_transpose_vector(const int rows, const int cols, const float alpha,
+                         const __global float* restrict A, const int offA, const int lda,
+                         __global float* restrict B, const int offB, const int ldb)
+{
+    __local float tile[TILE][TILE + 1]; // tile[column of A][row of A]; +1: no bank conflicts
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    int gx, gy;
+    block_of_group(&gx, &gy);
+    const int col_tiles = (cols + TILE - 1) / TILE;
+    const int per = (col_tiles + get_num_groups(1) - 1) / get_num_groups(1);
+    const int first = gy * per, last = min(col_tiles, first + per);
+    const int r0 = gx * TILE;
+    // Wide accesses need every column start aligned (tile origins are multiples of TILE).
+    const bool a_wide = VW > 1 && ((offA | lda) & (VW - 1)) == 0;
+    const bool b_wide = VW > 1 && ((offB | ldb) & (VW - 1)) == 0;
+    A += offA;
+    B += offB;
+
+    float v[CPW][VW];
+    if (first < last) load_tile(v, A, lda, rows, cols, r0, first * TILE, a_wide);
+    for (int t = first; t < last; t++) {
+        const int c0 = t * TILE;
+        if (t > first) barrier(CLK_LOCAL_MEM_FENCE); // everyone has read the previous tile out
+#pragma unroll
+        for (int j = 0; j < CPW; j++)
+#pragma unroll
+            for (int k = 0; k < VW; k++) tile[ty + j * BLOCK_ROWS][SLOT(a_wide, k)] = v[j][k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // The next tile's loads are in flight while this one is written.
+        if (t + 1 < last) load_tile(v, A, lda, rows, cols, r0, c0 + TILE, a_wide);
+
+        // B's column r0 + rr holds A's row r0 + rr; its rows c0.. are the tile's columns.
+#pragma unroll
+        for (int j = 0; j < CPW; j++) {
+            const int rr = ty + j * BLOCK_ROWS;
+            if (r0 + rr >= rows) continue;
+            __global float* col = B + (r0 + rr) * ldb + c0;
+            if (b_wide && c0 + VW * tx + VW <= cols) {
+                float d[VW];
+#pragma unroll
+                for (int k = 0; k < VW; k++) d[k] = tile[VW * tx + k][rr];
+                *(__global vec_t*)(col + VW * tx) = VEC_SCALED(d, alpha);
+            } else {
+#pragma unroll
+                for (int k = 0; k < VW; k++) {
+                    const int c = SLOT(b_wide, k);
+                    if (c0 + c < cols) col[c] = alpha * tile[c][rr];
+                }
+            }
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(LX, BLOCK_ROWS, 1)))
+void gk_copy_vector(const int rows, const int cols, const float alpha,
+                    const __global float* restrict A, const int offA, const int lda,
+                    __global float* restrict B, const int offB, const int ldb)
+{
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int col_tiles = (cols + TILE - 1) / TILE;
+    const int per = (col_tiles + get_num_groups(1) - 1) / get_num_groups(1);
+    const int first = get_group_id(1) * per, last = min(col_tiles, first + per);
+    const int r0 = get_group_id(0) * TILE;
+    const bool wide = VW > 1 && ((offA | lda | offB | ldb) & (VW - 1)) == 0;
+    A += offA;
+    B += offB;
+
+    for (int t = first; t < last; t++) {
+        const int c0 = t * TILE;
+        float v[CPW][VW];
+        load_tile(v, A, lda, rows, cols, r0, c0, wide); // all loads first: CPW in flight
+#pragma unroll
+        for (int j = 0; j < CPW; j++) {
+            const int c = c0 + ty + j * BLOCK_ROWS;
+            if (c >= cols) continue;
+            __global float* col = B + c * ldb + r0;
+            if (wide && r0 + VW * tx + VW <= rows) {
+                *(__global vec_t*)(col + VW * tx) = VEC_SCALED(v[j], alpha);
+            } else {
+#pragma unroll
+                for (int k = 0; k < VW; k++) {
+                    const int r = SLOT(wide, k);
+                    if (r0 + r < rows) col[r] = alpha * v[j][k];
+                }
+            }
+        }
+    }
+}
