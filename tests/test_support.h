@@ -39,7 +39,7 @@ static int test_teardown_context(void **state)
 }
 
 /* Runs a case on fresh random data and fails the test (with the seed) on a mismatch. */
-static void assert_case_ok(const gemmkit_options *options, gk_sgemm_case c)
+static inline void assert_case_ok(const gemmkit_options *options, gk_sgemm_case c)
 {
     gk_check_result result;
     gemmkit_status status = gk_check_run(test_ctx, options, c, &test_rng, 2e8, &result);
