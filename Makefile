@@ -1,9 +1,10 @@
 # Thin front end over CMake: `make run` and `make test` are all a user needs.
 BUILD ?= build
+SANITIZE_BUILD ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build run test clean
+.PHONY: all deps build run test test-sanitize clean
 
 all: build
 
@@ -18,8 +19,16 @@ build: deps
 run: build
 	./$(BUILD)/gemmkit bench
 
+# The suite, then the same suite built with AddressSanitizer + UBSan.
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory test-sanitize
+
+# Options and suppressions come from tests/sanitizers/ (docs/RELIABILITY.md).
+test-sanitize: deps
+	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGEMMKIT_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -29,7 +29,12 @@ gemmkit_status gemmkit_buffer_create(gemmkit_context *ctx, size_t count, gemmkit
 void gemmkit_buffer_destroy(gemmkit_buffer *buf)
 {
     if (!buf) return;
-    buf->ctx->ops->release(buf->mem);
+    /* Under the lock like every other call on the context: a backend may need
+     * its device state (the CUDA context) current while it frees. */
+    gemmkit_context *ctx = buf->ctx;
+    pthread_mutex_lock(&ctx->lock);
+    ctx->ops->release(buf->mem);
+    pthread_mutex_unlock(&ctx->lock);
     free(buf);
 }
 

@@ -2,15 +2,30 @@
 #include "context.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "status.h"
 
-static const char *injected_build_error;
+/* Test-only failure injection (context.h). Atomic: tests set them while
+ * other threads may be inside the library. */
+static _Atomic(const char *) injected_build_error;
+static atomic_int alloc_failure_countdown = -1; /* < 0: off */
 
-void gemmkit_test_inject_build_error(const char *extra_source) { injected_build_error = extra_source; }
+void gemmkit_test_inject_build_error(const char *extra_source) { atomic_store(&injected_build_error, extra_source); }
+
+void gemmkit_test_inject_alloc_failure(int after) { atomic_store(&alloc_failure_countdown, after < 0 ? -1 : after); }
+
+/* True when the test hook says this allocation must fail (then disarms it). */
+static int injected_alloc_failure(void)
+{
+    int left = atomic_load(&alloc_failure_countdown);
+    while (left >= 0 && !atomic_compare_exchange_weak(&alloc_failure_countdown, &left, left - 1)) {
+    }
+    return left == 0;
+}
 
 static gemmkit_status backend_ops(gemmkit_backend backend, const gk_backend_ops **ops)
 {
@@ -175,14 +190,15 @@ gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file,
         return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no embedded kernel source \"%s\"", source_file);
     }
     char *patched = NULL;
-    if (injected_build_error) {
-        size_t len = strlen(source) + strlen(injected_build_error) + 2;
+    const char *injected = atomic_load(&injected_build_error);
+    if (injected) {
+        size_t len = strlen(source) + strlen(injected) + 2;
         patched = malloc(len);
         if (!patched) {
             free(key);
             return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating kernel source");
         }
-        snprintf(patched, len, "%s\n%s", source, injected_build_error);
+        snprintf(patched, len, "%s\n%s", source, injected);
         source = patched;
     }
     char *log = NULL;
@@ -219,6 +235,9 @@ gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem
         return gk_fail(GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY,
                        "%zu bytes requested; the device allows at most %zu in one buffer", bytes,
                        ctx->info.max_alloc_bytes);
+    if (injected_alloc_failure())
+        return gk_fail(GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY, "%zu bytes: device allocation failure injected by a test",
+                       bytes);
     return ctx->ops->alloc(ctx->device, bytes, mem);
 }
 

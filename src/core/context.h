@@ -44,6 +44,9 @@ struct gemmkit_buffer {
     size_t count; /* floats; SIZE_MAX when unknown (wrapped cl_mem of unknown size) */
 };
 
+/* The gk_context_* helpers below touch the context's caches: call them with
+ * ctx->lock held (every public entry point takes it). */
+
 /* A compiled program for a kernel configuration, from the cache or built now. */
 gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const char *options,
                                   gk_program **program);
@@ -63,5 +66,10 @@ gemmkit_status gk_context_launch(gemmkit_context *ctx, const gk_config *config,
 /* Test hook: when set, every kernel build gets this extra text appended to
  * its source (used to inject a build failure). Not part of the public API. */
 GEMMKIT_API void gemmkit_test_inject_build_error(const char *extra_source);
+
+/* Test hook: after `after` more successful device allocations (any context),
+ * the next one fails with GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY, once; a
+ * negative value disarms it. Not part of the public API. */
+GEMMKIT_API void gemmkit_test_inject_alloc_failure(int after);
 
 #endif

@@ -16,6 +16,9 @@ int64_t gk_stored_rows(int trans, int64_t rows, int64_t cols) { return trans ? c
 int64_t gk_extent(int64_t rows, int64_t cols, int64_t ld)
 {
     if (rows <= 0 || cols <= 0) return 0;
+    /* ld is only checked from below: saturate instead of overflowing int64
+     * (the caller rejects anything beyond the 32-bit index range anyway). */
+    if (cols > 1 && ld > (INT64_MAX - rows) / (cols - 1)) return INT64_MAX;
     return (cols - 1) * ld + rows;
 }
 

@@ -1,13 +1,28 @@
 /* Status names and the per-thread record of the last failure. */
 #include "status.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static _Thread_local char last_message[1024];
-static _Thread_local char *last_build_log;
+
+/* The build log is heap memory of any size, so it hangs off a pthread key
+ * whose destructor frees it when the thread exits (a _Thread_local pointer
+ * would leak it with every thread that ever saw a failed build). */
+static pthread_key_t build_log_key;
+static pthread_once_t build_log_once = PTHREAD_ONCE_INIT;
+static int build_log_key_ok;
+
+static void create_build_log_key(void) { build_log_key_ok = pthread_key_create(&build_log_key, free) == 0; }
+
+static char *current_build_log(void)
+{
+    pthread_once(&build_log_once, create_build_log_key);
+    return build_log_key_ok ? pthread_getspecific(build_log_key) : NULL;
+}
 
 const char *gemmkit_strerror(gemmkit_status status)
 {
@@ -36,7 +51,11 @@ const char *gemmkit_strerror(gemmkit_status status)
 
 const char *gemmkit_last_error_message(void) { return last_message; }
 
-const char *gemmkit_last_build_log(void) { return last_build_log ? last_build_log : ""; }
+const char *gemmkit_last_build_log(void)
+{
+    const char *log = current_build_log();
+    return log ? log : "";
+}
 
 gemmkit_status gk_fail(gemmkit_status status, const char *format, ...)
 {
@@ -49,13 +68,19 @@ gemmkit_status gk_fail(gemmkit_status status, const char *format, ...)
 
 void gk_set_build_log(const char *log)
 {
-    free(last_build_log);
-    last_build_log = NULL;
+    char *old = current_build_log();
+    if (!build_log_key_ok) return;
+    char *copy = NULL;
     if (log) {
         size_t len = strlen(log);
-        last_build_log = malloc(len + 1);
-        if (last_build_log) memcpy(last_build_log, log, len + 1);
+        copy = malloc(len + 1);
+        if (copy) memcpy(copy, log, len + 1);
     }
+    if (pthread_setspecific(build_log_key, copy) != 0) {
+        free(copy);
+        return; /* keep the old log rather than lose track of it */
+    }
+    free(old);
 }
 
 void gk_clear_error(void) { last_message[0] = '\0'; }
