@@ -19,6 +19,7 @@ int gk_cmd_devices(const gk_cli *cli);
 int gk_cmd_list(const gk_cli *cli);
 int gk_cmd_verify(const gk_cli *cli);
 int gk_cmd_bench(const gk_cli *cli);
+int gk_cmd_gemm(const gk_cli *cli);
 
 /* Opens the chosen device, printing the reason on failure. */
 gemmkit_context *gk_cli_open(const gk_cli *cli);
