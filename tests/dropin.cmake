@@ -52,3 +52,8 @@ if(GEMMKIT_LIBFUZZER_WORKS)
 else()
   message(STATUS "gemmkit: no clang with libFuzzer; the .npy reader is fuzzed by test_npy_fuzz only")
 endif()
+
+# Unmodified C and Fortran BLAS programs run against gemmkit.
+if(GEMMKIT_BLAS_SYMBOLS)
+  add_subdirectory(${CMAKE_SOURCE_DIR}/examples/dropin ${CMAKE_BINARY_DIR}/examples/dropin)
+endif()

@@ -201,6 +201,32 @@ static void test_threshold_splits_calls(void **state)
     assert_int_equal(s2.device_calls, s1.device_calls + 1);
 }
 
+/* With the default threshold, a large call goes to a GPU, but not to a CPU
+ * device such as PoCL (the drop-in's own loop serves it instead). */
+static void test_default_threshold_uses_gpus_only(void **state)
+{
+    (void)state;
+    unsetenv("GEMMKIT_BLAS_THRESHOLD");
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(ctx, &info), GEMMKIT_SUCCESS);
+    gemmkit_context_destroy(ctx);
+    gk_blas_stats s0, s1, s2;
+    gk_blas_get_stats(&s0);
+    gk_sgemm_case small = {GEMMKIT_ROW_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 99, 100, 100, 1.0f, 0.0f, 0, 0, 0};
+    run_case(VIA_CBLAS, small, 0); /* 990000 < 1e6 */
+    gk_blas_get_stats(&s1);
+    assert_int_equal(s1.cpu_calls, s0.cpu_calls + 1);
+    gk_sgemm_case large = {GEMMKIT_ROW_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 100, 100, 100, 1.0f, 0.0f, 0, 0, 0};
+    run_case(VIA_CBLAS, large, 0);
+    gk_blas_get_stats(&s2);
+    if (info.is_gpu)
+        assert_int_equal(s2.device_calls, s1.device_calls + 1);
+    else
+        assert_int_equal(s2.cpu_calls, s1.cpu_calls + 1);
+}
+
 static void test_alpha_beta_values(void **state)
 {
     (void)state;
@@ -452,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_cpu_path_every_combination),
         cmocka_unit_test(test_device_path_every_combination),
         cmocka_unit_test(test_threshold_splits_calls),
+        cmocka_unit_test(test_default_threshold_uses_gpus_only),
         cmocka_unit_test(test_alpha_beta_values),
         cmocka_unit_test(test_beta_zero_ignores_nan),
         cmocka_unit_test(test_quick_returns),

@@ -13,14 +13,20 @@
 
 /* ---- settings: read at every call, so a program may change them as it runs */
 
-static double threshold_setting(void)
+/* The threshold in multiply-adds; *explicit_setting tells whether the user
+ * chose it (a usable GEMMKIT_BLAS_THRESHOLD) rather than the default. */
+static double threshold_setting(int *explicit_setting)
 {
     static atomic_int warned;
     const char *env = getenv("GEMMKIT_BLAS_THRESHOLD");
+    *explicit_setting = 0;
     if (!env || !*env) return GK_BLAS_DEFAULT_THRESHOLD;
     char *end = NULL;
     double v = strtod(env, &end);
-    if (*end == '\0' && v >= 0.0 && !isnan(v)) return v;
+    if (*end == '\0' && v >= 0.0 && !isnan(v)) {
+        *explicit_setting = 1;
+        return v;
+    }
     if (!atomic_exchange(&warned, 1))
         fprintf(stderr, "gemmkit-blas: ignoring GEMMKIT_BLAS_THRESHOLD=\"%s\" (expected a number >= 0); using %.0f\n",
                 env, GK_BLAS_DEFAULT_THRESHOLD);
@@ -38,6 +44,7 @@ static int verbose_setting(void)
 static pthread_once_t context_once = PTHREAD_ONCE_INIT;
 static gemmkit_context *shared_ctx;
 static char shared_device[300];      /* "platform | device", for the log */
+static int shared_is_gpu;
 static char shared_error[1024];      /* why there is no context */
 static atomic_int device_disabled;   /* set after an unexpected device failure */
 
@@ -49,8 +56,10 @@ static void create_context(void)
         return;
     }
     gemmkit_device_info info;
-    if (gemmkit_context_device_info(ctx, &info) == GEMMKIT_SUCCESS)
+    if (gemmkit_context_device_info(ctx, &info) == GEMMKIT_SUCCESS) {
         snprintf(shared_device, sizeof shared_device, "%s | %s", info.platform, info.name);
+        shared_is_gpu = info.is_gpu;
+    }
     shared_ctx = ctx; /* published by pthread_once's own synchronisation */
 }
 
@@ -106,11 +115,18 @@ static int call_specific(gemmkit_status status)
 
 /* 1 when the device did the call; 0 when it must run on the CPU. C is
  * unchanged when the device fails (gemmkit_sgemm's contract). */
-static int try_device(const gk_blas_call *call, int verbose, char *where, size_t where_size)
+static int try_device(const gk_blas_call *call, int verbose, int explicit_threshold, char *where,
+                      size_t where_size)
 {
     gemmkit_context *ctx = context_or_null(verbose);
     if (!ctx) {
         snprintf(where, where_size, "cpu (no device)");
+        return 0;
+    }
+    /* The default threshold is about the cost of a trip to a GPU; a CPU
+     * device (PoCL) is only used when the user set a threshold. */
+    if (!shared_is_gpu && !explicit_threshold) {
+        snprintf(where, where_size, "cpu (%s is not a GPU; set GEMMKIT_BLAS_THRESHOLD to use it)", shared_device);
         return 0;
     }
     gemmkit_status status =
@@ -142,14 +158,15 @@ void gk_blas_execute(const gk_blas_call *call)
         return;
     }
     double macs = (double)m * (double)n * (double)k;
-    double threshold = threshold_setting();
+    int explicit_threshold = 0;
+    double threshold = threshold_setting(&explicit_threshold);
     int on_device = 0;
     if (call->alpha == 0.0f || k == 0)
         snprintf(where, sizeof where, "cpu (no multiply: C = beta C)");
     else if (macs < threshold)
         snprintf(where, sizeof where, "cpu (%.0f multiply-adds < threshold %.0f)", macs, threshold);
     else
-        on_device = try_device(call, verbose, where, sizeof where);
+        on_device = try_device(call, verbose, explicit_threshold, where, sizeof where);
     if (on_device) {
         atomic_fetch_add(&n_device, 1);
     } else {
