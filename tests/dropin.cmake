@@ -1,12 +1,12 @@
 # Tests of the BLAS drop-in and the .npy tools (docs/DROPIN.md), included
 # from tests/CMakeLists.txt after the test_*.c programs are defined.
 if(GEMMKIT_BLAS_SYMBOLS)
-  foreach(name test_blas_dropin test_blas_env)
+  foreach(name test_blas_dropin test_blas_env test_blas_fallback)
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/blas)
   endforeach()
   target_link_libraries(test_blas_dropin PRIVATE Threads::Threads)
 else()
-  foreach(name test_blas_dropin test_blas_env)
+  foreach(name test_blas_dropin test_blas_env test_blas_fallback)
     set_target_properties(${name} PROPERTIES EXCLUDE_FROM_ALL TRUE)
     set_tests_properties(${name} PROPERTIES DISABLED TRUE)
   endforeach()

@@ -3,6 +3,7 @@
  * (small, trivial, or no device) or to the device (falling back on failure). */
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +73,7 @@ static gemmkit_context *context_or_null(int verbose)
         if (!atomic_exchange(&told, 1))
             fprintf(stderr, "gemmkit-blas: no device (%s); every call runs on the CPU\n", shared_error);
     }
-    return atomic_load(&device_disabled) ? NULL : shared_ctx;
+    return shared_ctx;
 }
 
 /* ---- counters */
@@ -113,6 +114,20 @@ static int call_specific(gemmkit_status status)
            status == GEMMKIT_ERROR_OUT_OF_HOST_MEMORY || status == GEMMKIT_ERROR_BUFFER_TOO_SMALL;
 }
 
+/* Why a call ran where it did, for the verbose log; `where` is NULL (and
+ * nothing is formatted) when the log is off. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void note(char *where, size_t where_size, const char *format, ...)
+{
+    if (!where) return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(where, where_size, format, args);
+    va_end(args);
+}
+
 /* 1 when the device did the call; 0 when it must run on the CPU. C is
  * unchanged when the device fails (gemmkit_sgemm's contract). */
 static int try_device(const gk_blas_call *call, int verbose, int explicit_threshold, char *where,
@@ -120,13 +135,17 @@ static int try_device(const gk_blas_call *call, int verbose, int explicit_thresh
 {
     gemmkit_context *ctx = context_or_null(verbose);
     if (!ctx) {
-        snprintf(where, where_size, "cpu (no device)");
+        note(where, where_size, "cpu (no device)");
+        return 0;
+    }
+    if (atomic_load(&device_disabled)) {
+        note(where, where_size, "cpu (the device was turned off after a failure)");
         return 0;
     }
     /* The default threshold is about the cost of a trip to a GPU; a CPU
      * device (PoCL) is only used when the user set a threshold. */
     if (!shared_is_gpu && !explicit_threshold) {
-        snprintf(where, where_size, "cpu (%s is not a GPU; set GEMMKIT_BLAS_THRESHOLD to use it)", shared_device);
+        note(where, where_size, "cpu (%s is not a GPU; set GEMMKIT_BLAS_THRESHOLD to use it)", shared_device);
         return 0;
     }
     gemmkit_status status =
@@ -134,12 +153,11 @@ static int try_device(const gk_blas_call *call, int verbose, int explicit_thresh
                       call->trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, call->m, call->n, call->k, call->alpha,
                       call->a, call->lda, call->b, call->ldb, call->beta, call->c, call->ldc);
     if (status == GEMMKIT_SUCCESS) {
-        snprintf(where, where_size, "device %s", shared_device);
+        note(where, where_size, "device %s", shared_device);
         return 1;
     }
     atomic_fetch_add(&n_fallback, 1);
-    snprintf(where, where_size, "cpu (device failed: %s: %s)", gemmkit_strerror(status),
-             gemmkit_last_error_message());
+    note(where, where_size, "cpu (device failed: %s: %s)", gemmkit_strerror(status), gemmkit_last_error_message());
     if (!call_specific(status) && !atomic_exchange(&device_disabled, 1))
         fprintf(stderr, "gemmkit-blas: the device failed (%s: %s); SGEMM calls run on the CPU from now on\n",
                 gemmkit_strerror(status), gemmkit_last_error_message());
@@ -150,7 +168,9 @@ void gk_blas_execute(const gk_blas_call *call)
 {
     int verbose = verbose_setting();
     double start = verbose ? now_ms() : 0.0;
-    char where[1400];
+    char log_buffer[1400];
+    char *where = verbose ? log_buffer : NULL;
+    const size_t where_size = sizeof log_buffer;
     int m = call->m, n = call->n, k = call->k;
     if (m == 0 || n == 0 || ((call->alpha == 0.0f || k == 0) && call->beta == 1.0f)) {
         atomic_fetch_add(&n_quick, 1);
@@ -162,11 +182,11 @@ void gk_blas_execute(const gk_blas_call *call)
     double threshold = threshold_setting(&explicit_threshold);
     int on_device = 0;
     if (call->alpha == 0.0f || k == 0)
-        snprintf(where, sizeof where, "cpu (no multiply: C = beta C)");
+        note(where, where_size, "cpu (no multiply: C = beta C)");
     else if (macs < threshold)
-        snprintf(where, sizeof where, "cpu (%.0f multiply-adds < threshold %.0f)", macs, threshold);
+        note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f)", macs, threshold);
     else
-        on_device = try_device(call, verbose, explicit_threshold, where, sizeof where);
+        on_device = try_device(call, verbose, explicit_threshold, where, where_size);
     if (on_device) {
         atomic_fetch_add(&n_device, 1);
     } else {
