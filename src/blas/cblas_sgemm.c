@@ -52,7 +52,8 @@ GEMMKIT_API void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, g
         return;
     }
     int row_major = layout == GEMMKIT_ROW_MAJOR;
-    int info = row_major ? gk_blas_check(tb, ta, n, m, k, ldb, lda, ldc) : gk_blas_check(ta, tb, m, n, k, lda, ldb, ldc);
+    int info = row_major ? gk_blas_check(tb, ta, n, m, k, ldb, lda, ldc)  /* C^T = op(B)^T op(A)^T */
+                         : gk_blas_check(ta, tb, m, n, k, lda, ldb, ldc);
     if (info) {
         cblas_xerbla(cblas_position(info, row_major), "cblas_sgemm", "");
         return;
