@@ -3,16 +3,29 @@
 # they are missing. Shared by `make run`, `make test` and CI.
 set -euo pipefail
 
-packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# libblas-dev/libblas3 (the reference BLAS) and gfortran: the BLAS drop-in
+# demos (examples/dropin) compare gemmkit with the reference.
+packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev
+          libblas-dev libblas3 gfortran)
+# Nice to have: clang with libFuzzer runs a short fuzzing of the .npy reader.
+optional=(clang libclang-rt-dev)
 
-echo "gemmkit: installing ${missing[*]}" >&2
+is_missing() { ! dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+missing=() optional_missing=()
+for p in "${packages[@]}"; do is_missing "$p" && missing+=("$p"); done
+for p in "${optional[@]}"; do is_missing "$p" && optional_missing+=("$p"); done
+[ ${#missing[@]} -eq 0 ] && [ ${#optional_missing[@]} -eq 0 ] && exit 0
+
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "gemmkit: installing ${missing[*]}" >&2
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ ${#optional_missing[@]} -gt 0 ]; then
+  echo "gemmkit: installing (optional) ${optional_missing[*]}" >&2
+  $sudo apt-get install -y -qq --no-install-recommends "${optional_missing[@]}" >/dev/null ||
+    echo "gemmkit: could not install ${optional_missing[*]}; the libFuzzer run will be skipped" >&2
+fi

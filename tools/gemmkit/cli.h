@@ -20,6 +20,7 @@ int gk_cmd_list(const gk_cli *cli);
 int gk_cmd_verify(const gk_cli *cli);
 int gk_cmd_bench(const gk_cli *cli);
 int gk_cmd_tune(const gk_cli *cli);
+int gk_cmd_gemm(const gk_cli *cli);
 /* `gemmkit bench --transpose ...`: the transpose and copy variants (bench_transpose.c). */
 int gk_bench_transpose(const gk_cli *cli, int argc, char **argv);
 

@@ -1,4 +1,4 @@
-/* gemmkit: command-line front end (devices, list, verify, bench). */
+/* gemmkit: command-line front end (devices, list, verify, bench, gemm). */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +15,7 @@ static void usage(FILE *out)
             "  verify [--kernel K]   check kernels against the reference (K: name or all)\n"
             "  bench [options]       time kernels on the device (see gemmkit bench --help)\n"
             "  tune [--kernel K]     search K's parameters on this device and save the best\n"
+            "  gemm A.npy B.npy -o C.npy  multiply .npy matrices (see gemmkit gemm --help)\n"
             "\n"
             "SEL is a device index or part of its name; GEMMKIT_DEVICE does the same.\n");
 }
@@ -72,7 +73,8 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(const gk_cli *);
     } commands[] = {
-        {"devices", gk_cmd_devices}, {"list", gk_cmd_list}, {"verify", gk_cmd_verify}, {"bench", gk_cmd_bench}, {"tune", gk_cmd_tune}};
+        {"devices", gk_cmd_devices}, {"list", gk_cmd_list}, {"verify", gk_cmd_verify}, {"bench", gk_cmd_bench},
+        {"tune", gk_cmd_tune}, {"gemm", gk_cmd_gemm}};
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
         if (strcmp(command, commands[c].name) == 0) return commands[c].run(&cli);
     fprintf(stderr, "gemmkit: unknown command \"%s\"\n", command);

@@ -1,0 +1,204 @@
+/* The drop-in's engine: reads the GEMMKIT_BLAS_* settings, keeps one lazily
+ * created process-wide context, and sends each validated call to the CPU loop
+ * (small, trivial, or no device) or to the device (falling back on failure). */
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "blas_dropin.h"
+
+/* ---- settings: read at every call, so a program may change them as it runs */
+
+/* The threshold in multiply-adds; *explicit_setting tells whether the user
+ * chose it (a usable GEMMKIT_BLAS_THRESHOLD) rather than the default. */
+static double threshold_setting(int *explicit_setting)
+{
+    static atomic_int warned;
+    const char *env = getenv("GEMMKIT_BLAS_THRESHOLD");
+    *explicit_setting = 0;
+    if (!env || !*env) return GK_BLAS_DEFAULT_THRESHOLD;
+    char *end = NULL;
+    double v = strtod(env, &end);
+    if (*end == '\0' && v >= 0.0 && !isnan(v)) {
+        *explicit_setting = 1;
+        return v;
+    }
+    if (!atomic_exchange(&warned, 1))
+        fprintf(stderr, "gemmkit-blas: ignoring GEMMKIT_BLAS_THRESHOLD=\"%s\" (expected a number >= 0); using %.0f\n",
+                env, GK_BLAS_DEFAULT_THRESHOLD);
+    return GK_BLAS_DEFAULT_THRESHOLD;
+}
+
+static int verbose_setting(void)
+{
+    const char *env = getenv("GEMMKIT_BLAS_VERBOSE");
+    return env && *env && strcmp(env, "0") != 0;
+}
+
+/* ---- the shared context */
+
+static pthread_once_t context_once = PTHREAD_ONCE_INIT;
+static gemmkit_context *shared_ctx;
+static char shared_device[300];      /* "platform | device", for the log */
+static int shared_is_gpu;
+static char shared_error[1024];      /* why there is no context */
+static atomic_int device_disabled;   /* set after an unexpected device failure */
+
+static void create_context(void)
+{
+    gemmkit_context *ctx = NULL;
+    if (gemmkit_context_create(&ctx, NULL) != GEMMKIT_SUCCESS) {
+        snprintf(shared_error, sizeof shared_error, "%s", gemmkit_last_error_message());
+        return;
+    }
+    gemmkit_device_info info;
+    if (gemmkit_context_device_info(ctx, &info) == GEMMKIT_SUCCESS) {
+        snprintf(shared_device, sizeof shared_device, "%s | %s", info.platform, info.name);
+        shared_is_gpu = info.is_gpu;
+    }
+    shared_ctx = ctx; /* published by pthread_once's own synchronisation */
+}
+
+/* The context, created on first need; NULL when no device can be used. */
+static gemmkit_context *context_or_null(int verbose)
+{
+    pthread_once(&context_once, create_context);
+    if (!shared_ctx && verbose) {
+        static atomic_int told;
+        if (!atomic_exchange(&told, 1))
+            fprintf(stderr, "gemmkit-blas: no device (%s); every call runs on the CPU\n", shared_error);
+    }
+    return shared_ctx;
+}
+
+/* ---- counters */
+
+static atomic_ulong n_quick, n_cpu, n_device, n_fallback;
+
+void gk_blas_get_stats(gk_blas_stats *stats)
+{
+    stats->quick_returns = atomic_load(&n_quick);
+    stats->cpu_calls = atomic_load(&n_cpu);
+    stats->device_calls = atomic_load(&n_device);
+    stats->fallbacks = atomic_load(&n_fallback);
+}
+
+/* ---- dispatch */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void log_call(const gk_blas_call *call, const char *where, double ms)
+{
+    fprintf(stderr,
+            "gemmkit-blas: %s(%s, %c, %c, m=%d, n=%d, k=%d, alpha=%g, lda=%d, ldb=%d, beta=%g, ldc=%d): %s, %.3f ms\n",
+            call->routine, call->layout == GEMMKIT_ROW_MAJOR ? "row-major" : "col-major", call->trans_a ? 'T' : 'N',
+            call->trans_b ? 'T' : 'N', call->m, call->n, call->k, (double)call->alpha, call->lda, call->ldb,
+            (double)call->beta, call->ldc, where, ms);
+}
+
+/* Failures that say something about this call only (its size); any other
+ * failure means the device is unusable, so later calls skip it. */
+static int call_specific(gemmkit_status status)
+{
+    return status == GEMMKIT_ERROR_SIZE_OVERFLOW || status == GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY ||
+           status == GEMMKIT_ERROR_OUT_OF_HOST_MEMORY || status == GEMMKIT_ERROR_BUFFER_TOO_SMALL;
+}
+
+/* Why a call ran where it did, for the verbose log; `where` is NULL (and
+ * nothing is formatted) when the log is off. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void note(char *where, size_t where_size, const char *format, ...)
+{
+    if (!where) return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(where, where_size, format, args);
+    va_end(args);
+}
+
+/* 1 when the device did the call; 0 when it must run on the CPU. C is
+ * unchanged when the device fails (gemmkit_sgemm's contract). */
+static int try_device(const gk_blas_call *call, int verbose, int explicit_threshold, char *where,
+                      size_t where_size)
+{
+    gemmkit_context *ctx = context_or_null(verbose);
+    if (!ctx) {
+        note(where, where_size, "cpu (no device)");
+        return 0;
+    }
+    if (atomic_load(&device_disabled)) {
+        note(where, where_size, "cpu (the device was turned off after a failure)");
+        return 0;
+    }
+    /* The default threshold is about the cost of a trip to a GPU; a CPU
+     * device (PoCL) is only used when the user set a threshold. */
+    if (!shared_is_gpu && !explicit_threshold) {
+        note(where, where_size, "cpu (%s is not a GPU; set GEMMKIT_BLAS_THRESHOLD to use it)", shared_device);
+        return 0;
+    }
+    gemmkit_status status =
+        gemmkit_sgemm(ctx, call->layout, call->trans_a ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
+                      call->trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, call->m, call->n, call->k, call->alpha,
+                      call->a, call->lda, call->b, call->ldb, call->beta, call->c, call->ldc);
+    if (status == GEMMKIT_SUCCESS) {
+        note(where, where_size, "device %s", shared_device);
+        return 1;
+    }
+    atomic_fetch_add(&n_fallback, 1);
+    note(where, where_size, "cpu (device failed: %s: %s)", gemmkit_strerror(status), gemmkit_last_error_message());
+    if (!call_specific(status) && !atomic_exchange(&device_disabled, 1))
+        fprintf(stderr, "gemmkit-blas: the device failed (%s: %s); SGEMM calls run on the CPU from now on\n",
+                gemmkit_strerror(status), gemmkit_last_error_message());
+    return 0;
+}
+
+void gk_blas_execute(const gk_blas_call *call)
+{
+    int verbose = verbose_setting();
+    double start = verbose ? now_ms() : 0.0;
+    char log_buffer[1400];
+    char *where = verbose ? log_buffer : NULL;
+    const size_t where_size = sizeof log_buffer;
+    int m = call->m, n = call->n, k = call->k;
+    if (m == 0 || n == 0 || ((call->alpha == 0.0f || k == 0) && call->beta == 1.0f)) {
+        atomic_fetch_add(&n_quick, 1);
+        if (verbose) log_call(call, "quick return", 0.0);
+        return;
+    }
+    double macs = (double)m * (double)n * (double)k;
+    int explicit_threshold = 0;
+    double threshold = threshold_setting(&explicit_threshold);
+    int on_device = 0;
+    if (call->alpha == 0.0f || k == 0)
+        note(where, where_size, "cpu (no multiply: C = beta C)");
+    else if (macs < threshold)
+        note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f)", macs, threshold);
+    else
+        on_device = try_device(call, verbose, explicit_threshold, where, where_size);
+    if (on_device) {
+        atomic_fetch_add(&n_device, 1);
+    } else {
+        atomic_fetch_add(&n_cpu, 1);
+        /* The CPU loop is column-major: a row-major call is the transposed
+         * problem C^T = op(B)^T op(A)^T. */
+        if (call->layout == GEMMKIT_ROW_MAJOR)
+            gk_blas_cpu_sgemm(call->trans_b, call->trans_a, n, m, k, call->alpha, call->b, call->ldb, call->a,
+                              call->lda, call->beta, call->c, call->ldc);
+        else
+            gk_blas_cpu_sgemm(call->trans_a, call->trans_b, m, n, k, call->alpha, call->a, call->lda, call->b,
+                              call->ldb, call->beta, call->c, call->ldc);
+    }
+    if (verbose) log_call(call, where, now_ms() - start);
+}

@@ -1,0 +1,155 @@
+/* The BLAS drop-in's defaults and settings, in a process of their own: the
+ * default xerbla_/cblas_xerbla messages (and that they return), the verbose
+ * log, a bad GEMMKIT_BLAS_THRESHOLD, and the CPU fallback when no device
+ * matches GEMMKIT_DEVICE. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "blas_dropin.h"
+#include "check.h"
+
+void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const float *alpha,
+            const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
+            const int *ldc);
+void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int m, int n, int k,
+                 float alpha, const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
+
+/* Captures what the library writes to stderr while `run` executes. */
+static char captured[8192];
+static FILE *capture_file;
+static int saved_stderr = -1;
+
+static void capture_begin(void)
+{
+    fflush(stderr);
+    capture_file = tmpfile();
+    assert_non_null(capture_file);
+    saved_stderr = dup(2);
+    assert_true(saved_stderr >= 0);
+    assert_true(dup2(fileno(capture_file), 2) >= 0);
+}
+
+static const char *capture_end(void)
+{
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    rewind(capture_file);
+    size_t n = fread(captured, 1, sizeof captured - 1, capture_file);
+    captured[n] = '\0';
+    fclose(capture_file);
+    return captured;
+}
+
+static void test_default_xerbla_prints_and_returns(void **state)
+{
+    (void)state;
+    float a[4] = {1, 2, 3, 4}, b[4] = {1, 2, 3, 4}, c[4] = {5, 6, 7, 8}, keep[4];
+    memcpy(keep, c, sizeof c);
+    float one = 1.0f;
+    int m = -1, n = 2, k = 2, ld = 2, bad_ldc = 1;
+    capture_begin();
+    sgemm_("N", "N", &m, &n, &k, &one, a, &ld, b, &ld, &one, c, &ld);
+    const char *text = capture_end();
+    assert_string_equal(text, " ** On entry to SGEMM  parameter number  3 had an illegal value\n");
+    m = 2;
+    capture_begin();
+    sgemm_("N", "N", &m, &n, &k, &one, a, &ld, b, &ld, &one, c, &bad_ldc);
+    text = capture_end();
+    assert_string_equal(text, " ** On entry to SGEMM  parameter number 13 had an illegal value\n");
+    capture_begin();
+    cblas_sgemm(GEMMKIT_ROW_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 2, 2, 2, 1.0f, a, 1, b, 2, 0.0f, c, 2);
+    text = capture_end();
+    assert_string_equal(text, "Parameter 9 to routine cblas_sgemm was incorrect\n");
+    capture_begin();
+    cblas_sgemm(GEMMKIT_ROW_MAJOR, (gemmkit_transpose)7, GEMMKIT_NO_TRANS, 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2);
+    text = capture_end();
+    assert_string_equal(text, "Parameter 2 to routine cblas_sgemm was incorrect\nIllegal TransA setting, 7\n");
+    assert_memory_equal(c, keep, sizeof c); /* and we are still here: the library never exits */
+}
+
+static void test_verbose_log_and_bad_threshold(void **state)
+{
+    (void)state;
+    setenv("GEMMKIT_BLAS_VERBOSE", "1", 1);
+    setenv("GEMMKIT_BLAS_THRESHOLD", "lots", 1);
+    float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, -1, 2, -2, 3, -3}, c[4];
+    capture_begin();
+    cblas_sgemm(GEMMKIT_ROW_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 2, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2);
+    cblas_sgemm(GEMMKIT_ROW_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 0, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2);
+    const char *text = capture_end();
+    unsetenv("GEMMKIT_BLAS_VERBOSE");
+    unsetenv("GEMMKIT_BLAS_THRESHOLD");
+    assert_non_null(strstr(text, "ignoring GEMMKIT_BLAS_THRESHOLD=\"lots\""));
+    assert_non_null(strstr(text, "gemmkit-blas: cblas_sgemm(row-major, N, N, m=2, n=2, k=3"));
+    assert_non_null(strstr(text, "cpu (12 multiply-adds < threshold 1000000)"));
+    assert_non_null(strstr(text, "m=0, n=2, k=3"));
+    assert_non_null(strstr(text, "quick return"));
+    /* [1 2 3; 4 5 6] [1 -1; 2 -2; 3 -3] */
+    assert_true(c[0] == 14.0f && c[1] == -14.0f && c[2] == 32.0f && c[3] == -32.0f);
+    /* Silent again once verbose is off. */
+    capture_begin();
+    cblas_sgemm(GEMMKIT_ROW_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 2, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2);
+    text = capture_end();
+    assert_string_equal(text, "");
+}
+
+/* No device matches: calls above the threshold still succeed, on the CPU. */
+static void test_no_device_falls_back_to_cpu(void **state)
+{
+    (void)state;
+    setenv("GEMMKIT_DEVICE", "no-such-device-anywhere", 1);
+    setenv("GEMMKIT_BLAS_THRESHOLD", "0", 1);
+    setenv("GEMMKIT_BLAS_VERBOSE", "1", 1);
+    gk_rng rng;
+    uint64_t seed = gk_rng_fresh_seed();
+    gk_rng_seed(&rng, seed);
+    gk_sgemm_case c = {GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 37, 21, 45, 0.5f, 0.0f, 0, 0, 0};
+    gk_case_complete(&c);
+    size_t ea, eb, ec;
+    gk_case_extents(&c, &ea, &eb, &ec);
+    float *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c0 = malloc(ec * sizeof *c0),
+          *res = malloc(ec * sizeof *res);
+    assert_true(a && b && c0 && res);
+    gk_fill_random(&rng, a, ea);
+    gk_fill_random(&rng, b, eb);
+    gk_fill_value(c0, ec, NAN);
+    memcpy(res, c0, ec * sizeof *res);
+    gk_blas_stats before, after;
+    gk_blas_get_stats(&before);
+    int m = (int)c.m, n = (int)c.n, k = (int)c.k, lda = (int)c.lda, ldb = (int)c.ldb, ldc = (int)c.ldc;
+    capture_begin();
+    sgemm_("T", "N", &m, &n, &k, &c.alpha, a, &lda, b, &ldb, &c.beta, res, &ldc);
+    const char *text = capture_end();
+    gk_blas_get_stats(&after);
+    assert_int_equal(after.cpu_calls, before.cpu_calls + 1);
+    assert_int_equal(after.device_calls, before.device_calls);
+    assert_non_null(strstr(text, "no device"));
+    assert_non_null(strstr(text, "cpu (no device)"));
+    gk_check_result result;
+    gk_check_sgemm(&c, a, b, c0, res, &result);
+    if (!result.passed) print_error("GEMMKIT_SEED=%llu: %s\n", (unsigned long long)seed, result.message);
+    assert_true(result.passed);
+    free(a);
+    free(b);
+    free(c0);
+    free(res);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_xerbla_prints_and_returns),
+        cmocka_unit_test(test_verbose_log_and_bad_threshold),
+        cmocka_unit_test(test_no_device_falls_back_to_cpu),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

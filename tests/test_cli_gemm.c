@@ -1,0 +1,311 @@
+/* `gemmkit gemm` end to end: writes .npy inputs (C and Fortran order), runs
+ * the command (its path comes in GEMMKIT_CLI), reads the result back and
+ * checks it against the reference; and the exit status and message of each
+ * kind of bad invocation. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "check.h"
+#include "npy.h"
+
+static char dir[64];
+static char captured[4096];
+static gk_rng rng;
+static uint64_t seed;
+
+/* dir/name; the same stable string for the same name. */
+static const char *path_in_dir(const char *name)
+{
+    static char paths[64][128];
+    static int used;
+    char want[128];
+    snprintf(want, sizeof want, "%s/%s", dir, name);
+    for (int i = 0; i < used; i++)
+        if (strcmp(paths[i], want) == 0) return paths[i];
+    assert_true(used < 64);
+    memcpy(paths[used], want, sizeof want);
+    return paths[used++];
+}
+
+/* Runs `gemmkit gemm` with the NULL-terminated args and returns its exit
+ * status; its stderr lands in `captured`. */
+static int run_gemm_args(const char *const *args)
+{
+    const char *cli = getenv("GEMMKIT_CLI");
+    assert_non_null(cli);
+    const char *argv[32] = {cli, "gemm"};
+    int argc = 2;
+    for (int i = 0; args[i] && argc < 31; i++) argv[argc++] = args[i];
+    argv[argc] = NULL;
+    const char *err_path = path_in_dir("stderr.txt");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int null_fd = open("/dev/null", O_WRONLY);
+        if (fd < 0 || null_fd < 0) _exit(127);
+        dup2(fd, 2);
+        dup2(null_fd, 1);
+        execv(cli, (char *const *)argv);
+        _exit(127);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    FILE *f = fopen(err_path, "r");
+    assert_non_null(f);
+    size_t n = fread(captured, 1, sizeof captured - 1, f);
+    captured[n] = '\0';
+    fclose(f);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static int run_gemm(const char *first, ...)
+{
+    const char *args[32];
+    int n = 0;
+    va_list list;
+    va_start(list, first);
+    for (const char *a = first; a && n < 31; a = va_arg(list, const char *)) args[n++] = a;
+    va_end(list);
+    args[n] = NULL;
+    return run_gemm_args(args);
+}
+
+/* Saves a rows x cols matrix given in C order, as C or Fortran order. */
+static void save(const char *name, int64_t rows, int64_t cols, const float *c_order, int fortran)
+{
+    size_t count = (size_t)(rows * cols);
+    float *data = malloc((count ? count : 1) * sizeof *data);
+    assert_non_null(data);
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++)
+            data[fortran ? j * rows + i : i * cols + j] = c_order[i * cols + j];
+    uint64_t shape[2] = {(uint64_t)rows, (uint64_t)cols};
+    char err[256];
+    assert_int_equal(gk_npy_save_file(path_in_dir(name), 2, shape, fortran, data, err, sizeof err), GK_NPY_OK);
+    free(data);
+}
+
+static float *random_matrix(int64_t rows, int64_t cols)
+{
+    size_t count = (size_t)(rows * cols);
+    float *x = malloc((count ? count : 1) * sizeof *x);
+    assert_non_null(x);
+    gk_fill_random(&rng, x, count);
+    return x;
+}
+
+/* One multiplication through the command, checked against the reference. */
+static void check_product(int ta, int tb, int64_t m, int64_t n, int64_t k, float alpha, float beta, int with_c,
+                          int fortran_a, int fortran_b, int fortran_c)
+{
+    int64_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
+    float *a = random_matrix(ar, ac), *b = random_matrix(br, bc), *c0 = random_matrix(m, n);
+    save("a.npy", ar, ac, a, fortran_a);
+    save("b.npy", br, bc, b, fortran_b);
+    if (with_c) save("c0.npy", m, n, c0, fortran_c);
+    char alpha_text[32], beta_text[32];
+    snprintf(alpha_text, sizeof alpha_text, "%.9g", (double)alpha);
+    snprintf(beta_text, sizeof beta_text, "%.9g", (double)beta);
+    const char *out = path_in_dir("c.npy");
+    unlink(out);
+    const char *args[16];
+    int na = 0;
+    args[na++] = path_in_dir("a.npy");
+    args[na++] = path_in_dir("b.npy");
+    args[na++] = "-o";
+    args[na++] = out;
+    if (ta) args[na++] = "--transa";
+    if (tb) args[na++] = "--transb";
+    args[na++] = "--alpha";
+    args[na++] = alpha_text;
+    if (with_c) {
+        args[na++] = "--beta";
+        args[na++] = beta_text;
+        args[na++] = "--c";
+        args[na++] = path_in_dir("c0.npy");
+    }
+    args[na] = NULL;
+    int code = run_gemm_args(args);
+    if (code != 0)
+        print_error("gemm %c%c m=%lld n=%lld k=%lld: exit %d: %s\n", ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m,
+                    (long long)n, (long long)k, code, captured);
+    assert_int_equal(code, 0);
+    gk_npy_array result;
+    char err[256];
+    assert_int_equal(gk_npy_load_file(out, &result, err, sizeof err), GK_NPY_OK);
+    assert_int_equal(result.ndim, 2);
+    assert_int_equal(result.shape[0], (uint64_t)m);
+    assert_int_equal(result.shape[1], (uint64_t)n);
+    assert_false(result.fortran_order);
+    gk_sgemm_case c = {GEMMKIT_ROW_MAJOR, ta ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, tb ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
+                       m, n, k, alpha, with_c ? beta : 0.0f, 0, 0, 0};
+    gk_case_complete(&c);
+    gk_check_result check;
+    gk_check_sgemm(&c, a, b, c0, result.data, &check);
+    if (!check.passed)
+        print_error("gemm %c%c m=%lld n=%lld k=%lld (GEMMKIT_SEED=%llu): %s\n", ta ? 'T' : 'N', tb ? 'T' : 'N',
+                    (long long)m, (long long)n, (long long)k, (unsigned long long)seed, check.message);
+    assert_true(check.passed);
+    gk_npy_free(&result);
+    free(a);
+    free(b);
+    free(c0);
+}
+
+static void test_every_transpose(void **state)
+{
+    (void)state;
+    for (int ta = 0; ta < 2; ta++)
+        for (int tb = 0; tb < 2; tb++) {
+            check_product(ta, tb, 37, 23, 51, 1.5f, -0.5f, 1, 0, 0, 0);
+            check_product(ta, tb, 19, 40, 8, 0.75f, 0.0f, 0, 0, 0, 0);
+        }
+}
+
+static void test_fortran_order_inputs(void **state)
+{
+    (void)state;
+    for (int ta = 0; ta < 2; ta++)
+        for (int tb = 0; tb < 2; tb++) {
+            check_product(ta, tb, 21, 17, 30, -1.25f, 2.0f, 1, 1, 0, 1);
+            check_product(ta, tb, 13, 29, 11, 1.0f, 1.0f, 1, 0, 1, 0);
+            check_product(ta, tb, 16, 16, 16, 2.0f, 0.5f, 1, 1, 1, 1);
+        }
+}
+
+static void test_tiny_and_empty(void **state)
+{
+    (void)state;
+    check_product(0, 0, 1, 1, 1, 1.0f, 0.0f, 0, 0, 0, 0);
+    check_product(1, 1, 2, 1, 3, 1.0f, 3.0f, 1, 1, 0, 0);
+    check_product(0, 0, 3, 4, 0, 1.0f, 2.0f, 1, 0, 0, 0); /* k = 0: C = beta C0 */
+    check_product(0, 1, 0, 5, 4, 1.0f, 0.0f, 0, 0, 0, 0); /* an empty result */
+}
+
+/* ---- bad invocations */
+
+static void expect_failure(int code, int expected, const char *message)
+{
+    if (code != expected || !strstr(captured, message))
+        print_error("exit %d (expected %d), stderr \"%s\" (expected to contain \"%s\")\n", code, expected, captured,
+                    message);
+    assert_int_equal(code, expected);
+    assert_non_null(strstr(captured, message));
+    assert_int_not_equal(access(path_in_dir("out.npy"), F_OK), 0); /* nothing written */
+}
+
+static void write_raw(const char *name, const char *header, size_t data_bytes)
+{
+    FILE *f = fopen(path_in_dir(name), "wb");
+    assert_non_null(f);
+    size_t len = strlen(header);
+    unsigned char prelude[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)len, (unsigned char)(len >> 8)};
+    fwrite(prelude, 1, 10, f);
+    fwrite(header, 1, len, f);
+    for (size_t i = 0; i < data_bytes; i++) fputc((int)(i & 0x7f), f);
+    fclose(f);
+}
+
+static void test_usage_errors(void **state)
+{
+    (void)state;
+    float *x = random_matrix(4, 4);
+    save("sq.npy", 4, 4, x, 0);
+    free(x);
+    const char *sq = path_in_dir("sq.npy"), *out = path_in_dir("out.npy");
+    unlink(out);
+    expect_failure(run_gemm(sq, NULL), 2, "two input files");
+    expect_failure(run_gemm(sq, sq, NULL), 2, "output file is missing");
+    expect_failure(run_gemm(sq, sq, sq, "-o", out, NULL), 2, "unexpected argument");
+    expect_failure(run_gemm(sq, sq, "-o", out, "--frobnicate", NULL), 2, "unknown option --frobnicate");
+    expect_failure(run_gemm(sq, sq, "-o", out, "--alpha", NULL), 2, "--alpha needs a number");
+    expect_failure(run_gemm(sq, sq, "-o", out, "--alpha", "two", NULL), 2, "not a finite float32 number");
+    expect_failure(run_gemm(sq, sq, "-o", out, "--alpha", "1e39", NULL), 2, "not a finite float32 number");
+    expect_failure(run_gemm(sq, sq, "-o", out, "--beta", "nan", "--c", sq, NULL), 2, "not a finite float32 number");
+    expect_failure(run_gemm(sq, sq, "-o", out, "--beta", "2", NULL), 2, "--beta needs --c");
+    expect_failure(run_gemm(sq, sq, "-o", NULL), 2, "-o needs a file name");
+    expect_failure(run_gemm(sq, sq, "-o", out, "--c", NULL), 2, "--c needs a file name");
+}
+
+static void test_data_errors(void **state)
+{
+    (void)state;
+    const char *out = path_in_dir("out.npy");
+    unlink(out);
+    float *x = random_matrix(6, 5);
+    save("a65.npy", 6, 5, x, 0);
+    save("a56.npy", 5, 6, x, 0);
+    free(x);
+    const char *a65 = path_in_dir("a65.npy"), *a56 = path_in_dir("a56.npy");
+    write_raw("f64.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (5, 6), }\n", 240);
+    write_raw("i32.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (5, 6), }\n", 120);
+    write_raw("vec.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }\n", 20);
+    write_raw("cube.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5, 1, 1), }\n", 20);
+    write_raw("short.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5, 6), }\n", 100);
+    write_raw("badhdr.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5, 6) \n", 120);
+    write_raw("nokey.npy", "{'descr': '<f4', 'shape': (5, 6), }\n", 120);
+    write_raw("huge.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (3037000499, 3037000499), }\n", 120);
+    write_raw("big.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (100000, 100000), }\n", 120);
+    FILE *f = fopen(path_in_dir("text.npy"), "w");
+    assert_non_null(f);
+    fputs("1 2 3\n4 5 6\n", f);
+    fclose(f);
+    expect_failure(run_gemm(a65, a65, "-o", out, NULL), 1, "shapes do not match");
+    expect_failure(run_gemm(a65, a56, "-o", out, "--transa", NULL), 1, "inner dimensions 6 and 5 differ");
+    expect_failure(run_gemm(a65, a56, "-o", out, "--c", a65, NULL), 1, "does not match the result's (6, 6)");
+    expect_failure(run_gemm(path_in_dir("f64.npy"), a65, "-o", out, NULL), 1, "float64");
+    expect_failure(run_gemm(a65, path_in_dir("i32.npy"), "-o", out, NULL), 1, "int32");
+    expect_failure(run_gemm(path_in_dir("vec.npy"), a65, "-o", out, NULL), 1, "expected a 2-D matrix, found shape (5,)");
+    expect_failure(run_gemm(path_in_dir("cube.npy"), a65, "-o", out, NULL), 1, "found shape (5, 1, 1)");
+    expect_failure(run_gemm(a65, path_in_dir("short.npy"), "-o", out, NULL), 1, "truncated data");
+    expect_failure(run_gemm(a65, path_in_dir("badhdr.npy"), "-o", out, NULL), 1, "expected ',' or '}'");
+    expect_failure(run_gemm(a65, path_in_dir("nokey.npy"), "-o", out, NULL), 1, "'fortran_order' is missing");
+    expect_failure(run_gemm(path_in_dir("huge.npy"), a65, "-o", out, NULL), 1, "more elements than can be addressed");
+    expect_failure(run_gemm(path_in_dir("big.npy"), a65, "-o", out, NULL), 1, "truncated data");
+    expect_failure(run_gemm(path_in_dir("text.npy"), a65, "-o", out, NULL), 1, "not a .npy file");
+    expect_failure(run_gemm(path_in_dir("missing.npy"), a65, "-o", out, NULL), 1, "cannot open");
+    expect_failure(run_gemm(a65, a56, "-o", path_in_dir("no/such/dir/c.npy"), NULL), 1, "cannot create");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    seed = gk_rng_fresh_seed();
+    gk_rng_seed(&rng, seed);
+    snprintf(dir, sizeof dir, "cli_gemm_XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    /* Only the files this test wrote. */
+    static const char *names[] = {"a.npy", "b.npy", "c0.npy", "c.npy", "sq.npy", "out.npy", "a65.npy", "a56.npy",
+                                  "f64.npy", "i32.npy", "vec.npy", "cube.npy", "short.npy", "badhdr.npy",
+                                  "nokey.npy", "huge.npy", "big.npy", "text.npy", "stderr.txt"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(path_in_dir(names[i]));
+    rmdir(dir);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_transpose),  cmocka_unit_test(test_fortran_order_inputs),
+        cmocka_unit_test(test_tiny_and_empty),   cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_data_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

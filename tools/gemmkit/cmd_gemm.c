@@ -1,0 +1,198 @@
+/* `gemmkit gemm`: C := alpha op(A) op(B) + beta C0 on matrices stored in
+ * NumPy .npy files (float32, C or Fortran order); the result is written in C
+ * order. Exit status 2 for bad usage, 1 for bad files or a device failure. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "npy.h"
+
+typedef struct gemm_args {
+    const char *a_path, *b_path, *c_path, *out_path;
+    int trans_a, trans_b;
+    float alpha, beta;
+    int beta_given;
+} gemm_args;
+
+static void gemm_usage(FILE *out)
+{
+    fprintf(out, "usage: gemmkit gemm A.npy B.npy -o C.npy [--transa] [--transb] [--alpha X] [--beta Y --c C0.npy]\n"
+                 "  C = alpha * op(A) * op(B) + beta * C0, op(X) = X or X^T (--transa/--transb).\n"
+                 "  Inputs: 2-D float32 ('<f4') .npy files, C or Fortran order. alpha defaults to 1;\n"
+                 "  beta defaults to 1 with --c and 0 without. The output is written in C order.\n");
+}
+
+static int usage_error(const char *format, const char *detail)
+{
+    fprintf(stderr, "gemmkit gemm: ");
+    fprintf(stderr, format, detail);
+    fprintf(stderr, "\n");
+    gemm_usage(stderr);
+    return GK_EXIT_USAGE;
+}
+
+static int parse_float(const char *text, float *value)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) || fabs(v) > 3.4028234663852886e38) return 0;
+    *value = (float)v;
+    return 1;
+}
+
+/* Returns GK_EXIT_OK, or the exit status of a usage error (already printed). */
+static int parse_args(const gk_cli *cli, gemm_args *g)
+{
+    memset(g, 0, sizeof *g);
+    g->alpha = 1.0f;
+    int positional = 0;
+    for (int i = 0; i < cli->argc; i++) {
+        const char *arg = cli->argv[i];
+        const char *next = i + 1 < cli->argc ? cli->argv[i + 1] : NULL;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            gemm_usage(stdout);
+            return -1;
+        } else if (strcmp(arg, "--transa") == 0) {
+            g->trans_a = 1;
+        } else if (strcmp(arg, "--transb") == 0) {
+            g->trans_b = 1;
+        } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0 || strcmp(arg, "--c") == 0) {
+            if (!next) return usage_error("%s needs a file name", arg);
+            *(strcmp(arg, "--c") == 0 ? &g->c_path : &g->out_path) = next;
+            i++;
+        } else if (strcmp(arg, "--alpha") == 0 || strcmp(arg, "--beta") == 0) {
+            if (!next) return usage_error("%s needs a number", arg);
+            int is_alpha = strcmp(arg, "--alpha") == 0;
+            if (!parse_float(next, is_alpha ? &g->alpha : &g->beta))
+                return usage_error("not a finite float32 number: \"%s\"", next);
+            if (!is_alpha) g->beta_given = 1;
+            i++;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return usage_error("unknown option %s", arg);
+        } else if (positional < 2) {
+            *(positional++ == 0 ? &g->a_path : &g->b_path) = arg;
+        } else {
+            return usage_error("unexpected argument \"%s\" (two input files expected)", arg);
+        }
+    }
+    if (positional < 2) return usage_error("%s", "two input files, A.npy and B.npy, are needed");
+    if (!g->out_path) return usage_error("%s", "the output file is missing (-o C.npy)");
+    if (!g->beta_given) g->beta = g->c_path ? 1.0f : 0.0f;
+    if (g->beta != 0.0f && !g->c_path) return usage_error("%s", "--beta needs --c C0.npy (the matrix it scales)");
+    return GK_EXIT_OK;
+}
+
+/* Loads a 2-D float32 matrix, printing the reason on failure. */
+static int load_matrix(const char *path, gk_npy_array *m)
+{
+    char err[512];
+    if (gk_npy_load_file(path, m, err, sizeof err) != GK_NPY_OK) {
+        fprintf(stderr, "gemmkit gemm: %s: %s\n", path, err);
+        return 0;
+    }
+    if (m->ndim != 2) {
+        char shape[GK_NPY_MAX_DIMS * 24];
+        gk_npy_shape_string(m->ndim, m->shape, shape, sizeof shape);
+        fprintf(stderr, "gemmkit gemm: %s: expected a 2-D matrix, found shape %s\n", path, shape);
+        gk_npy_free(m);
+        return 0;
+    }
+    return 1;
+}
+
+static int64_t at_least_one(uint64_t x) { return x > 1 ? (int64_t)x : 1; }
+
+/* An operand as gemmkit sees it in row-major terms. A Fortran-order r x c
+ * matrix is, in memory, the C-order c x r matrix X^T, so it enters with the
+ * transpose flag flipped and its row count as leading dimension. */
+static void operand(const gk_npy_array *x, int trans, gemmkit_transpose *flag, int64_t *ld)
+{
+    int flipped = x->fortran_order ? !trans : trans;
+    *flag = flipped ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
+    *ld = at_least_one(x->fortran_order ? x->shape[0] : x->shape[1]);
+}
+
+static int run_gemm(const gk_cli *cli, const gemm_args *g, gk_npy_array *a, gk_npy_array *b, gk_npy_array *c0)
+{
+    uint64_t m = g->trans_a ? a->shape[1] : a->shape[0], ka = g->trans_a ? a->shape[0] : a->shape[1];
+    uint64_t kb = g->trans_b ? b->shape[1] : b->shape[0], n = g->trans_b ? b->shape[0] : b->shape[1];
+    if (ka != kb) {
+        fprintf(stderr,
+                "gemmkit gemm: shapes do not match: op(A) is %llu x %llu but op(B) is %llu x %llu "
+                "(inner dimensions %llu and %llu differ)\n",
+                (unsigned long long)m, (unsigned long long)ka, (unsigned long long)kb, (unsigned long long)n,
+                (unsigned long long)ka, (unsigned long long)kb);
+        return GK_EXIT_FAILED;
+    }
+    if (c0->data && (c0->shape[0] != m || c0->shape[1] != n)) {
+        fprintf(stderr, "gemmkit gemm: %s: shape (%llu, %llu) does not match the result's (%llu, %llu)\n", g->c_path,
+                (unsigned long long)c0->shape[0], (unsigned long long)c0->shape[1], (unsigned long long)m,
+                (unsigned long long)n);
+        return GK_EXIT_FAILED;
+    }
+    if (n && m > SIZE_MAX / sizeof(float) / n) {
+        fprintf(stderr, "gemmkit gemm: the result (%llu x %llu) is too large\n", (unsigned long long)m,
+                (unsigned long long)n);
+        return GK_EXIT_FAILED;
+    }
+    size_t count = (size_t)(m * n);
+    float *c = calloc(count ? count : 1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "gemmkit gemm: out of memory for the %llu x %llu result\n", (unsigned long long)m,
+                (unsigned long long)n);
+        return GK_EXIT_FAILED;
+    }
+    if (c0->data && g->beta != 0.0f) /* C0 into C order */
+        for (uint64_t i = 0; i < m; i++)
+            for (uint64_t j = 0; j < n; j++)
+                c[i * n + j] = c0->fortran_order ? c0->data[j * m + i] : c0->data[i * n + j];
+    int status = GK_EXIT_FAILED;
+    gemmkit_context *ctx = gk_cli_open(cli);
+    if (ctx) {
+        gemmkit_transpose ta, tb;
+        int64_t lda, ldb;
+        operand(a, g->trans_a, &ta, &lda);
+        operand(b, g->trans_b, &tb, &ldb);
+        gemmkit_status s = gemmkit_sgemm(ctx, GEMMKIT_ROW_MAJOR, ta, tb, (int64_t)m, (int64_t)n, (int64_t)ka, g->alpha,
+                                         a->data, lda, b->data, ldb, g->beta, c, at_least_one(n));
+        gemmkit_device_info info;
+        gemmkit_context_device_info(ctx, &info);
+        gemmkit_context_destroy(ctx);
+        if (s != GEMMKIT_SUCCESS) {
+            gk_cli_report("multiplying", s);
+        } else {
+            char err[512];
+            uint64_t shape[2] = {m, n};
+            if (gk_npy_save_file(g->out_path, 2, shape, 0, c, err, sizeof err) != GK_NPY_OK) {
+                fprintf(stderr, "gemmkit gemm: %s: %s\n", g->out_path, err);
+            } else {
+                printf("%s: (%llu, %llu) = %g * op(A) (%llu x %llu) * op(B) (%llu x %llu) + %g * C0, on %s\n",
+                       g->out_path, (unsigned long long)m, (unsigned long long)n, (double)g->alpha,
+                       (unsigned long long)m, (unsigned long long)ka, (unsigned long long)kb, (unsigned long long)n,
+                       (double)g->beta, info.name);
+                status = GK_EXIT_OK;
+            }
+        }
+    }
+    free(c);
+    return status;
+}
+
+int gk_cmd_gemm(const gk_cli *cli)
+{
+    gemm_args g;
+    int usage = parse_args(cli, &g);
+    if (usage != GK_EXIT_OK) return usage < 0 ? GK_EXIT_OK : usage;
+    gk_npy_array a = {0}, b = {0}, c0 = {0};
+    int status = GK_EXIT_FAILED;
+    if (load_matrix(g.a_path, &a) && load_matrix(g.b_path, &b) && (!g.c_path || load_matrix(g.c_path, &c0)))
+        status = run_gemm(cli, &g, &a, &b, &c0);
+    gk_npy_free(&a);
+    gk_npy_free(&b);
+    gk_npy_free(&c0);
+    return status;
+}
