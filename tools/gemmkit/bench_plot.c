@@ -90,7 +90,12 @@ static void script(FILE *f, const gk_bench_report *report, const char *path, con
     }
     fprintf(f, "plot ");
     for (int j = 0; j < series; j++) {
-        fprintf(f, "%s'-' using 1:2 with linespoints lw 2 pt 7 title ", j ? ", " : "");
+        /* Peers dashed, the host baseline dotted; point types vary so a long ladder stays readable. */
+        const char *kind = "gemmkit";
+        for (size_t i = 0; i < report->count; i++)
+            if (strcmp(report->records[i].name, names[j]) == 0) kind = report->records[i].kind;
+        int dash = strcmp(kind, "peer") == 0 ? 2 : strcmp(kind, "baseline") == 0 ? 3 : 1;
+        fprintf(f, "%s'-' using 1:2 with linespoints lw 2 dt %d pt %d title ", j ? ", " : "", dash, 1 + j % 13);
         quoted(f, names[j]);
     }
     fputc('\n', f);

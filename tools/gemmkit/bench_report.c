@@ -193,4 +193,12 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
             print_ratio(out, peers[p], strcmp(r->kind, "gemmkit") == 0 ? gk_bench_ratio(report, r, peers[p]) : 0.0);
         fprintf(out, "  %s%s%s\n", r->check[0] ? r->check : "ok", r->note[0] ? "; " : "", r->note);
     }
+    /* What each baseline and peer row is (TF32 says it is not fp32 here). */
+    fprintf(out, "\n");
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *r = &report->records[i];
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++) first = strcmp(report->records[j].name, r->name) != 0;
+        if (first && strcmp(r->kind, "gemmkit") != 0) fprintf(out, "%-24s %s\n", r->name, r->label);
+    }
 }
