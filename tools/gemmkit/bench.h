@@ -75,7 +75,7 @@ typedef struct gk_bench_record {
     char op[16];       /* "sgemm", "transpose", "copy" */
     char name[64];     /* kernel ("direct"), "best", peer ("cublas"), "host-seq" */
     char kind[16];     /* "gemmkit", "peer", "baseline" */
-    char label[160];   /* one line for people */
+    char label[256];   /* one line for people */
     char resolved[64]; /* the kernel that actually ran ("best" -> "direct") */
     gk_bench_size size;
     char layout[4];    /* "row", "col" */
@@ -160,7 +160,7 @@ typedef struct gk_bench_omat {
 typedef struct gk_runner gk_runner;
 struct gk_runner {
     char name[32];   /* short, used in files and ratio columns: "cublas-tf32" */
-    char label[160]; /* "cuBLAS 13.0 SGEMM, TF32 tensor cores (not fp32)" */
+    char label[256]; /* "cuBLAS SGEMM, TF32 tensor cores (not fp32)" */
     char kind[16];   /* "gemmkit" or "peer" */
     /* Relative rounding of the inputs before multiplying (TF32: 2^-11); the
      * result check widens its bound by this. 0 for true fp32. */

@@ -134,7 +134,7 @@ static void measure(gk_bench_session *s, gk_runner *r, inputs *in, const char *r
         for (int set = 0; set < in->sets && rec->status == GK_BENCH_OK; set++) {
             if (r->read(r, SLOTS_PER_SET * set + 2, in->c, in->ec, err)) {
                 rec->status = GK_BENCH_ERROR;
-                snprintf(rec->message, sizeof rec->message, "reading the result: %s", err);
+                snprintf(rec->message, sizeof rec->message, "reading the result: %.220s", err);
             } else if (!gk_bench_check_sgemm(&in->kase, in->a[set], in->b[set], &in->ref[set], in->c,
                                              r->input_rounding, &s->rng, rec)) {
                 rec->status = GK_BENCH_WRONG;
@@ -145,6 +145,7 @@ static void measure(gk_bench_session *s, gk_runner *r, inputs *in, const char *r
         }
     }
     if (rec->status == GK_BENCH_ERROR && unsupported_here(r)) rec->status = GK_BENCH_SKIPPED;
+    snprintf(rec->label, sizeof rec->label, "%s", r->label); /* a runner may add how it timed */
     r->release(r);
     if (rec->status == GK_BENCH_OK) gk_bench_pace(s, rec);
     gk_bench_progress_record(s, rec);

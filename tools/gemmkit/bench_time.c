@@ -20,7 +20,7 @@ int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, cha
     char err[GK_BENCH_ERR] = "";
     gk_bench_timing t = {0.0, 0.0};
     if (call(user, 0, &t, err)) {
-        snprintf(rec->message, sizeof rec->message, "warm-up failed: %s", err);
+        snprintf(rec->message, sizeof rec->message, "warm-up failed: %.220s", err);
         return -1;
     }
     if (prepare && prepare(user, err)) {
@@ -32,7 +32,7 @@ int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, cha
         t.kernel_ms = t.total_ms = 0.0;
         double start = gk_bench_now_ms();
         if (call(user, r % sets, &t, err)) {
-            snprintf(rec->message, sizeof rec->message, "timed run %d failed: %s", r + 1, err);
+            snprintf(rec->message, sizeof rec->message, "timed run %d failed: %.200s", r + 1, err);
             return -1;
         }
         rec->host_ms[r] = gk_bench_now_ms() - start;

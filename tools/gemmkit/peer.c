@@ -24,7 +24,7 @@ void *gk_peer_dlopen(const char *env, const char *const *names, char *path, size
         size_t used = strlen(tried);
         snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "", name);
     }
-    snprintf(why, GK_BENCH_ERR, "no library found (tried %s%s%s)", tried, env ? "; set " : "", env ? env : "");
+    snprintf(why, GK_BENCH_ERR, "no library found (tried %.180s%s%.30s)", tried, env ? "; set " : "", env ? env : "");
     return NULL;
 }
 

@@ -344,7 +344,7 @@ int gk_peer_cublas_open(gemmkit_context *ctx, const gemmkit_device_info *device,
         return 0;
     }
     info->found = 1;
-    snprintf(info->detail, sizeof info->detail, "%s; runs as \"cublas\" (pure fp32) and \"cublas-tf32\" (TF32)",
+    snprintf(info->detail, sizeof info->detail, "%.190s; runs as \"cublas\" (pure fp32) and \"cublas-tf32\" (TF32)",
              version);
     return 2;
 }
