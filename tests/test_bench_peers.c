@@ -310,6 +310,69 @@ static void test_cublas_declines_other_devices(void **state)
     assert_null(runners[0]);
 }
 
+/* The cuBLAS peer against tests/mock/mock_cuda.c (host stand-ins with
+ * cuBLAS's semantics), presented as an NVIDIA device: loading, both math
+ * modes, row-major mapping, transposes through geam, and the TF32 bound. */
+static void test_cublas_peer_on_mock(void **state)
+{
+    (void)state;
+    setenv("GEMMKIT_CUDART", GEMMKIT_MOCK_CUDA, 1);
+    setenv("GEMMKIT_CUBLAS", GEMMKIT_MOCK_CUDA, 1);
+    gemmkit_device_info device;
+    memset(&device, 0, sizeof device);
+    snprintf(device.backend, sizeof device.backend, "opencl");
+    snprintf(device.name, sizeof device.name, "NVIDIA Mock GPU");
+    gk_runner *runners[2] = {NULL, NULL};
+    gk_bench_peer_info info;
+    memset(&info, 0, sizeof info);
+    int n = gk_peer_cublas_open(test_ctx, &device, runners, 2, &info);
+    unsetenv("GEMMKIT_CUDART");
+    unsetenv("GEMMKIT_CUBLAS");
+    if (n != 2) fail_msg("cuBLAS peer on the mock: %s", info.detail);
+    assert_true(info.found);
+    assert_non_null(strstr(info.detail, "cuBLAS 13.1.0"));
+    assert_non_null(strstr(info.detail, "NVIDIA Mock GPU"));
+    assert_string_equal(runners[0]->name, "cublas");
+    assert_string_equal(runners[1]->name, "cublas-tf32");
+    assert_true(runners[0]->input_rounding == 0.0 && runners[1]->input_rounding > 0.0);
+    sgemm_shapes(runners[0]);
+    sgemm_shapes(runners[1]); /* truncated inputs pass only with the widened bound */
+    for (int layout = 0; layout < 2; layout++)
+        for (int t = 0; t < 2; t++)
+            run_omatcopy_case(runners[0], (gk_bench_omat){layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,
+                                                          t ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, 45, 70, 1.0f, 0, 0});
+    runners[0]->destroy(runners[0]);
+    runners[1]->destroy(runners[1]);
+}
+
+/* TF32's truncated inputs fail the pure-fp32 bound: the widening is needed, and only for TF32. */
+static void test_tf32_needs_its_own_bound(void **state)
+{
+    (void)state;
+    setenv("GEMMKIT_CUDART", GEMMKIT_MOCK_CUDA, 1);
+    setenv("GEMMKIT_CUBLAS", GEMMKIT_MOCK_CUDA, 1);
+    gemmkit_device_info device;
+    memset(&device, 0, sizeof device);
+    snprintf(device.name, sizeof device.name, "NVIDIA Mock GPU");
+    gk_runner *runners[2] = {NULL, NULL};
+    gk_bench_peer_info info;
+    memset(&info, 0, sizeof info);
+    assert_int_equal(gk_peer_cublas_open(test_ctx, &device, runners, 2, &info), 2);
+    unsetenv("GEMMKIT_CUDART");
+    unsetenv("GEMMKIT_CUBLAS");
+    runners[1]->input_rounding = 0.0; /* pretend TF32 were fp32 */
+    gk_bench_session s;
+    gk_bench_args args;
+    session_init(&s, &args, "64");
+    s.peers[0] = runners[1];
+    s.peer_count = 1;
+    gk_bench_sgemm(&s);
+    assert_int_equal(find(&s.report, "cublas-tf32")->status, GK_BENCH_WRONG);
+    gk_bench_close_peers(&s);
+    gk_bench_report_free(&s.report);
+    runners[0]->destroy(runners[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +381,8 @@ int main(void)
         cmocka_unit_test(test_gemmkit_runner),
         cmocka_unit_test(test_clblast_peer),
         cmocka_unit_test(test_cublas_declines_other_devices),
+        cmocka_unit_test(test_cublas_peer_on_mock),
+        cmocka_unit_test(test_tf32_needs_its_own_bound),
     };
     (void)assert_case_ok; /* test_support.h's helper, unused here */
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);

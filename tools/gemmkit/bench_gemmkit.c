@@ -5,7 +5,10 @@
 
 #include "bench.h"
 
-/* The transposes come from the transpose work; weak so that this file links without them. */
+/* The transposes come from the transpose work; weak so that this file links
+ * without them. TODO(merge): drop this pragma once gemmkit_somatcopy_buffers
+ * is in the library (a weak reference alone does not pull an object out of
+ * the static library). */
 #pragma weak gemmkit_somatcopy_buffers
 
 typedef struct gemmkit_state {

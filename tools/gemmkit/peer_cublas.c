@@ -155,9 +155,12 @@ static int b_omatcopy(gk_runner *r, const gk_bench_omat *o, int a, int b, gk_ben
     const float zero = 0.0f;
     cuda_error code = api->event_record(api->start, NULL);
     if (code) return cuda_fail(api, err, "cudaEventRecord", code);
-    /* beta = 0 with B as the in-place second operand: geam's documented in-place form. */
-    int status = api->sgeam(api->handle, trans ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, &o->alpha,
-                            st->slots[a], (int)o->lda, &zero, st->slots[b], (int)o->ldb, st->slots[b], (int)o->ldb);
+    /* geam's second operand (times beta = 0) is A again, with the same op: a
+     * valid m x n operand that is finite even if cuBLAS reads it (the output
+     * holds the NaN poison). */
+    int op = trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+    int status = api->sgeam(api->handle, op, op, (int)m, (int)n, &o->alpha, st->slots[a], (int)o->lda, &zero,
+                            st->slots[a], (int)o->lda, st->slots[b], (int)o->ldb);
     return timed_end(api, status, "cublasSgeam", t, err);
 }
 
