@@ -10,13 +10,15 @@
 # usage: bench/gpu.sh OUTDIR [ARCHIVE.tar.gz]
 #   ARCHIVE: also pack OUTDIR into one file (handy where only a few files come back):
 #   bench/gpu.sh /tmp/gpu-results "$OUT/gpu-results.tar.gz"
-# Budget: about 8 minutes on an H200 (sizes and repeats below are chosen for it).
+# Budget: about 8 minutes on an H200 (sizes and repeats below are chosen for it;
+# BUDGET below is the hard stop).
 # Environment: GEMMKIT_DEVICE (default NVIDIA), JOBS (build jobs, default nproc),
+#   BUDGET: seconds for the whole script (default 480; each step stops in time),
 #   QUICK=1: tiny sizes, a dry run of the script itself (e.g. GEMMKIT_DEVICE=portable on a CPU).
 set -uo pipefail
 
 if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,13 +27,26 @@ archive=${2:-}
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 start=$(date +%s)
+deadline=$((start + ${BUDGET:-480})) # every step's time limit is cut to what is left of this
 failed=()
 
 log() { echo "[gpu.sh $(($(date +%s) - start)) s] $*" | tee -a "$out/gpu.log" >&2; }
+# cap SECONDS: the limit cut to the time left before the deadline (0 when none is left).
+cap() {
+  local left=$((deadline - $(date +%s) - 5))
+  [ $left -lt 0 ] && left=0
+  echo $(($1 < left ? $1 : left))
+}
 # step NAME SECONDS COMMAND...: runs with a time limit, output to OUTDIR/NAME.log; records failures.
 step() {
-  local name=$1 limit=$2
+  local name=$1 limit
+  limit=$(cap "$2")
   shift 2
+  if [ "$limit" -lt 10 ]; then
+    log "$name: skipped, the time budget is spent"
+    failed+=("$name")
+    return 1
+  fi
   log "$name: $*"
   timeout --kill-after=10 "$limit" "$@" >"$out/$name.log" 2>&1
   local rc=$?
@@ -85,14 +100,20 @@ export GEMMKIT_DEVICE=${GEMMKIT_DEVICE:-NVIDIA}
 cat "$out/devices.txt" >&2
 
 # 4. The test suite on the GPU (cmocka tests are skipped by CMake if cmocka is missing).
-step tests 240 ctest --test-dir "$build" --output-on-failure -j 4 --timeout 200
+step tests 180 ctest --test-dir "$build" --output-on-failure -j 4 --timeout 200
 
 # 5. Benchmarks. gnuplot draws with --plot; without it bench/plot.py (matplotlib) does.
 have_gnuplot=0
 command -v gnuplot >/dev/null && have_gnuplot=1
 bench() { # bench NAME SECONDS ARGS...
-  local name=$1 limit=$2
+  local name=$1 limit
+  limit=$(cap "$2")
   shift 2
+  if [ "$limit" -lt 10 ]; then
+    log "bench $name: skipped, the time budget is spent"
+    failed+=("bench-$name")
+    return 1
+  fi
   local plot=()
   [ $have_gnuplot -eq 1 ] && plot=(--plot "$out/$name.png")
   log "bench $name: gemmkit $*"
@@ -111,18 +132,18 @@ if [ "${QUICK:-0}" = 1 ]; then
   ladder_sizes=64,96 best_sizes=64:256:x2,97 transpose_sizes=64:256:x2 cuda_sizes=64,128
 fi
 # The ladder at the sizes of the tutorial; --max-time skips what a naive kernel would drag out.
-bench ladder 240 bench --kernel all --sizes $ladder_sizes --repeat 5 --max-time 5
+bench ladder 200 bench --kernel all --sizes $ladder_sizes --repeat 5 --max-time 5
 # What the public SGEMM runs, over the sweep, and odd sizes through the padding path.
-bench best 150 bench --kernel best --sizes $best_sizes --repeat 10 --no-baseline --max-time 30
+bench best 120 bench --kernel best --sizes $best_sizes --repeat 10 --no-baseline --max-time 30
 # The transposes (GB/s) beside cuBLAS geam and CLBlast omatcopy.
-if ! bench transpose 90 bench --transpose --sizes $transpose_sizes --repeat 10 &&
+if ! bench transpose 60 bench --transpose --sizes $transpose_sizes --repeat 10 &&
   grep -q "without the transpose benchmark" "$out/transpose.log"; then
   log "bench transpose: this gemmkit has no transpose benchmark yet (not counted as a failure)"
   unset 'failed[-1]'
 fi
 # The CUDA backend, when built with it.
 if "$gemmkit" --backend cuda devices 2>/dev/null | grep -q "^CUDA: [1-9]"; then
-  GEMMKIT_DEVICE= bench cuda 120 --backend cuda bench --kernel best --sizes $cuda_sizes --repeat 10 --no-baseline
+  GEMMKIT_DEVICE= bench cuda 60 --backend cuda bench --kernel best --sizes $cuda_sizes --repeat 10 --no-baseline
 fi
 
 # 6. The summary, last.
