@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages gemmkit needs to build and test, when
-# they are missing. Shared by `make run`, `make test` and CI.
+# they are missing. Shared by `make run`, `make test` and CI. Optional, found
+# at run time when present: gnuplot-nox (bench --plot), libclblast1 (bench peer).
 set -euo pipefail
 
 # libblas-dev/libblas3 (the reference BLAS) and gfortran: the BLAS drop-in
 # demos (examples/dropin) compare gemmkit with the reference.
-packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev
+packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev libjansson-dev
           libblas-dev libblas3 gfortran)
 # Nice to have: clang with libFuzzer runs a short fuzzing of the .npy reader.
 optional=(clang libclang-rt-dev)

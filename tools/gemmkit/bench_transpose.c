@@ -194,7 +194,7 @@ static void usage(FILE *out)
                  "(with --params) beside " REFERENCE_COPY ", the copy reference.\n");
 }
 
-int gk_bench_transpose(const gk_cli *cli, int argc, char **argv)
+int gk_bench_transpose_legacy(const gk_cli *cli, int argc, char **argv)
 {
     bench_options o = {.repeat = 10};
     for (int i = 0; i < argc; i++) {

@@ -1,200 +1,184 @@
-/* `gemmkit bench`: times SGEMM kernels on device buffers with profiling
- * events (compilation and a warm-up outside the timing), takes the median,
- * and checks every result against the reference. */
-#include <math.h>
-#include <stdio.h>
+/* `gemmkit bench`: gemmkit's kernels beside the host baseline and the peers
+ * (cuBLAS, CLBlast) in one run; a compact table on stdout, progress on
+ * stderr, and --json / --csv / --plot files with every sample. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "check.h"
-#include "cli.h"
+#include "bench.h"
+#include "kernel_config.h"
 #include "registry.h"
 
-#define MAX_SIZES 32
-
-typedef struct bench_args {
-    const char *kernel;
-    const char *params;
-    int64_t sizes[MAX_SIZES];
-    int size_count;
-    int repeat;
-} bench_args;
-
-static int compare_double(const void *a, const void *b)
+static int kind_rank(const char *kind)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return strcmp(kind, "baseline") == 0 ? 0 : strcmp(kind, "gemmkit") == 0 ? 1 : 2;
 }
 
-static int parse_sizes(const char *text, bench_args *args)
+typedef struct order_key {
+    int rank, first, index;
+} order_key;
+
+static int compare_keys(const void *a, const void *b)
 {
-    args->size_count = 0;
-    for (const char *p = text; *p;) {
-        char *end = NULL;
-        long v = strtol(p, &end, 10);
-        if (end == p || v <= 0 || args->size_count >= MAX_SIZES) return 0;
-        args->sizes[args->size_count++] = v;
-        p = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',') return 0;
-    }
-    return args->size_count > 0;
+    const order_key *x = a, *y = b;
+    if (x->rank != y->rank) return x->rank - y->rank;
+    if (x->first != y->first) return x->first - y->first;
+    return x->index - y->index;
 }
 
-typedef struct bench_result {
-    double median_ms, min_ms, max_ms;
-    double gflops;
-    int verified;
-    char message[256];
-} bench_result;
-
-static gemmkit_status bench_one(gemmkit_context *ctx, const gemmkit_options *base, int64_t n, int repeat,
-                                gk_rng *rng, bench_result *out)
+/* Groups the records (measured size by size) by runner: baseline, gemmkit's
+ * kernels in the order they ran, then the peers; sizes in order within each. */
+static void group_records(gk_bench_report *report)
 {
-    size_t count = (size_t)(n * n);
-    float *a = malloc(count * sizeof *a), *b = malloc(count * sizeof *b), *c = malloc(count * sizeof *c);
-    gemmkit_buffer *da = NULL, *db = NULL, *dc = NULL;
-    double *samples = calloc((size_t)repeat, sizeof *samples);
-    gemmkit_status status = GEMMKIT_ERROR_OUT_OF_HOST_MEMORY;
-    if (!a || !b || !c || !samples) goto done;
-    gk_fill_random(rng, a, count);
-    gk_fill_random(rng, b, count);
-    gk_fill_value(c, count, NAN);
-    if ((status = gemmkit_buffer_create(ctx, count, &da)) || (status = gemmkit_buffer_create(ctx, count, &db)) ||
-        (status = gemmkit_buffer_create(ctx, count, &dc)))
-        goto done;
-    if ((status = gemmkit_buffer_write(ctx, da, 0, count, a)) || (status = gemmkit_buffer_write(ctx, db, 0, count, b)) ||
-        (status = gemmkit_buffer_write(ctx, dc, 0, count, c)))
-        goto done;
-    gemmkit_options options = *base;
-    double kernel_ms = 0.0;
-    options.kernel_ms = &kernel_ms;
-    for (int r = -1; r < repeat; r++) { /* r == -1: warm-up, compiles the kernels */
-        status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n,
-                                       1.0f, da, 0, n, db, 0, n, 0.0f, dc, 0, n);
-        if (status != GEMMKIT_SUCCESS) goto done;
-        if (r >= 0) samples[r] = kernel_ms;
+    size_t n = report->count;
+    order_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    gk_bench_record *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (!keys || !sorted) goto done;
+    for (size_t i = 0; i < n; i++) {
+        size_t first = 0;
+        while (strcmp(report->records[first].name, report->records[i].name) != 0) first++;
+        keys[i] = (order_key){kind_rank(report->records[i].kind), (int)first, (int)i};
     }
-    if ((status = gemmkit_buffer_read(ctx, dc, 0, count, c))) goto done;
-    qsort(samples, (size_t)repeat, sizeof *samples, compare_double);
-    out->median_ms = samples[repeat / 2];
-    out->min_ms = samples[0];
-    out->max_ms = samples[repeat - 1];
-    out->gflops = 2.0 * (double)n * n * n / (out->median_ms * 1e6);
-    gk_sgemm_case kase = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n, 1.0f, 0.0f, n, n, n};
-    float *c0 = malloc(count * sizeof *c0);
-    gk_check_result check;
-    if (!c0) {
-        status = GEMMKIT_ERROR_OUT_OF_HOST_MEMORY;
-        goto done;
-    }
-    gk_fill_value(c0, count, NAN);
-    gk_check_sgemm_sampled(&kase, a, b, c0, c, 256, rng, &check);
-    free(c0);
-    out->verified = check.passed;
-    snprintf(out->message, sizeof out->message, "%s", check.message);
+    qsort(keys, n, sizeof *keys, compare_keys);
+    for (size_t i = 0; i < n; i++) sorted[i] = report->records[keys[i].index];
+    memcpy(report->records, sorted, n * sizeof *sorted);
 done:
-    gemmkit_buffer_destroy(da);
-    gemmkit_buffer_destroy(db);
-    gemmkit_buffer_destroy(dc);
-    free(a);
-    free(b);
-    free(c);
-    free(samples);
-    return status;
+    free(keys);
+    free(sorted);
 }
 
-static void usage(FILE *out)
+int gk_bench_finish(gk_bench_session *s)
 {
-    fprintf(out, "usage: gemmkit bench [--kernel NAME|all|best] [--params P=V,...] [--sizes N,N,...] [--repeat R]\n"
-                 "       gemmkit bench --transpose [options]   (transposes and copies; --transpose --help)\n");
+    gk_bench_report *report = &s->report;
+    group_records(report);
+    gk_bench_print_header(report, stdout);
+    gk_bench_print_table(report, stdout);
+    int failures = 0, wrong = 0;
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *r = &report->records[i];
+        /* A peer's failure is shown but is not gemmkit's: it does not fail the run. */
+        if (strcmp(r->kind, "peer") == 0) continue;
+        wrong += r->status == GK_BENCH_WRONG;
+        failures += r->status == GK_BENCH_WRONG || r->status == GK_BENCH_ERROR;
+    }
+    if (failures)
+        printf("\n%d result(s) failed (%d wrong, %d errors): no speed is reported for them.\n", failures, wrong,
+               failures - wrong);
+    fflush(stdout);
+    char err[GK_BENCH_ERR];
+    struct {
+        const char *path;
+        int (*write)(const gk_bench_report *, const char *, char *);
+        const char *what;
+    } outputs[] = {{s->args->json_path, gk_bench_write_json, "JSON"},
+                   {s->args->csv_path, gk_bench_write_csv, "CSV"},
+                   {s->args->plot_path, gk_bench_write_plot, "plot"}};
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+        if (!outputs[i].path) continue;
+        if (outputs[i].write(report, outputs[i].path, err)) {
+            fprintf(stderr, "gemmkit bench: %s not written: %s\n", outputs[i].what, err);
+            failures++;
+        } else if (!s->args->quiet) {
+            fprintf(stderr, "gemmkit bench: %s written to %s\n", outputs[i].what, outputs[i].path);
+        }
+    }
+    return failures ? GK_EXIT_FAILED : GK_EXIT_OK;
+}
+
+/* The command line as a shell would take it back (arguments with spaces quoted). */
+static void command_line(const gk_cli *cli, char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "gemmkit");
+    if (cli->device && used < len) used += (size_t)snprintf(out + used, len - used, " --device '%s'", cli->device);
+    if (cli->backend != GEMMKIT_BACKEND_DEFAULT && used < len)
+        used += (size_t)snprintf(out + used, len - used, " --backend %s",
+                                 cli->backend == GEMMKIT_BACKEND_CUDA ? "cuda" : "opencl");
+    if (used < len) used += (size_t)snprintf(out + used, len - used, " bench");
+    for (int i = 0; i < cli->argc && used < len; i++) {
+        const char *a = cli->argv[i];
+        int plain = *a && !strpbrk(a, " \t'\"$\\*?;&|<>()");
+        used += (size_t)snprintf(out + used, len - used, plain ? " %s" : " '%s'", a);
+    }
+}
+
+static void default_sizes(gk_bench_args *args, int is_gpu)
+{
+    static const gk_bench_size gpu[] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}};
+    static const gk_bench_size cpu[] = {{256, 256, 256}, {512, 512, 512}};
+    const gk_bench_size *src = is_gpu ? gpu : cpu;
+    args->size_count = is_gpu ? 3 : 2;
+    memcpy(args->sizes, src, (size_t)args->size_count * sizeof *src);
+}
+
+static int check_kernel(const gk_bench_args *args)
+{
+    if (args->transpose || strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0) return 0;
+    const gk_kernel_def *def = gk_kernel_find(args->kernel);
+    if (!def || def->op != GK_OP_SGEMM || (def->flags & GK_FLAG_HELPER)) {
+        fprintf(stderr, "gemmkit bench: no SGEMM kernel named \"%s\" (see gemmkit list; or all, best)\n", args->kernel);
+        return GK_EXIT_USAGE;
+    }
+    /* Unknown parameters and failed constraints are usage errors, found before any device work. */
+    gk_config config;
+    if (gk_config_resolve(def, args->params, &config) != GEMMKIT_SUCCESS) {
+        fprintf(stderr, "gemmkit bench: --params \"%s\": %s\n", args->params ? args->params : "",
+                gemmkit_last_error_message());
+        return GK_EXIT_USAGE;
+    }
+    return 0;
 }
 
 int gk_cmd_bench(const gk_cli *cli)
 {
-    for (int i = 0; i < cli->argc; i++)
-        if (strcmp(cli->argv[i], "--transpose") == 0) return gk_bench_transpose(cli, cli->argc, cli->argv);
-    bench_args args = {"best", NULL, {0}, 0, 5};
-    for (int i = 0; i < cli->argc; i++) {
-        const char *arg = cli->argv[i];
-        const char *value = i + 1 < cli->argc ? cli->argv[i + 1] : NULL;
-        if (strcmp(arg, "--help") == 0) {
-            usage(stdout);
-            return GK_EXIT_OK;
-        } else if (strcmp(arg, "--kernel") == 0 && value) {
-            args.kernel = value;
-            i++;
-        } else if (strcmp(arg, "--params") == 0 && value) {
-            args.params = value;
-            i++;
-        } else if (strcmp(arg, "--sizes") == 0 && value) {
-            if (!parse_sizes(value, &args)) {
-                fprintf(stderr, "gemmkit bench: bad --sizes \"%s\" (positive integers, comma separated)\n", value);
-                return GK_EXIT_USAGE;
-            }
-            i++;
-        } else if (strcmp(arg, "--repeat") == 0 && value) {
-            args.repeat = atoi(value);
-            if (args.repeat < 1 || args.repeat > 10000) {
-                fprintf(stderr, "gemmkit bench: --repeat must be between 1 and 10000\n");
-                return GK_EXIT_USAGE;
-            }
-            i++;
-        } else {
-            fprintf(stderr, "gemmkit bench: unknown or incomplete argument %s\n", arg);
-            usage(stderr);
-            return GK_EXIT_USAGE;
-        }
+    gk_bench_args args;
+    int rc = gk_bench_parse_args(cli->argc, cli->argv, &args);
+    if (rc == -1) return GK_EXIT_OK; /* --help */
+    if (rc) return rc;
+    if ((rc = check_kernel(&args))) return rc;
+    if (args.transpose && !gk_bench_transpose) {
+        fprintf(stderr, "gemmkit bench: --transpose: this gemmkit was built without the transpose benchmark "
+                        "(tools/gemmkit/bench_transpose.c)\n");
+        return GK_EXIT_USAGE;
     }
-    const int all = strcmp(args.kernel, "all") == 0, best = strcmp(args.kernel, "best") == 0;
-    if (!all && !best) {
-        const gk_kernel_def *def = gk_kernel_find(args.kernel);
-        if (!def || def->op != GK_OP_SGEMM || (def->flags & GK_FLAG_HELPER)) {
-            fprintf(stderr, "gemmkit bench: no SGEMM kernel named \"%s\" (see gemmkit list)\n", args.kernel);
-            return GK_EXIT_USAGE;
-        }
+
+    gk_bench_session s;
+    memset(&s, 0, sizeof s);
+    s.cli = cli;
+    s.args = &args;
+    s.progress = args.quiet ? NULL : stderr;
+    s.started_ms = gk_bench_now_ms();
+    if (!(s.ctx = gk_cli_open(cli))) return GK_EXIT_FAILED;
+    gemmkit_context_device_info(s.ctx, &s.info);
+    if (args.size_count == 0 && !args.transpose) default_sizes(&args, s.info.is_gpu);
+
+    gk_bench_report *report = &s.report;
+    report->args = &args;
+    report->device = s.info;
+    report->seed = gk_rng_fresh_seed();
+    gk_rng_seed(&s.rng, report->seed);
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(report->date, sizeof report->date, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    command_line(cli, report->command_line, sizeof report->command_line);
+    snprintf(report->title, sizeof report->title,
+             "gemmkit bench: SGEMM C = op(A) op(B), %s-major, %c%c; 1 warm-up + %d timed runs each; seed %llu",
+             args.layout == GEMMKIT_ROW_MAJOR ? "row" : "column", args.trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T',
+             args.trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', args.repeat, (unsigned long long)report->seed);
+
+    gk_bench_progress(&s, "device: %s | %s; %d size(s), kernel %s", s.info.platform, s.info.name, args.size_count,
+                      args.kernel);
+    gk_bench_open_peers(&s);
+    if (args.transpose) {
+        /* The transpose benchmark fills the same report; see bench.h. */
+        rc = gk_bench_transpose(&s);
+    } else {
+        gk_bench_sgemm(&s);
+        rc = GK_EXIT_OK;
     }
-    gemmkit_context *ctx = gk_cli_open(cli);
-    if (!ctx) return GK_EXIT_FAILED;
-    gemmkit_device_info info;
-    gemmkit_context_device_info(ctx, &info);
-    if (args.size_count == 0) {
-        static const int64_t gpu_sizes[] = {1024, 2048, 4096}, cpu_sizes[] = {256, 512};
-        const int64_t *s = info.is_gpu ? gpu_sizes : cpu_sizes;
-        args.size_count = info.is_gpu ? 3 : 2;
-        memcpy(args.sizes, s, (size_t)args.size_count * sizeof *s);
-    }
-    printf("device: %s | %s (driver %s)\n", info.platform, info.name, info.driver_version);
-    printf("fp32 peak estimate: %.0f GFLOPS = %d units x %d lanes x 2 flops x %d MHz\n", info.peak_gflops,
-           info.compute_units, info.lanes_per_unit, info.clock_mhz);
-    printf("SGEMM C = A*B, column-major, square n; device time of the main kernel, median of %d runs\n\n",
-           args.repeat);
-    printf("%-28s %7s %10s %10s %7s  %s\n", "kernel", "n", "ms", "GFLOPS", "%peak", "check");
-    uint64_t seed = gk_rng_fresh_seed();
-    gk_rng rng;
-    gk_rng_seed(&rng, seed);
-    int failures = 0;
-    for (size_t k = 0; k < (best ? 1 : gk_kernel_count()); k++) {
-        const gk_kernel_def *def = best ? NULL : gk_kernel_at(k);
-        if (def && (def->op != GK_OP_SGEMM || (def->flags & GK_FLAG_HELPER))) continue;
-        if (def && !all && strcmp(def->name, args.kernel) != 0) continue;
-        gemmkit_options options = {.kernel = def ? def->name : NULL, .params = args.params};
-        for (int s = 0; s < args.size_count; s++) {
-            bench_result r = {0};
-            gemmkit_status status = bench_one(ctx, &options, args.sizes[s], args.repeat, &rng, &r);
-            const char *name = def ? def->name : "best (library default)";
-            if (status != GEMMKIT_SUCCESS) {
-                printf("%-28s %7lld %10s %10s %7s  %s: %s\n", name, (long long)args.sizes[s], "-", "-", "-",
-                       gemmkit_strerror(status), gemmkit_last_error_message());
-                if (status != GEMMKIT_ERROR_UNSUPPORTED_BACKEND) failures++;
-                continue;
-            }
-            printf("%-28s %7lld %10.3f %10.1f %6.1f%%  %s\n", name, (long long)args.sizes[s], r.median_ms,
-                   r.verified ? r.gflops : 0.0, r.verified ? 100.0 * r.gflops / info.peak_gflops : 0.0,
-                   r.verified ? "ok" : r.message);
-            fflush(stdout);
-            failures += !r.verified;
-        }
-    }
-    gemmkit_context_destroy(ctx);
-    return failures ? GK_EXIT_FAILED : GK_EXIT_OK;
+    int finished = gk_bench_finish(&s);
+    gk_bench_close_peers(&s);
+    gemmkit_context_destroy(s.ctx);
+    gk_bench_report_free(report);
+    return rc ? rc : finished;
 }

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The GPU machine in one go (see /work/shared/gpu/NOTES.md): registers
+# NVIDIA's OpenCL driver, unpacks the packages carried in .deps/ (CLBlast,
+# cmocka, jansson: scripts/fetch-gpu-deps.sh fetches them elsewhere), builds,
+# runs the test suite on the GPU, then benchmarks gemmkit beside cuBLAS and
+# CLBlast: the kernel ladder, the best kernel over a size sweep, the
+# transposes, and (when built) the CUDA backend. Writes every result (json,
+# csv, png, logs) to OUTDIR and prints a short summary table last.
+#
+# usage: bench/gpu.sh OUTDIR [ARCHIVE.tar.gz]
+#   ARCHIVE: also pack OUTDIR into one file (handy where only a few files come back):
+#   bench/gpu.sh /tmp/gpu-results "$OUT/gpu-results.tar.gz"
+# Budget: about 8 minutes on an H200 (sizes and repeats below are chosen for it;
+# BUDGET below is the hard stop).
+# Environment: GEMMKIT_DEVICE (default NVIDIA), JOBS (build jobs, default nproc),
+#   BUDGET: seconds for the whole script (default 480; each step stops in time),
+#   QUICK=1: tiny sizes, a dry run of the script itself (e.g. GEMMKIT_DEVICE=portable on a CPU).
+set -uo pipefail
+
+if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$1
+archive=${2:-}
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+start=$(date +%s)
+deadline=$((start + ${BUDGET:-480})) # every step's time limit is cut to what is left of this
+failed=()
+
+log() { echo "[gpu.sh $(($(date +%s) - start)) s] $*" | tee -a "$out/gpu.log" >&2; }
+# cap SECONDS: the limit cut to the time left before the deadline (0 when none is left).
+cap() {
+  local left=$((deadline - $(date +%s) - 5))
+  [ $left -lt 0 ] && left=0
+  echo $(($1 < left ? $1 : left))
+}
+# step NAME SECONDS COMMAND...: runs with a time limit, output to OUTDIR/NAME.log; records failures.
+step() {
+  local name=$1 limit
+  limit=$(cap "$2")
+  shift 2
+  if [ "$limit" -lt 10 ]; then
+    log "$name: skipped, the time budget is spent"
+    failed+=("$name")
+    return 1
+  fi
+  log "$name: $*"
+  timeout --kill-after=10 "$limit" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    [ $rc -eq 124 ] && log "$name: stopped after $limit s" || log "$name: exit status $rc"
+    failed+=("$name")
+  fi
+  return $rc
+}
+
+# 1. NVIDIA's OpenCL driver (only PoCL is registered on a fresh machine).
+as_root=""
+[ "$(id -u)" -ne 0 ] && as_root="sudo -n"
+# Only where the driver exists: never touch a machine without NVIDIA's library.
+if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p 2>/dev/null | grep -q libnvidia-opencl.so.1; then
+  if $as_root mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 | $as_root tee /etc/OpenCL/vendors/nvidia.icd >/dev/null; then
+    log "registered NVIDIA's OpenCL driver"
+  else
+    log "could not register NVIDIA's OpenCL driver (needs root): GPU runs will fail"
+  fi
+fi
+
+# 2. Carried packages, unpacked beside the tree (never over /).
+prefix="$root/.deps/root"
+if compgen -G "$root/.deps/*.deb" >/dev/null; then
+  mkdir -p "$prefix"
+  for deb in "$root"/.deps/*.deb; do dpkg -x "$deb" "$prefix" || log "could not unpack $deb"; done
+  export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  log "unpacked $(ls "$root"/.deps/*.deb | wc -l) package(s) from .deps into $prefix"
+else
+  log "no .deps/*.deb (scripts/fetch-gpu-deps.sh): CLBlast, cmocka and jansson only if installed"
+fi
+# cuBLAS and the CUDA runtime are found with dlopen; make the toolkit's folder visible.
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
+  [ -d "$d" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
+done
+
+# 3. Build.
+build="$root/build-gpu"
+step configure 180 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
+step build 300 cmake --build "$build" -j "${JOBS:-$(nproc)}"
+gemmkit="$build/gemmkit"
+if [ ! -x "$gemmkit" ]; then
+  log "no gemmkit binary: see $out/build.log"
+  tail -30 "$out/build.log" >&2
+  exit 1
+fi
+export GEMMKIT_DEVICE=${GEMMKIT_DEVICE:-NVIDIA}
+"$gemmkit" devices >"$out/devices.txt" 2>&1
+cat "$out/devices.txt" >&2
+
+# 4. The test suite on the GPU (cmocka tests are skipped by CMake if cmocka is missing).
+step tests 180 ctest --test-dir "$build" --output-on-failure -j 4 --timeout 200
+
+# 5. Benchmarks. gnuplot draws with --plot; without it bench/plot.py (matplotlib) does.
+have_gnuplot=0
+command -v gnuplot >/dev/null && have_gnuplot=1
+bench() { # bench NAME SECONDS ARGS...
+  local name=$1 limit
+  limit=$(cap "$2")
+  shift 2
+  if [ "$limit" -lt 10 ]; then
+    log "bench $name: skipped, the time budget is spent"
+    failed+=("bench-$name")
+    return 1
+  fi
+  local plot=()
+  [ $have_gnuplot -eq 1 ] && plot=(--plot "$out/$name.png")
+  log "bench $name: gemmkit $*"
+  timeout --kill-after=10 "$limit" "$gemmkit" "$@" --json "$out/$name.json" --csv "$out/$name.csv" "${plot[@]}" \
+    >"$out/$name.txt" 2>"$out/$name.log"
+  local rc=$?
+  [ $rc -ne 0 ] && { log "bench $name: exit status $rc (see $name.txt, $name.log)"; failed+=("bench-$name"); }
+  if [ $have_gnuplot -eq 0 ] && [ -s "$out/$name.json" ]; then
+    python3 "$root/bench/plot.py" "$out/$name.json" -o "$out/$name.png" 2>>"$out/$name.log" ||
+      log "bench $name: no plot (neither gnuplot nor matplotlib)"
+  fi
+  return $rc
+}
+ladder_sizes=1024,2048,4096 best_sizes=1024:16384:x2,4097 transpose_sizes=1024:16384:x2 cuda_sizes=1024:8192:x2
+if [ "${QUICK:-0}" = 1 ]; then
+  ladder_sizes=64,96 best_sizes=64:256:x2,97 transpose_sizes=64:256:x2 cuda_sizes=64,128
+fi
+# The ladder at the sizes of the tutorial; --max-time skips what a naive kernel would drag out.
+bench ladder 200 bench --kernel all --sizes $ladder_sizes --repeat 5 --max-time 5
+# What the public SGEMM runs, over the sweep, and odd sizes through the padding path.
+bench best 120 bench --kernel best --sizes $best_sizes --repeat 10 --no-baseline --max-time 30
+# The transposes (GB/s) beside cuBLAS geam and CLBlast omatcopy.
+if ! bench transpose 60 bench --transpose --sizes $transpose_sizes --repeat 10 &&
+  grep -q "without the transpose benchmark" "$out/transpose.log"; then
+  log "bench transpose: this gemmkit has no transpose benchmark yet (not counted as a failure)"
+  unset 'failed[-1]'
+fi
+# The CUDA backend, when built with it.
+if "$gemmkit" --backend cuda devices 2>/dev/null | grep -q "^CUDA: [1-9]"; then
+  GEMMKIT_DEVICE= bench cuda 60 --backend cuda bench --kernel best --sizes $cuda_sizes --repeat 10 --no-baseline
+fi
+
+# 6. The summary, last.
+jsons=()
+for name in ladder best transpose cuda; do [ -s "$out/$name.json" ] && jsons+=("$out/$name.json"); done
+if [ ${#jsons[@]} -gt 0 ]; then
+  python3 "$root/bench/summary.py" "${jsons[@]}" >"$out/summary.txt" 2>&1 || failed+=("summary")
+fi
+log "done in $(($(date +%s) - start)) s; failed steps: ${failed[*]:-none}"
+if [ -n "$archive" ]; then
+  tar czf "$archive" -C "$out" . && log "packed $out into $archive"
+fi
+echo
+echo "=== gemmkit on the GPU: results in $out ==="
+[ -s "$out/summary.txt" ] && cat "$out/summary.txt"
+echo "failed steps: ${failed[*]:-none}"
+[ ${#failed[@]} -eq 0 ]

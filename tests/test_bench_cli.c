@@ -1,0 +1,410 @@
+/* `gemmkit bench`: argument parsing (sizes, sweeps, options), bad arguments
+ * (a clear message and exit status 2), and the result files of a tiny run on
+ * the default device (--json and --csv: required fields, sample counts). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "bench.h"
+
+#ifdef GEMMKIT_HAVE_JANSSON
+#include <jansson.h>
+#endif
+
+static char workdir[256];
+
+/* ---- sizes ---- */
+
+static void expect_sizes(const char *text, const int64_t *mnk, int count)
+{
+    gk_bench_size sizes[GK_BENCH_MAX_SIZES];
+    int n = -1;
+    char err[GK_BENCH_ERR] = "";
+    assert_int_equal(gk_bench_parse_sizes(text, sizes, GK_BENCH_MAX_SIZES, &n, err), 0);
+    assert_int_equal(n, count);
+    for (int i = 0; i < count; i++) {
+        assert_int_equal(sizes[i].m, mnk[3 * i]);
+        assert_int_equal(sizes[i].n, mnk[3 * i + 1]);
+        assert_int_equal(sizes[i].k, mnk[3 * i + 2]);
+    }
+}
+
+static void expect_bad_sizes(const char *text, const char *words)
+{
+    gk_bench_size sizes[GK_BENCH_MAX_SIZES];
+    int n = 0;
+    char err[GK_BENCH_ERR] = "";
+    assert_int_equal(gk_bench_parse_sizes(text, sizes, GK_BENCH_MAX_SIZES, &n, err), -1);
+    if (!strstr(err, words)) fail_msg("sizes \"%s\": message \"%s\" lacks \"%s\"", text, err, words);
+}
+
+static void test_sizes_squares_and_shapes(void **state)
+{
+    (void)state;
+    static const int64_t squares[] = {1024, 1024, 1024, 2048, 2048, 2048};
+    expect_sizes("1024,2048", squares, 2);
+    static const int64_t shape[] = {1000, 3, 77};
+    expect_sizes("1000x3x77", shape, 1);
+    static const int64_t mixed[] = {7, 7, 7, 1, 2, 3, 9, 9, 9};
+    expect_sizes("7,1x2x3,9", mixed, 3);
+}
+
+static void test_sizes_sweeps(void **state)
+{
+    (void)state;
+    static const int64_t doubling[] = {1024, 1024, 1024, 2048, 2048, 2048, 4096, 4096, 4096,
+                                       8192, 8192, 8192, 16384, 16384, 16384};
+    expect_sizes("1024:16384:x2", doubling, 5);
+    static const int64_t steps[] = {256, 256, 256, 512, 512, 512, 768, 768, 768, 1024, 1024, 1024};
+    expect_sizes("256:1024:+256", steps, 4);
+    /* LAST need not be on the grid: the sweep stops below it. */
+    static const int64_t partial[] = {3, 3, 3, 9, 9, 9};
+    expect_sizes("3:20:x3", partial, 2);
+}
+
+static void test_sizes_rejected(void **state)
+{
+    (void)state;
+    expect_bad_sizes("", "empty");
+    expect_bad_sizes("0", "positive integer");
+    expect_bad_sizes("-5", "positive integer");
+    expect_bad_sizes("12x3", "MxNxK");
+    expect_bad_sizes("2x0x4", "MxNxK");
+    expect_bad_sizes("1024:16:x2", "larger than LAST");
+    expect_bad_sizes("16:1024:x1", "at least 2");
+    expect_bad_sizes("16:1024:+0", "FIRST:LAST");
+    expect_bad_sizes("16:1024", "FIRST:LAST");
+    expect_bad_sizes("1,,2", "empty item");
+    expect_bad_sizes("99999999", "up to");
+    expect_bad_sizes("1:100000:+1", "more than");
+}
+
+/* ---- options ---- */
+
+static int parse(gk_bench_args *args, int argc, const char **argv)
+{
+    return gk_bench_parse_args(argc, (char **)argv, args);
+}
+
+static void test_options(void **state)
+{
+    (void)state;
+    gk_bench_args a;
+    assert_int_equal(parse(&a, 0, NULL), 0);
+    assert_string_equal(a.kernel, "best");
+    assert_int_equal(a.repeat, 5);
+    assert_int_equal(a.layout, GEMMKIT_COL_MAJOR);
+    assert_int_equal(a.peers, 1);
+    assert_int_equal(a.size_count, 0);
+    const char *argv[] = {"--kernel", "direct", "--params", "TS=8", "--sizes", "64,32x16x8", "--layout", "row",
+                          "--trans", "TN", "--repeat", "7", "--json", "r.json", "--csv", "r.csv", "--plot", "r.png",
+                          "--no-peers", "--no-baseline", "--quiet", "--sets", "2", "--max-time", "1.5", "--transpose"};
+    assert_int_equal(parse(&a, (int)(sizeof argv / sizeof argv[0]), argv), 0);
+    assert_string_equal(a.kernel, "direct");
+    assert_string_equal(a.params, "TS=8");
+    assert_int_equal(a.size_count, 2);
+    assert_int_equal(a.layout, GEMMKIT_ROW_MAJOR);
+    assert_int_equal(a.trans_a, GEMMKIT_TRANS);
+    assert_int_equal(a.trans_b, GEMMKIT_NO_TRANS);
+    assert_int_equal(a.repeat, 7);
+    assert_string_equal(a.json_path, "r.json");
+    assert_string_equal(a.csv_path, "r.csv");
+    assert_string_equal(a.plot_path, "r.png");
+    assert_int_equal(a.peers, 0);
+    assert_int_equal(a.baseline, 0);
+    assert_int_equal(a.quiet, 1);
+    assert_int_equal(a.sets, 2);
+    assert_true(a.max_seconds == 1.5);
+    assert_int_equal(a.transpose, 1);
+    const char *peers_back[] = {"--no-peers", "--peers"};
+    assert_int_equal(parse(&a, 2, peers_back), 0);
+    assert_int_equal(a.peers, 1);
+}
+
+static void test_options_rejected(void **state)
+{
+    (void)state;
+    static const char *const bad[][3] = {
+        {"--repeat", "0", NULL},    {"--repeat", "3x", NULL},      {"--layout", "diag", NULL},
+        {"--trans", "NC", NULL},    {"--trans", "NNN", NULL},      {"--plot", "out.jpg", NULL},
+        {"--sizes", NULL, NULL},    {"--json", "--csv", "x.csv"},  {"--what", NULL, NULL},
+        {"--params", "TS=8", NULL}, {"--max-time", "-2", NULL},    {"--sets", "0", NULL},
+    };
+    /* Messages go to stderr (silenced here); the parser's return value is the exit status. */
+    fflush(stderr);
+    int saved = dup(2), quiet = open("/dev/null", O_WRONLY);
+    dup2(quiet, 2);
+    int rcs[sizeof bad / sizeof bad[0]];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gk_bench_args a;
+        int argc = bad[i][1] ? (bad[i][2] ? 3 : 2) : 1;
+        rcs[i] = parse(&a, argc, (const char **)bad[i]);
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(quiet);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (rcs[i] != GK_EXIT_USAGE)
+            fail_msg("%s %s: expected exit %d, got %d", bad[i][0], bad[i][1] ? bad[i][1] : "", GK_EXIT_USAGE, rcs[i]);
+}
+
+/* ---- the command itself ---- */
+
+/* Runs gemmkit with arguments (a shell fragment); stdout and stderr go to files in workdir. */
+static int run_cli(const char *args)
+{
+    char command[2048];
+    snprintf(command, sizeof command, "'%s' %s >'%s/out.txt' 2>'%s/err.txt'", GEMMKIT_CLI_PATH, args, workdir, workdir);
+    int status = system(command);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static char *slurp(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", workdir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = calloc((size_t)size + 1, 1);
+    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) text[0] = 0;
+    fclose(f);
+    return text;
+}
+
+static void test_cli_bad_arguments_exit_2(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"bench --sizes 12x3", "MxNxK"},
+        {"bench --sizes 1024:16:x2", "larger than LAST"},
+        {"bench --repeat 0", "--repeat"},
+        {"bench --kernel no-such-kernel", "no SGEMM kernel named"},
+        {"bench --kernel direct --params NOPE=1", "NOPE"},
+        {"bench --layout sideways", "--layout"},
+        {"bench --trans XY", "--trans"},
+        {"bench --plot out.svg", ".png"},
+        {"bench --bogus", "unknown option"},
+        {"bench --json", "needs a value"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = run_cli(cases[i][0]);
+        char *err = slurp("err.txt");
+        assert_non_null(err);
+        if (rc != GK_EXIT_USAGE || !strstr(err, cases[i][1]))
+            fail_msg("gemmkit %s: exit %d (want 2), stderr \"%s\" (want \"%s\")", cases[i][0], rc, err, cases[i][1]);
+        free(err);
+    }
+    assert_int_equal(run_cli("bench --help"), 0);
+}
+
+/* The tiny run both file tests read: two shapes, 3 timed runs, rotation over 2 sets. */
+enum { REPEAT = 3 };
+static int tiny_run_status = -1;
+
+static int tiny_run(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args,
+             "bench --sizes 48,40x24x56 --repeat %d --sets 2 --quiet --json '%s/r.json' --csv '%s/r.csv'", REPEAT,
+             workdir, workdir);
+    tiny_run_status = run_cli(args);
+    return 0;
+}
+
+static void test_cli_tiny_run_table(void **state)
+{
+    (void)state;
+    char *out = slurp("out.txt"), *err = slurp("err.txt");
+    assert_non_null(out);
+#ifdef GEMMKIT_HAVE_JANSSON
+    if (tiny_run_status != 0) fail_msg("tiny bench failed (exit %d):\n%s\n%s", tiny_run_status, out, err);
+#endif
+    assert_non_null(strstr(out, "fp32 peak"));
+    assert_non_null(strstr(out, "host-seq"));
+    assert_non_null(strstr(out, "best"));
+    /* Off NVIDIA GPUs cuBLAS is not used, and the table says why. */
+    gemmkit_context *ctx = NULL;
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
+    gemmkit_context_device_info(ctx, &info);
+    gemmkit_context_destroy(ctx);
+    if (!strstr(info.name, "NVIDIA") && !strstr(info.vendor, "NVIDIA"))
+        assert_non_null(strstr(out, "peer cuBLAS: not used: "));
+    free(out);
+    free(err);
+}
+
+static void test_cli_csv_file(void **state)
+{
+    (void)state;
+    char *csv = slurp("r.csv");
+    assert_non_null(csv);
+    const char *want_comments[] = {"# date: ", "# command line: gemmkit ", "# device: ", "# driver: ", "# fp32 peak: "};
+    for (size_t i = 0; i < sizeof want_comments / sizeof want_comments[0]; i++)
+        if (!strstr(csv, want_comments[i])) fail_msg("CSV lacks \"%s\"", want_comments[i]);
+    const char *header = strstr(csv, "\nop,name,kind,resolved,m,n,k,layout,trans,status,unit,work,input_sets,repeat,"
+                                     "sample,kernel_ms,total_ms,host_ms,");
+    assert_non_null(header);
+    /* Count data rows per (name, shape) among gemmkit's and the baseline's: REPEAT each. */
+    int best48 = 0, best40 = 0, base48 = 0;
+    for (const char *p = strchr(header + 1, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        char line[2048];
+        size_t len = strcspn(p + 1, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)len, p + 1);
+        if (strncmp(line, "sgemm,best,gemmkit,", 19) == 0) {
+            if (strstr(line, ",48,48,48,col,NN,ok,GFLOPS,")) best48++;
+            if (strstr(line, ",40,24,56,col,NN,ok,GFLOPS,")) best40++;
+        }
+        if (strncmp(line, "sgemm,host-seq,baseline,host-seq,48,48,48,", 42) == 0) base48++;
+    }
+    assert_int_equal(best48, REPEAT);
+    assert_int_equal(best40, REPEAT);
+    assert_int_equal(base48, REPEAT);
+    free(csv);
+}
+
+#ifdef GEMMKIT_HAVE_JANSSON
+static json_t *member(json_t *o, const char *key, json_type type)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v || json_typeof(v) != type) fail_msg("JSON: \"%s\" missing or of the wrong type", key);
+    return v;
+}
+
+static void check_series(json_t *result, const char *key)
+{
+    json_t *s = member(result, key, JSON_OBJECT);
+    json_t *samples = member(s, "samples", JSON_ARRAY);
+    assert_int_equal(json_array_size(samples), REPEAT);
+    double lo = json_number_value(member(s, "min", JSON_REAL));
+    double mid = json_number_value(member(s, "median", JSON_REAL));
+    double hi = json_number_value(member(s, "max", JSON_REAL));
+    assert_true(lo > 0.0 && lo <= mid && mid <= hi);
+    for (size_t i = 0; i < json_array_size(samples); i++) {
+        double x = json_number_value(json_array_get(samples, i));
+        assert_true(x >= lo && x <= hi);
+    }
+}
+
+static void test_cli_json_file(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/r.json", workdir);
+    json_error_t error;
+    json_t *root = json_load_file(path, 0, &error);
+    if (!root) fail_msg("r.json does not parse: %s (line %d)", error.text, error.line);
+    assert_string_equal(json_string_value(member(root, "schema", JSON_STRING)), "gemmkit-bench/1");
+    assert_true(strlen(json_string_value(member(root, "date", JSON_STRING))) >= 20);
+    assert_non_null(strstr(json_string_value(member(root, "command_line", JSON_STRING)), "bench --sizes 48,40x24x56"));
+    json_t *device = member(root, "device", JSON_OBJECT);
+    member(device, "name", JSON_STRING);
+    member(device, "driver", JSON_STRING);
+    member(device, "peak_formula", JSON_STRING);
+    assert_true(json_number_value(member(device, "peak_gflops", JSON_REAL)) > 0.0);
+    json_t *settings = member(root, "settings", JSON_OBJECT);
+    assert_int_equal(json_integer_value(member(settings, "repeat", JSON_INTEGER)), REPEAT);
+    /* Both peers are listed, found or with the reason they were not. */
+    json_t *peers = member(root, "peers", JSON_ARRAY);
+    assert_int_equal(json_array_size(peers), 2);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *p = json_array_get(peers, i);
+        member(p, "name", JSON_STRING);
+        json_t *found = json_object_get(p, "found");
+        assert_true(json_is_boolean(found));
+        assert_true(strlen(json_string_value(member(p, "detail", JSON_STRING))) > 0);
+    }
+    json_t *results = member(root, "results", JSON_ARRAY);
+    int gemmkit_ok = 0, baseline_ok = 0;
+    for (size_t i = 0; i < json_array_size(results); i++) {
+        json_t *r = json_array_get(results, i);
+        const char *kind = json_string_value(member(r, "kind", JSON_STRING));
+        const char *status = json_string_value(member(r, "status", JSON_STRING));
+        member(r, "name", JSON_STRING);
+        member(r, "m", JSON_INTEGER);
+        member(r, "message", JSON_STRING);
+        member(r, "check", JSON_OBJECT);
+        if (strcmp(kind, "peer") != 0 && strcmp(status, "ok") != 0)
+            fail_msg("result %zu (%s) is %s: %s", i, kind, status,
+                     json_string_value(json_object_get(r, "message")));
+        if (strcmp(status, "ok") != 0) continue;
+        assert_int_equal(json_integer_value(member(r, "repeat", JSON_INTEGER)), REPEAT);
+        check_series(r, "kernel_ms");
+        check_series(r, "total_ms");
+        check_series(r, "host_ms");
+        json_t *rate = member(r, "rate", JSON_OBJECT);
+        assert_true(json_number_value(member(rate, "kernel", JSON_REAL)) > 0.0);
+        assert_true(json_is_true(json_object_get(member(r, "check", JSON_OBJECT), "passed")));
+        if (strcmp(kind, "gemmkit") == 0) {
+            gemmkit_ok++;
+            /* --sets 2 with 3 runs: both sets used. */
+            assert_int_equal(json_integer_value(member(r, "input_sets", JSON_INTEGER)), 2);
+            member(r, "fraction_of_peak", JSON_REAL);
+            member(r, "ratio_to_peer", JSON_OBJECT);
+        }
+        baseline_ok += strcmp(kind, "baseline") == 0;
+    }
+    assert_int_equal(gemmkit_ok, 2);
+    assert_int_equal(baseline_ok, 2);
+    json_decref(root);
+}
+#else
+static void test_cli_json_file(void **state)
+{
+    (void)state;
+    skip(); /* built without jansson: --json is unavailable */
+}
+#endif
+
+static int make_workdir(void **state)
+{
+    (void)state;
+    snprintf(workdir, sizeof workdir, "/tmp/gemmkit-bench-test-XXXXXX");
+    return mkdtemp(workdir) ? 0 : -1;
+}
+
+static int remove_workdir(void **state)
+{
+    (void)state;
+    const char *files[] = {"out.txt", "err.txt", "r.json", "r.csv"};
+    char path[512];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", workdir, files[i]);
+        unlink(path);
+    }
+    rmdir(workdir);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest parsing[] = {
+        cmocka_unit_test(test_sizes_squares_and_shapes),
+        cmocka_unit_test(test_sizes_sweeps),
+        cmocka_unit_test(test_sizes_rejected),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_options_rejected),
+    };
+    const struct CMUnitTest command[] = {
+        cmocka_unit_test(test_cli_bad_arguments_exit_2),
+        cmocka_unit_test_setup(test_cli_tiny_run_table, tiny_run),
+        cmocka_unit_test(test_cli_csv_file),
+        cmocka_unit_test(test_cli_json_file),
+    };
+    int failed = cmocka_run_group_tests_name("bench arguments", parsing, NULL, NULL);
+    failed += cmocka_run_group_tests_name("bench command", command, make_workdir, remove_workdir);
+    return failed;
+}

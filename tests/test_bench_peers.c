@@ -1,0 +1,389 @@
+/* The benchmark's runners and checks: a wrong result becomes an error and
+ * never a speed (fake runners that corrupt, skip or fail), gemmkit's own
+ * runner, CLBlast through the peer interface on this device when
+ * libclblast is installed, and cuBLAS declining non-NVIDIA devices. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "test_support.h"
+
+/* ---- a fake runner on host memory, with a chosen fault ---- */
+
+typedef enum fault { FAULT_NONE, FAULT_PERTURB, FAULT_UNWRITTEN, FAULT_FAIL } fault;
+
+typedef struct fake_state {
+    fault fault;
+    float *slots[GK_RUNNER_SLOTS];
+    size_t counts[GK_RUNNER_SLOTS];
+} fake_state;
+
+static int f_alloc(gk_runner *r, int slot, size_t count, char *err)
+{
+    fake_state *st = r->state;
+    (void)err;
+    free(st->slots[slot]);
+    st->slots[slot] = calloc(count ? count : 1, sizeof(float));
+    st->counts[slot] = count;
+    return st->slots[slot] ? 0 : -1;
+}
+
+static int f_write(gk_runner *r, int slot, const float *src, size_t count, char *err)
+{
+    (void)err;
+    memcpy(((fake_state *)r->state)->slots[slot], src, count * sizeof(float));
+    return 0;
+}
+
+static int f_read(gk_runner *r, int slot, float *dst, size_t count, char *err)
+{
+    (void)err;
+    memcpy(dst, ((fake_state *)r->state)->slots[slot], count * sizeof(float));
+    return 0;
+}
+
+static int f_sgemm(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_c, gk_bench_timing *t, char *err)
+{
+    fake_state *st = r->state;
+    if (st->fault == FAULT_FAIL) {
+        snprintf(err, GK_BENCH_ERR, "the fake device failed on purpose");
+        return -1;
+    }
+    float *out = st->slots[slot_c];
+    /* Element (1, 1) before the call: an unwritten element keeps its NaN poison. */
+    size_t keep = (size_t)(c->ldc + 1); /* (1, 1) in either layout */
+    float kept = out[keep];
+    gemmkit_sgemm_reference(c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha, st->slots[a], c->lda,
+                            st->slots[b], c->ldb, c->beta, out, c->ldc);
+    if (st->fault == FAULT_PERTURB) out[keep] += 0.01f;
+    if (st->fault == FAULT_UNWRITTEN) out[keep] = kept;
+    t->kernel_ms = t->total_ms = 1.0;
+    return 0;
+}
+
+static void f_release(gk_runner *r)
+{
+    fake_state *st = r->state;
+    for (int i = 0; i < GK_RUNNER_SLOTS; i++) {
+        free(st->slots[i]);
+        st->slots[i] = NULL;
+    }
+}
+
+static void f_destroy(gk_runner *r)
+{
+    f_release(r);
+    free(r->state);
+    free(r);
+}
+
+static gk_runner *fake_runner(const char *name, fault f)
+{
+    gk_runner *r = calloc(1, sizeof *r);
+    fake_state *st = calloc(1, sizeof *st);
+    assert_non_null(r);
+    assert_non_null(st);
+    st->fault = f;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->label, sizeof r->label, "fake runner %s", name);
+    snprintf(r->kind, sizeof r->kind, "peer");
+    r->state = st;
+    r->alloc = f_alloc;
+    r->write = f_write;
+    r->read = f_read;
+    r->sgemm = f_sgemm;
+    r->release = f_release;
+    r->destroy = f_destroy;
+    return r;
+}
+
+/* A session over the test context, for gk_bench_sgemm. */
+static void session_init(gk_bench_session *s, gk_bench_args *args, const char *sizes)
+{
+    memset(s, 0, sizeof *s);
+    gk_bench_args_default(args);
+    char err[GK_BENCH_ERR];
+    assert_int_equal(gk_bench_parse_sizes(sizes, args->sizes, GK_BENCH_MAX_SIZES, &args->size_count, err), 0);
+    args->repeat = 3;
+    args->baseline = 0;
+    s->args = args;
+    s->ctx = test_ctx;
+    gemmkit_context_device_info(test_ctx, &s->info);
+    s->report.args = args;
+    s->report.device = s->info;
+    gk_rng_seed(&s->rng, gk_rng_fresh_seed());
+}
+
+static const gk_bench_record *find(const gk_bench_report *r, const char *name)
+{
+    for (size_t i = 0; i < r->count; i++)
+        if (strcmp(r->records[i].name, name) == 0) return &r->records[i];
+    fail_msg("no record named %s", name);
+    return NULL;
+}
+
+static void test_wrong_results_are_errors_not_speeds(void **state)
+{
+    (void)state;
+    gk_bench_session s;
+    gk_bench_args args;
+    session_init(&s, &args, "37x29x41");
+    s.peers[0] = fake_runner("fake-right", FAULT_NONE);
+    s.peers[1] = fake_runner("fake-perturbed", FAULT_PERTURB);
+    s.peers[2] = fake_runner("fake-unwritten", FAULT_UNWRITTEN);
+    s.peers[3] = fake_runner("fake-failing", FAULT_FAIL);
+    s.peer_count = 4;
+    gk_bench_sgemm(&s);
+
+    const gk_bench_record *best = find(&s.report, "best");
+    assert_int_equal(best->status, GK_BENCH_OK);
+    assert_int_equal(best->count, 3);
+    assert_true(gk_bench_rate(best, best->kernel_ms) > 0.0);
+
+    const gk_bench_record *right = find(&s.report, "fake-right");
+    assert_int_equal(right->status, GK_BENCH_OK);
+    assert_string_equal(right->check, "full");
+    assert_true(gk_bench_rate(right, right->total_ms) > 0.0);
+
+    const char *broken[] = {"fake-perturbed", "fake-unwritten"};
+    for (int i = 0; i < 2; i++) {
+        const gk_bench_record *r = find(&s.report, broken[i]);
+        assert_int_equal(r->status, GK_BENCH_WRONG);
+        assert_non_null(strstr(r->message, "WRONG"));
+        assert_true(gk_bench_rate(r, r->total_ms) == 0.0); /* no speed for a wrong result */
+    }
+    const gk_bench_record *failing = find(&s.report, "fake-failing");
+    assert_int_equal(failing->status, GK_BENCH_ERROR);
+    assert_non_null(strstr(failing->message, "on purpose"));
+    /* The ratio to a peer with a wrong result is not reported. */
+    assert_true(gk_bench_ratio(&s.report, best, "fake-perturbed") == 0.0);
+    assert_true(gk_bench_ratio(&s.report, best, "fake-right") > 0.0);
+    gk_bench_close_peers(&s);
+    gk_bench_report_free(&s.report);
+}
+
+/* Beyond the full-check size only samples are compared, yet an unwritten
+ * (NaN) element anywhere is still caught. */
+static void test_sampled_check_catches_unwritten(void **state)
+{
+    (void)state;
+    gk_sgemm_case c = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 1100, 1100, 128, 1.0f, 0.0f, 0, 0, 0};
+    gk_case_complete(&c);
+    size_t ea, eb, ec;
+    gk_case_extents(&c, &ea, &eb, &ec);
+    float *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *out = malloc(ec * sizeof *out);
+    assert_true(a && b && out);
+    gk_fill_random(&test_rng, a, ea);
+    gk_fill_random(&test_rng, b, eb);
+    assert_int_equal(gemmkit_sgemm_reference(c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, 1.0f, a, c.lda, b, c.ldb,
+                                             0.0f, out, c.ldc),
+                     GEMMKIT_SUCCESS);
+    gk_bench_reference ref = {0};
+    gk_bench_record rec;
+    memset(&rec, 0, sizeof rec);
+    assert_int_equal(gk_bench_check_sgemm(&c, a, b, &ref, out, 0.0, &test_rng, &rec), 1);
+    assert_string_equal(rec.check, "sampled");
+    out[777 * 1100 + 555] = NAN;
+    assert_int_equal(gk_bench_check_sgemm(&c, a, b, &ref, out, 0.0, &test_rng, &rec), 0);
+    assert_non_null(strstr(rec.message, "never written"));
+    gk_bench_reference_free(&ref);
+    free(a);
+    free(b);
+    free(out);
+}
+
+/* ---- real runners ---- */
+
+static void run_sgemm_case(gk_runner *r, gk_sgemm_case c)
+{
+    gk_case_complete(&c);
+    size_t ea, eb, ec;
+    gk_case_extents(&c, &ea, &eb, &ec);
+    float *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *out = malloc(ec * sizeof *out);
+    assert_true(a && b && out);
+    gk_fill_random(&test_rng, a, ea);
+    gk_fill_random(&test_rng, b, eb);
+    gk_fill_value(out, ec, NAN);
+    char err[GK_BENCH_ERR] = "";
+    gk_bench_timing t = {-1.0, -1.0};
+    if (r->alloc(r, 0, ea, err) || r->alloc(r, 1, eb, err) || r->alloc(r, 2, ec, err) || r->write(r, 0, a, ea, err) ||
+        r->write(r, 1, b, eb, err) || r->write(r, 2, out, ec, err) || r->sgemm(r, &c, 0, 1, 2, &t, err) ||
+        r->read(r, 2, out, ec, err))
+        fail_msg("%s: %s", r->name, err);
+    assert_true(t.kernel_ms >= 0.0 && t.total_ms >= t.kernel_ms);
+    gk_bench_reference ref = {0};
+    gk_bench_record rec;
+    memset(&rec, 0, sizeof rec);
+    if (!gk_bench_check_sgemm(&c, a, b, &ref, out, r->input_rounding, &test_rng, &rec))
+        fail_msg("%s %s %c%c %lldx%lldx%lld: %s", r->name, c.layout == GEMMKIT_ROW_MAJOR ? "row" : "col",
+                 c.trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T', c.trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', (long long)c.m,
+                 (long long)c.n, (long long)c.k, rec.message);
+    gk_bench_reference_free(&ref);
+    r->release(r);
+    free(a);
+    free(b);
+    free(out);
+}
+
+static void run_omatcopy_case(gk_runner *r, gk_bench_omat o)
+{
+    int t = o.trans != GEMMKIT_NO_TRANS;
+    int64_t b_rows = t ? o.cols : o.rows, b_cols = t ? o.rows : o.cols;
+    o.lda = o.layout == GEMMKIT_ROW_MAJOR ? o.cols : o.rows;
+    o.ldb = o.layout == GEMMKIT_ROW_MAJOR ? b_cols : b_rows;
+    size_t count = (size_t)(o.rows * o.cols);
+    float *a = malloc(count * sizeof *a), *b = malloc(count * sizeof *b);
+    assert_true(a && b);
+    gk_fill_random(&test_rng, a, count);
+    gk_fill_value(b, count, NAN);
+    char err[GK_BENCH_ERR] = "";
+    gk_bench_timing tm = {-1.0, -1.0};
+    if (r->alloc(r, 0, count, err) || r->alloc(r, 1, count, err) || r->write(r, 0, a, count, err) ||
+        r->write(r, 1, b, count, err) || r->omatcopy(r, &o, 0, 1, &tm, err) || r->read(r, 1, b, count, err))
+        fail_msg("%s omatcopy: %s", r->name, err);
+    gk_bench_record rec;
+    memset(&rec, 0, sizeof rec);
+    if (!gk_bench_check_omatcopy(&o, a, b, &rec)) fail_msg("%s omatcopy: %s", r->name, rec.message);
+    r->release(r);
+    free(a);
+    free(b);
+}
+
+static void sgemm_shapes(gk_runner *r)
+{
+    run_sgemm_case(r, (gk_sgemm_case){GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 64, 48, 80, 1.0f, 0.0f,
+                                      0, 0, 0});
+    run_sgemm_case(r, (gk_sgemm_case){GEMMKIT_ROW_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 37, 53, 29, 1.0f, 0.0f,
+                                      0, 0, 0});
+    run_sgemm_case(r, (gk_sgemm_case){GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, 33, 17, 65, 1.0f, 0.0f,
+                                      0, 0, 0});
+    run_sgemm_case(r, (gk_sgemm_case){GEMMKIT_ROW_MAJOR, GEMMKIT_TRANS, GEMMKIT_TRANS, 20, 31, 9, 1.0f, 0.0f, 0, 0,
+                                      0});
+}
+
+static void test_gemmkit_runner(void **state)
+{
+    (void)state;
+    gk_runner *r = gk_runner_gemmkit(test_ctx, "direct", NULL);
+    assert_non_null(r);
+    sgemm_shapes(r);
+    r->destroy(r);
+}
+
+static void test_clblast_peer(void **state)
+{
+    (void)state;
+    gk_runner *runners[2] = {NULL, NULL};
+    gk_bench_peer_info info;
+    memset(&info, 0, sizeof info);
+    gemmkit_device_info device;
+    gemmkit_context_device_info(test_ctx, &device);
+    int n = gk_peer_clblast_open(test_ctx, &device, runners, 2, &info);
+    assert_true(strlen(info.detail) > 0);
+    if (n == 0) {
+        print_message("CLBlast not used here: %s\n", info.detail);
+        skip();
+    }
+    assert_int_equal(n, 1);
+    assert_true(info.found);
+    sgemm_shapes(runners[0]);
+    for (int layout = 0; layout < 2; layout++)
+        for (int t = 0; t < 2; t++)
+            run_omatcopy_case(runners[0], (gk_bench_omat){layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,
+                                                          t ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, 45, 70, 1.0f, 0, 0});
+    runners[0]->destroy(runners[0]);
+}
+
+static void test_cublas_declines_other_devices(void **state)
+{
+    (void)state;
+    gemmkit_device_info device;
+    gemmkit_context_device_info(test_ctx, &device);
+    if (strstr(device.name, "NVIDIA") || strstr(device.vendor, "NVIDIA")) skip();
+    gk_runner *runners[2] = {NULL, NULL};
+    gk_bench_peer_info info;
+    memset(&info, 0, sizeof info);
+    assert_int_equal(gk_peer_cublas_open(test_ctx, &device, runners, 2, &info), 0);
+    assert_false(info.found);
+    assert_non_null(strstr(info.detail, "not an NVIDIA GPU"));
+    assert_null(runners[0]);
+}
+
+/* The cuBLAS peer against tests/mock/mock_cuda.c (host stand-ins with
+ * cuBLAS's semantics), presented as an NVIDIA device: loading, both math
+ * modes, row-major mapping, transposes through geam, and the TF32 bound. */
+static void test_cublas_peer_on_mock(void **state)
+{
+    (void)state;
+    setenv("GEMMKIT_CUDART", GEMMKIT_MOCK_CUDA, 1);
+    setenv("GEMMKIT_CUBLAS", GEMMKIT_MOCK_CUDA, 1);
+    gemmkit_device_info device;
+    memset(&device, 0, sizeof device);
+    snprintf(device.backend, sizeof device.backend, "opencl");
+    snprintf(device.name, sizeof device.name, "NVIDIA Mock GPU");
+    gk_runner *runners[2] = {NULL, NULL};
+    gk_bench_peer_info info;
+    memset(&info, 0, sizeof info);
+    int n = gk_peer_cublas_open(test_ctx, &device, runners, 2, &info);
+    unsetenv("GEMMKIT_CUDART");
+    unsetenv("GEMMKIT_CUBLAS");
+    if (n != 2) fail_msg("cuBLAS peer on the mock: %s", info.detail);
+    assert_true(info.found);
+    assert_non_null(strstr(info.detail, "cuBLAS 13.1.0"));
+    assert_non_null(strstr(info.detail, "NVIDIA Mock GPU"));
+    assert_string_equal(runners[0]->name, "cublas");
+    assert_string_equal(runners[1]->name, "cublas-tf32");
+    assert_true(runners[0]->input_rounding == 0.0 && runners[1]->input_rounding > 0.0);
+    sgemm_shapes(runners[0]);
+    sgemm_shapes(runners[1]); /* truncated inputs pass only with the widened bound */
+    for (int layout = 0; layout < 2; layout++)
+        for (int t = 0; t < 2; t++)
+            run_omatcopy_case(runners[0], (gk_bench_omat){layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,
+                                                          t ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, 45, 70, 1.0f, 0, 0});
+    runners[0]->destroy(runners[0]);
+    runners[1]->destroy(runners[1]);
+}
+
+/* TF32's truncated inputs fail the pure-fp32 bound: the widening is needed, and only for TF32. */
+static void test_tf32_needs_its_own_bound(void **state)
+{
+    (void)state;
+    setenv("GEMMKIT_CUDART", GEMMKIT_MOCK_CUDA, 1);
+    setenv("GEMMKIT_CUBLAS", GEMMKIT_MOCK_CUDA, 1);
+    gemmkit_device_info device;
+    memset(&device, 0, sizeof device);
+    snprintf(device.name, sizeof device.name, "NVIDIA Mock GPU");
+    gk_runner *runners[2] = {NULL, NULL};
+    gk_bench_peer_info info;
+    memset(&info, 0, sizeof info);
+    assert_int_equal(gk_peer_cublas_open(test_ctx, &device, runners, 2, &info), 2);
+    unsetenv("GEMMKIT_CUDART");
+    unsetenv("GEMMKIT_CUBLAS");
+    runners[1]->input_rounding = 0.0; /* pretend TF32 were fp32 */
+    gk_bench_session s;
+    gk_bench_args args;
+    session_init(&s, &args, "64");
+    s.peers[0] = runners[1];
+    s.peer_count = 1;
+    gk_bench_sgemm(&s);
+    assert_int_equal(find(&s.report, "cublas-tf32")->status, GK_BENCH_WRONG);
+    gk_bench_close_peers(&s);
+    gk_bench_report_free(&s.report);
+    runners[0]->destroy(runners[0]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wrong_results_are_errors_not_speeds),
+        cmocka_unit_test(test_sampled_check_catches_unwritten),
+        cmocka_unit_test(test_gemmkit_runner),
+        cmocka_unit_test(test_clblast_peer),
+        cmocka_unit_test(test_cublas_declines_other_devices),
+        cmocka_unit_test(test_cublas_peer_on_mock),
+        cmocka_unit_test(test_tf32_needs_its_own_bound),
+    };
+    (void)assert_case_ok; /* test_support.h's helper, unused here */
+    return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
+}

@@ -1,0 +1,282 @@
+/* `gemmkit bench`: shared pieces of the benchmark. Arguments, result records
+ * and their writers (table, JSON, CSV, plot), the runner interface that
+ * gemmkit's kernels and the peers (cuBLAS, CLBlast) share, and the timing
+ * loop. The SGEMM benchmark (cmd_bench.c) and the transpose benchmark
+ * (bench_transpose.c) both build on these: a transpose record only changes
+ * `op`, `work` (bytes) and `unit` ("GB/s"). */
+#ifndef GK_BENCH_H
+#define GK_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "check.h"
+#include "cli.h"
+#include "gemmkit.h"
+
+#define GK_BENCH_MAX_SIZES 256
+#define GK_BENCH_MAX_SETS 8
+#define GK_BENCH_MAX_RUNNERS 8
+#define GK_BENCH_ERR 256 /* size of every error-message buffer below */
+
+/* Operands smaller than this (A + B + C bytes) get 3 input sets rotated, so
+ * that timed runs do not just re-read what the previous run left in cache. */
+#define GK_BENCH_ROTATE_BELOW_BYTES (256.0 * 1024 * 1024)
+
+/* ---- arguments (bench_args.c) ---- */
+
+typedef struct gk_bench_size {
+    int64_t m, n, k; /* transposes: rows, cols, 0 */
+} gk_bench_size;
+
+typedef struct gk_bench_args {
+    const char *kernel; /* registry name, "all" (the SGEMM ladder) or "best" (the public dispatch) */
+    const char *params; /* "NAME=value,..." for the named kernel */
+    gk_bench_size sizes[GK_BENCH_MAX_SIZES];
+    int size_count; /* 0: the device's defaults */
+    gemmkit_layout layout;
+    gemmkit_transpose trans_a, trans_b;
+    int repeat;         /* timed runs per measurement, after one warm-up */
+    int sets;           /* input sets rotated; 0 = automatic (see above) */
+    double max_seconds; /* skip a measurement predicted to take longer */
+    const char *json_path, *csv_path, *plot_path;
+    int peers;    /* run cuBLAS / CLBlast beside gemmkit */
+    int baseline; /* time the host's sequential triple loop */
+    int quiet;    /* no progress on stderr */
+    int transpose; /* --transpose: the transpose benchmark instead of SGEMM */
+} gk_bench_args;
+
+void gk_bench_args_default(gk_bench_args *args);
+/* Parses `gemmkit bench` options. Returns 0 when the benchmark should run,
+ * GK_EXIT_USAGE after printing a message (bad arguments), or -1 after
+ * printing the help (--help). */
+int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args);
+/* "1024,2048", "1000x3x77", "1024:16384:x2", "256:2048:+256", mixed with
+ * commas. Returns 0 or -1 with a message in err. */
+int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *count, char *err);
+void gk_bench_usage(FILE *out);
+/* "1024" for a cube, "1000x3x77" otherwise, "4096x2048" for transposes (k == 0). */
+void gk_bench_size_text(const gk_bench_size *s, char *text, size_t len);
+
+/* ---- result records and the report (bench_report.c) ---- */
+
+typedef enum gk_bench_status {
+    GK_BENCH_OK,      /* timed and the result checked */
+    GK_BENCH_WRONG,   /* ran, but the result failed the check: no speed reported */
+    GK_BENCH_ERROR,   /* did not run (build failure, device error, ...) */
+    GK_BENCH_SKIPPED, /* not run on purpose (too slow, unsupported here) */
+} gk_bench_status;
+
+typedef struct gk_bench_stats {
+    double median, min, max;
+} gk_bench_stats;
+
+typedef struct gk_bench_record {
+    char op[16];       /* "sgemm", "transpose", "copy" */
+    char name[64];     /* kernel ("direct"), "best", peer ("cublas"), "host-seq" */
+    char kind[16];     /* "gemmkit", "peer", "baseline" */
+    char label[256];   /* one line for people */
+    char resolved[64]; /* the kernel that actually ran ("best" -> "direct") */
+    gk_bench_size size;
+    char layout[4];    /* "row", "col" */
+    char trans[4];     /* "NN".."TT" (transposes: "T" or "N") */
+    double work;       /* flops (SGEMM: 2 M N K) or bytes moved (transposes) per call */
+    const char *unit;  /* "GFLOPS" or "GB/s" */
+    int sets;          /* input sets rotated over the timed runs */
+    int count;         /* timed samples in each array below */
+    double *kernel_ms; /* device time of the main kernel */
+    double *total_ms;  /* device time of every launch of the call (pack/unpack included) */
+    double *host_ms;   /* wall time of the call on the host, waiting for the result */
+    gk_bench_status status;
+    char check[16];    /* "full", "sampled", "slice", "exact", "" */
+    double max_error;  /* largest error as a fraction of its bound's scale */
+    char message[GK_BENCH_ERR]; /* the check's verdict or the error */
+    char note[GK_BENCH_ERR];    /* how it was measured, when special (extrapolated, skipped, ...) */
+} gk_bench_record;
+
+typedef struct gk_bench_peer_info {
+    char name[32];   /* "cublas", "clblast" */
+    char label[32];  /* "cuBLAS", "CLBlast" */
+    int found;       /* usable in this run */
+    char detail[GK_BENCH_ERR]; /* library and version, or why it is not used */
+} gk_bench_peer_info;
+
+typedef struct gk_bench_report {
+    gk_bench_record *records;
+    size_t count, capacity;
+    gemmkit_device_info device;
+    char date[40];               /* ISO 8601, UTC */
+    char command_line[2048];
+    const gk_bench_args *args;
+    uint64_t seed;
+    char title[160];             /* "SGEMM C = alpha op(A) op(B) + beta C, ..." */
+    gk_bench_peer_info peers[GK_BENCH_MAX_RUNNERS];
+    int peer_count;
+} gk_bench_report;
+
+/* A zeroed record at the end of the report, or NULL when out of memory. */
+gk_bench_record *gk_bench_report_add(gk_bench_report *report);
+void gk_bench_report_free(gk_bench_report *report);
+/* Allocates the three sample arrays (zeroed); 0 or -1. */
+int gk_bench_record_samples(gk_bench_record *record, int count);
+gk_bench_stats gk_bench_stats_of(const double *samples, int count);
+/* work / median time, in GFLOPS or GB/s (1e9 units per second); 0 if none. */
+double gk_bench_rate(const gk_bench_record *record, const double *samples);
+/* This record's rate (whole call) over a peer's at the same size and shape;
+ * 0 when the peer has no valid result there. */
+double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *record, const char *peer);
+const char *gk_bench_status_name(gk_bench_status status);
+/* Names of peer runners with at least one result, in order; returns the count. */
+int gk_bench_peer_columns(const gk_bench_report *report, const char **names, int max);
+void gk_bench_print_header(const gk_bench_report *report, FILE *out);
+void gk_bench_print_table(const gk_bench_report *report, FILE *out);
+
+/* Writers (bench_json.c, bench_csv.c, bench_plot.c): 0, or -1 with a message in err. */
+int gk_bench_write_json(const gk_bench_report *report, const char *path, char *err);
+int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *err);
+int gk_bench_write_plot(const gk_bench_report *report, const char *path, char *err);
+
+/* ---- runners: gemmkit itself and the peers, one interface ---- */
+
+typedef struct gk_bench_timing {
+    double kernel_ms; /* the main kernel (peers: the last kernel of the call) */
+    double total_ms;  /* every launch of the call, device time */
+} gk_bench_timing;
+
+/* B := alpha * op(A): A is rows x cols in `layout`, B is op(A) in the same layout. */
+typedef struct gk_bench_omat {
+    gemmkit_layout layout;
+    gemmkit_transpose trans;
+    int64_t rows, cols;
+    float alpha;
+    int64_t lda, ldb;
+} gk_bench_omat;
+
+#define GK_RUNNER_SLOTS 32
+
+/* Something that can run SGEMM (and maybe transposes) on device memory it
+ * owns, numbered in slots. Every call returns 0, or -1 with a message in err
+ * (GK_BENCH_ERR bytes). Calls wait for the device before returning. */
+typedef struct gk_runner gk_runner;
+struct gk_runner {
+    char name[32];   /* short, used in files and ratio columns: "cublas-tf32" */
+    char label[256]; /* "cuBLAS SGEMM, TF32 tensor cores (not fp32)" */
+    char kind[16];   /* "gemmkit" or "peer" */
+    /* Relative rounding of the inputs before multiplying (TF32: 2^-11); the
+     * result check widens its bound by this. 0 for true fp32. */
+    double input_rounding;
+    void *state;
+    int (*alloc)(gk_runner *r, int slot, size_t count, char *err);
+    int (*write)(gk_runner *r, int slot, const float *src, size_t count, char *err);
+    int (*read)(gk_runner *r, int slot, float *dst, size_t count, char *err);
+    /* C (slot c) := alpha op(A) op(B) + beta C with the case's layout and leading dimensions. */
+    int (*sgemm)(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_c, gk_bench_timing *t,
+                 char *err);
+    int (*omatcopy)(gk_runner *r, const gk_bench_omat *o, int a, int b, gk_bench_timing *t, char *err);
+    void (*release)(gk_runner *r); /* frees every slot */
+    void (*destroy)(gk_runner *r); /* releases, then frees the runner */
+};
+
+/* gemmkit on its own context with a registry kernel (NULL: the public dispatch). */
+gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const char *params);
+
+/* Peers, found at run time with dlopen. Each appends its runners (at most
+ * `max`) and fills `info`; returns how many it appended. */
+int gk_peer_cublas_open(gemmkit_context *ctx, const gemmkit_device_info *device, gk_runner **runners, int max,
+                        gk_bench_peer_info *info);
+int gk_peer_clblast_open(gemmkit_context *ctx, const gemmkit_device_info *device, gk_runner **runners,
+                         int max, gk_bench_peer_info *info);
+
+/* ---- timing and checking ---- */
+
+/* One call on input set `set`; fills the device times. 0 or -1 with err. */
+typedef int (*gk_bench_call)(void *user, int set, gk_bench_timing *t, char *err);
+
+/* Warm-up (set 0, untimed: compiles kernels), `prepare` (may be NULL; e.g.
+ * re-poisons outputs so that the timed runs must write them), then
+ * rec->count timed calls rotating over `sets`. Fills the samples (host time
+ * measured around each call). 0, or -1 with the error in rec->message. */
+int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, char *err), int sets,
+                  gk_bench_record *rec);
+
+double gk_bench_now_ms(void); /* monotonic clock */
+
+/* Reference of one SGEMM input set, computed on first use and kept for the
+ * next runner: the full reference up to GK_BENCH_FULL_CHECK multiply-adds,
+ * else sampled elements computed on the spot. */
+#define GK_BENCH_FULL_CHECK (134217728.0) /* 512^3 */
+#define GK_BENCH_SAMPLES 256
+typedef struct gk_bench_reference {
+    int ready;
+    float *ref, *mag; /* full check only: reference and sum of |a||b| per element */
+} gk_bench_reference;
+
+/* Checks `result` against the reference: every element must be finite where
+ * the reference is (catches unwritten, NaN-poisoned elements), and the
+ * checked elements within 2 (K + 2) eps + 2 input_rounding of their
+ * magnitude (the bound of tools/check, widened for TF32). Fills rec->check,
+ * max_error and message; returns 1 when it passed. */
+int gk_bench_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, gk_bench_reference *ref,
+                         const float *result, double input_rounding, gk_rng *rng, gk_bench_record *rec);
+void gk_bench_reference_free(gk_bench_reference *ref);
+/* B must equal alpha * op(A) exactly (alpha = 1: a pure copy). Returns 1 when it does. */
+int gk_bench_check_omatcopy(const gk_bench_omat *o, const float *a, const float *b, gk_bench_record *rec);
+
+/* ---- the whole run ---- */
+
+typedef struct gk_bench_session {
+    const gk_cli *cli;
+    const gk_bench_args *args;
+    gemmkit_context *ctx;
+    gemmkit_device_info info;
+    gk_runner *peers[GK_BENCH_MAX_RUNNERS];
+    int peer_count;
+    gk_bench_report report;
+    gk_rng rng;
+    FILE *progress; /* stderr, or NULL with --quiet */
+    double started_ms;
+    /* Last finished measurement per runner: predicts the next size's time (--max-time). */
+    struct {
+        char name[64];
+        double work, ms;
+    } pace[64];
+    int pace_count;
+} gk_bench_session;
+
+/* Skips a measurement (fills rec as SKIPPED, returns 1) when the runner's
+ * last rate predicts more than --max-time for a warm-up and the timed runs. */
+int gk_bench_too_slow(const gk_bench_session *s, gk_bench_record *rec);
+/* Remembers a finished measurement's median host time for gk_bench_too_slow. */
+void gk_bench_pace(gk_bench_session *s, const gk_bench_record *rec);
+
+/* The SGEMM benchmark over args->sizes (bench_sgemm.c). */
+void gk_bench_sgemm(gk_bench_session *s);
+/* The last status of a gemmkit runner's call, to tell "unsupported here" from failures. */
+gemmkit_status gk_runner_gemmkit_status(const gk_runner *r);
+
+/* Finds the peers (unless --no-peers) and records what was found and why not. */
+void gk_bench_open_peers(gk_bench_session *s);
+void gk_bench_close_peers(gk_bench_session *s);
+/* Progress line on stderr ("[ 12.3 s] ..."), unless --quiet. */
+void gk_bench_progress(const gk_bench_session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "[ 12.3 s] name size: 123.4 GFLOPS (...)" for a finished record. */
+void gk_bench_progress_record(const gk_bench_session *s, const gk_bench_record *rec);
+/* Prints the table, writes --json/--csv/--plot; returns the exit status
+ * (GK_EXIT_FAILED when a result was wrong or a file could not be written). */
+int gk_bench_finish(gk_bench_session *s);
+
+/* The baseline of the OpenCL slides: the sequential C triple loop on the
+ * host, one thread (bench_host.c). Times a slice when the whole would take
+ * longer than `budget_s` and extrapolates (said in rec->note). */
+void gk_bench_host_baseline(const gk_bench_size *size, int repeat, double budget_s, gk_rng *rng,
+                            gk_bench_record *rec);
+
+/* The transpose benchmark (tools/gemmkit/bench_transpose.c, from the
+ * transpose work). Declared weak so this branch links without it.
+ * TODO(merge): bench_transpose.c must define it with this signature (it
+ * gets the opened session: device, peers, report, writers); cmd_bench.c
+ * then prints and writes the report exactly as for SGEMM. */
+int gk_bench_transpose(gk_bench_session *session) __attribute__((weak));
+
+#endif

@@ -1,0 +1,279 @@
+/* `gemmkit bench` arguments: options, size lists and sweeps, with a clear
+ * message (and exit status 2) for anything malformed. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bench.h"
+
+/* Large enough for any device today, small enough that M*N*K fits in int64. */
+#define MAX_DIM 1048576
+
+void gk_bench_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gemmkit bench [options]\n"
+            "  --kernel NAME|all|best  a registry SGEMM kernel, every one in ladder order, or the\n"
+            "                          kernel the public SGEMM dispatches to (default: best)\n"
+            "  --params P=V,...        parameter overrides for --kernel NAME\n"
+            "  --sizes LIST            comma-separated: 1024 (square), 1000x3x77 (MxNxK),\n"
+            "                          1024:16384:x2 (x2 steps), 256:2048:+256 (+256 steps)\n"
+            "  --layout row|col        storage order (default col)\n"
+            "  --trans NN|NT|TN|TT     op(A) and op(B) (default NN)\n"
+            "  --repeat N              timed runs after one warm-up (default 5)\n"
+            "  --sets N                input sets rotated over the runs (default 3 when A+B+C\n"
+            "                          take < 256 MiB, else 1)\n"
+            "  --max-time SECONDS      skip a measurement predicted to take longer (default 20)\n"
+            "  --json FILE             every result and sample as JSON\n"
+            "  --csv FILE              one row per sample as CSV\n"
+            "  --plot FILE.png         GFLOPS against size per kernel and peer (gnuplot)\n"
+            "  --peers | --no-peers    run cuBLAS and CLBlast beside gemmkit when found (default on)\n"
+            "  --baseline | --no-baseline  time the sequential C triple loop on the host (default on)\n"
+            "  --transpose             the transpose benchmark (GB/s) instead of SGEMM\n"
+            "  --quiet                 no progress on stderr\n"
+            "Exit status: 0 all results correct, 1 a result was wrong or a run failed, 2 bad usage.\n");
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gemmkit bench: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see gemmkit bench --help)\n");
+    va_end(ap);
+    return GK_EXIT_USAGE;
+}
+
+void gk_bench_args_default(gk_bench_args *args)
+{
+    memset(args, 0, sizeof *args);
+    args->kernel = "best";
+    args->layout = GEMMKIT_COL_MAJOR;
+    args->trans_a = args->trans_b = GEMMKIT_NO_TRANS;
+    args->repeat = 5;
+    args->max_seconds = 20.0;
+    args->peers = 1;
+    args->baseline = 1;
+}
+
+/* A positive integer of at most `max`, the whole of [p, end). */
+static int parse_dim(const char *p, const char *end, int64_t max, int64_t *out)
+{
+    if (p == end || !isdigit((unsigned char)*p)) return -1;
+    int64_t v = 0;
+    for (; p < end; p++) {
+        if (!isdigit((unsigned char)*p)) return -1;
+        v = v * 10 + (*p - '0');
+        if (v > max) return -1;
+    }
+    if (v < 1) return -1;
+    *out = v;
+    return 0;
+}
+
+static int add_size(gk_bench_size *sizes, int max, int *count, int64_t m, int64_t n, int64_t k, char *err)
+{
+    if (*count >= max) {
+        snprintf(err, GK_BENCH_ERR, "more than %d sizes", max);
+        return -1;
+    }
+    sizes[(*count)++] = (gk_bench_size){m, n, k};
+    return 0;
+}
+
+/* "A:B:xF" or "A:B:+D": A, then steps while <= B. */
+static int parse_sweep(const char *item, const char *end, gk_bench_size *sizes, int max, int *count, char *err)
+{
+    const char *c1 = memchr(item, ':', (size_t)(end - item));
+    const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1)) : NULL;
+    int64_t first, last, step;
+    int len = (int)(end - item);
+    if (!c2 || parse_dim(item, c1, MAX_DIM, &first) || parse_dim(c1 + 1, c2, MAX_DIM, &last) || c2 + 1 >= end ||
+        (c2[1] != 'x' && c2[1] != '+') || parse_dim(c2 + 2, end, MAX_DIM, &step)) {
+        snprintf(err, GK_BENCH_ERR,
+                 "bad sweep \"%.*s\": want FIRST:LAST:xFACTOR or FIRST:LAST:+STEP with positive integers up to %d",
+                 len, item, MAX_DIM);
+        return -1;
+    }
+    int geometric = c2[1] == 'x';
+    if (first > last) {
+        snprintf(err, GK_BENCH_ERR, "bad sweep \"%.*s\": FIRST %lld is larger than LAST %lld", len, item,
+                 (long long)first, (long long)last);
+        return -1;
+    }
+    if (geometric && step < 2) {
+        snprintf(err, GK_BENCH_ERR, "bad sweep \"%.*s\": the factor must be at least 2", len, item);
+        return -1;
+    }
+    for (int64_t v = first; v <= last; v = geometric ? v * step : v + step)
+        if (add_size(sizes, max, count, v, v, v, err)) return -1;
+    return 0;
+}
+
+int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *count, char *err)
+{
+    *count = 0;
+    if (!text || !*text) {
+        snprintf(err, GK_BENCH_ERR, "empty size list");
+        return -1;
+    }
+    for (const char *item = text;;) {
+        const char *end = strchr(item, ',');
+        if (!end) end = item + strlen(item);
+        int len = (int)(end - item);
+        if (len == 0) {
+            snprintf(err, GK_BENCH_ERR, "empty item in size list \"%s\"", text);
+            return -1;
+        }
+        if (memchr(item, ':', (size_t)len)) {
+            if (parse_sweep(item, end, sizes, max, count, err)) return -1;
+        } else if (memchr(item, 'x', (size_t)len)) {
+            const char *x1 = memchr(item, 'x', (size_t)len);
+            const char *x2 = memchr(x1 + 1, 'x', (size_t)(end - x1 - 1));
+            int64_t m, n, k;
+            if (!x2 || parse_dim(item, x1, MAX_DIM, &m) || parse_dim(x1 + 1, x2, MAX_DIM, &n) ||
+                parse_dim(x2 + 1, end, MAX_DIM, &k)) {
+                snprintf(err, GK_BENCH_ERR, "bad size \"%.*s\": want MxNxK with positive integers up to %d",
+                         len, item, MAX_DIM);
+                return -1;
+            }
+            if (add_size(sizes, max, count, m, n, k, err)) return -1;
+        } else {
+            int64_t v;
+            if (parse_dim(item, end, MAX_DIM, &v)) {
+                snprintf(err, GK_BENCH_ERR, "bad size \"%.*s\": want a positive integer up to %d", len, item,
+                         MAX_DIM);
+                return -1;
+            }
+            if (add_size(sizes, max, count, v, v, v, err)) return -1;
+        }
+        if (!*end) break;
+        item = end + 1;
+    }
+    return 0;
+}
+
+static int parse_int(const char *text, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_trans(const char *text, gk_bench_args *args)
+{
+    if (strlen(text) != 2) return -1;
+    gemmkit_transpose t[2];
+    for (int i = 0; i < 2; i++) {
+        char c = (char)toupper((unsigned char)text[i]);
+        if (c != 'N' && c != 'T') return -1;
+        t[i] = c == 'N' ? GEMMKIT_NO_TRANS : GEMMKIT_TRANS;
+    }
+    args->trans_a = t[0];
+    args->trans_b = t[1];
+    return 0;
+}
+
+/* Options that take a value; the value must not look like another option. */
+static const char *const valued[] = {"--kernel", "--params", "--sizes",    "--layout", "--trans", "--repeat",
+                                     "--sets",   "--json",   "--csv",      "--plot",   "--max-time"};
+
+static int takes_value(const char *opt)
+{
+    for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++)
+        if (strcmp(opt, valued[i]) == 0) return 1;
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t ls = strlen(s), lx = strlen(suffix);
+    return ls >= lx && strcasecmp(s + ls - lx, suffix) == 0;
+}
+
+int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
+{
+    gk_bench_args_default(args);
+    for (int i = 0; i < argc; i++) {
+        const char *opt = argv[i];
+        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+            gk_bench_usage(stdout);
+            return -1;
+        }
+        const char *value = NULL;
+        if (takes_value(opt)) {
+            if (i + 1 >= argc || (argv[i + 1][0] == '-' && argv[i + 1][1] == '-'))
+                return usage_error("%s needs a value", opt);
+            value = argv[++i];
+            if (!*value) return usage_error("%s needs a non-empty value", opt);
+        }
+        long v;
+        char err[GK_BENCH_ERR];
+        if (strcmp(opt, "--kernel") == 0) {
+            args->kernel = value;
+        } else if (strcmp(opt, "--params") == 0) {
+            args->params = value;
+        } else if (strcmp(opt, "--sizes") == 0) {
+            if (gk_bench_parse_sizes(value, args->sizes, GK_BENCH_MAX_SIZES, &args->size_count, err))
+                return usage_error("--sizes: %s", err);
+        } else if (strcmp(opt, "--layout") == 0) {
+            if (strcasecmp(value, "row") == 0) args->layout = GEMMKIT_ROW_MAJOR;
+            else if (strcasecmp(value, "col") == 0) args->layout = GEMMKIT_COL_MAJOR;
+            else return usage_error("--layout must be row or col, not \"%s\"", value);
+        } else if (strcmp(opt, "--trans") == 0) {
+            if (parse_trans(value, args)) return usage_error("--trans must be NN, NT, TN or TT, not \"%s\"", value);
+        } else if (strcmp(opt, "--repeat") == 0) {
+            if (parse_int(value, 1, 10000, &v)) return usage_error("--repeat must be an integer from 1 to 10000, not \"%s\"", value);
+            args->repeat = (int)v;
+        } else if (strcmp(opt, "--sets") == 0) {
+            if (parse_int(value, 1, GK_BENCH_MAX_SETS, &v))
+                return usage_error("--sets must be an integer from 1 to %d, not \"%s\"", GK_BENCH_MAX_SETS, value);
+            args->sets = (int)v;
+        } else if (strcmp(opt, "--max-time") == 0) {
+            char *end = NULL;
+            double s = strtod(value, &end);
+            if (end == value || *end || !(s > 0.0) || s > 1e6)
+                return usage_error("--max-time must be a positive number of seconds, not \"%s\"", value);
+            args->max_seconds = s;
+        } else if (strcmp(opt, "--json") == 0) {
+            args->json_path = value;
+        } else if (strcmp(opt, "--csv") == 0) {
+            args->csv_path = value;
+        } else if (strcmp(opt, "--plot") == 0) {
+            if (!ends_with(value, ".png")) return usage_error("--plot writes a PNG image: the file name must end in .png, not \"%s\"", value);
+            args->plot_path = value;
+        } else if (strcmp(opt, "--peers") == 0) {
+            args->peers = 1;
+        } else if (strcmp(opt, "--no-peers") == 0) {
+            args->peers = 0;
+        } else if (strcmp(opt, "--baseline") == 0) {
+            args->baseline = 1;
+        } else if (strcmp(opt, "--no-baseline") == 0) {
+            args->baseline = 0;
+        } else if (strcmp(opt, "--quiet") == 0) {
+            args->quiet = 1;
+        } else if (strcmp(opt, "--transpose") == 0) {
+            args->transpose = 1;
+        } else {
+            return usage_error("unknown option \"%s\"", opt);
+        }
+    }
+    if (args->params && (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0))
+        return usage_error("--params needs one named kernel (--kernel NAME), not \"%s\"", args->kernel);
+    return 0;
+}
+
+void gk_bench_size_text(const gk_bench_size *s, char *text, size_t len)
+{
+    if (s->k == 0) snprintf(text, len, "%lldx%lld", (long long)s->m, (long long)s->n);
+    else if (s->m == s->n && s->n == s->k) snprintf(text, len, "%lld", (long long)s->m);
+    else snprintf(text, len, "%lldx%lldx%lld", (long long)s->m, (long long)s->n, (long long)s->k);
+}

@@ -1,0 +1,111 @@
+/* --csv: one row per timed sample (a row with an empty sample for results
+ * that have none), after '#' lines with the device, driver, date and
+ * command line. Each row repeats its result's summary, so any row stands alone. */
+#include <math.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* RFC 4180 quoting: fields with commas, quotes or line breaks are quoted. */
+static void field(FILE *f, const char *s, int last)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"') fputc('"', f);
+            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+    fputc(last ? '\n' : ',', f);
+}
+
+static void number(FILE *f, double x)
+{
+    if (isfinite(x)) fprintf(f, "%.9g,", x);
+    else fputc(',', f);
+}
+
+/* '#' lines must stay single lines. */
+static void comment(FILE *f, const char *key, const char *value)
+{
+    fprintf(f, "# %s: ", key);
+    for (; *value; value++) fputc(*value == '\n' || *value == '\r' ? ' ' : *value, f);
+    fputc('\n', f);
+}
+
+int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, GK_BENCH_ERR, "cannot open %s for writing", path);
+        return -1;
+    }
+    const gemmkit_device_info *d = &report->device;
+    char line[512];
+    comment(f, "title", report->title);
+    comment(f, "date", report->date);
+    comment(f, "command line", report->command_line);
+    snprintf(line, sizeof line, "%s | %s (%s)", d->platform, d->name, d->backend);
+    comment(f, "device", line);
+    comment(f, "driver", d->driver_version);
+    snprintf(line, sizeof line, "%.0f GFLOPS = %d units x %d lanes x 2 x %d MHz", d->peak_gflops, d->compute_units,
+             d->lanes_per_unit, d->clock_mhz);
+    comment(f, "fp32 peak", line);
+    for (int i = 0; i < report->peer_count; i++) {
+        snprintf(line, sizeof line, "%s: %s", report->peers[i].found ? "found" : "not used", report->peers[i].detail);
+        comment(f, report->peers[i].label, line);
+    }
+    fprintf(f, "op,name,kind,resolved,m,n,k,layout,trans,status,unit,work,input_sets,repeat,sample,kernel_ms,total_ms,"
+               "host_ms,median_kernel_ms,median_total_ms,median_host_ms,rate_kernel,rate_call,fraction_of_peak,check,"
+               "message,note\n");
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *r = &report->records[i];
+        gk_bench_stats k = gk_bench_stats_of(r->kernel_ms, r->count);
+        gk_bench_stats t = gk_bench_stats_of(r->total_ms, r->count);
+        gk_bench_stats h = gk_bench_stats_of(r->host_ms, r->count);
+        double rate_k = gk_bench_rate(r, r->kernel_ms), rate_c = gk_bench_rate(r, r->total_ms);
+        double peak = strcmp(r->unit, "GFLOPS") == 0 && strcmp(r->kind, "baseline") != 0 && d->peak_gflops > 0 &&
+                              r->status == GK_BENCH_OK
+                          ? rate_k / d->peak_gflops
+                          : NAN;
+        int rows = r->count > 0 ? r->count : 1;
+        for (int s = 0; s < rows; s++) {
+            field(f, r->op, 0);
+            field(f, r->name, 0);
+            field(f, r->kind, 0);
+            field(f, r->resolved, 0);
+            fprintf(f, "%lld,%lld,%lld,", (long long)r->size.m, (long long)r->size.n, (long long)r->size.k);
+            field(f, r->layout, 0);
+            field(f, r->trans, 0);
+            field(f, gk_bench_status_name(r->status), 0);
+            field(f, r->unit, 0);
+            fprintf(f, "%.9g,%d,%d,", r->work, r->sets, r->count);
+            if (r->count > 0) {
+                fprintf(f, "%d,", s + 1);
+                number(f, r->kernel_ms[s]);
+                number(f, r->total_ms[s]);
+                number(f, r->host_ms[s]);
+            } else {
+                fputs(",,,,", f);
+            }
+            number(f, k.median);
+            number(f, t.median);
+            number(f, h.median);
+            number(f, r->status == GK_BENCH_OK ? rate_k : NAN);
+            number(f, r->status == GK_BENCH_OK ? rate_c : NAN);
+            number(f, peak);
+            field(f, r->check, 0);
+            field(f, r->message, 0);
+            field(f, r->note, 1);
+        }
+    }
+    int failed = ferror(f);
+    if (fclose(f) || failed) {
+        snprintf(err, GK_BENCH_ERR, "error writing %s", path);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,137 @@
+/* gemmkit itself as a benchmark runner: device buffers of the context, and
+ * the public SGEMM / transpose on them with a chosen registry kernel. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* The transposes come from the transpose work; weak so that this file links
+ * without them. TODO(merge): drop this pragma once gemmkit_somatcopy_buffers
+ * is in the library (a weak reference alone does not pull an object out of
+ * the static library). */
+#pragma weak gemmkit_somatcopy_buffers
+
+typedef struct gemmkit_state {
+    gemmkit_context *ctx;
+    const char *kernel, *params;
+    gemmkit_buffer *slots[GK_RUNNER_SLOTS];
+    gemmkit_status last;
+} gemmkit_state;
+
+static int fail(gemmkit_state *st, char *err, gemmkit_status status)
+{
+    st->last = status;
+    snprintf(err, GK_BENCH_ERR, "%s: %s", gemmkit_strerror(status), gemmkit_last_error_message());
+    return -1;
+}
+
+static int slot_ok(const gemmkit_state *st, int slot, char *err)
+{
+    if (slot >= 0 && slot < GK_RUNNER_SLOTS && st->slots[slot]) return 1;
+    snprintf(err, GK_BENCH_ERR, "slot %d has no buffer", slot);
+    return 0;
+}
+
+static int g_alloc(gk_runner *r, int slot, size_t count, char *err)
+{
+    gemmkit_state *st = r->state;
+    if (slot < 0 || slot >= GK_RUNNER_SLOTS) {
+        snprintf(err, GK_BENCH_ERR, "slot %d out of range", slot);
+        return -1;
+    }
+    gemmkit_buffer_destroy(st->slots[slot]);
+    st->slots[slot] = NULL;
+    gemmkit_status status = gemmkit_buffer_create(st->ctx, count ? count : 1, &st->slots[slot]);
+    return status ? fail(st, err, status) : 0;
+}
+
+static int g_write(gk_runner *r, int slot, const float *src, size_t count, char *err)
+{
+    gemmkit_state *st = r->state;
+    if (!slot_ok(st, slot, err)) return -1;
+    gemmkit_status status = gemmkit_buffer_write(st->ctx, st->slots[slot], 0, count, src);
+    return status ? fail(st, err, status) : 0;
+}
+
+static int g_read(gk_runner *r, int slot, float *dst, size_t count, char *err)
+{
+    gemmkit_state *st = r->state;
+    if (!slot_ok(st, slot, err)) return -1;
+    gemmkit_status status = gemmkit_buffer_read(st->ctx, st->slots[slot], 0, count, dst);
+    return status ? fail(st, err, status) : 0;
+}
+
+static int g_sgemm(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_c, gk_bench_timing *t, char *err)
+{
+    gemmkit_state *st = r->state;
+    if (!slot_ok(st, a, err) || !slot_ok(st, b, err) || !slot_ok(st, slot_c, err)) return -1;
+    gemmkit_options options = {.kernel = st->kernel, .params = st->params, .kernel_ms = &t->kernel_ms,
+                               .total_ms = &t->total_ms};
+    gemmkit_status status =
+        gemmkit_sgemm_buffers(st->ctx, &options, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha,
+                              st->slots[a], 0, c->lda, st->slots[b], 0, c->ldb, c->beta, st->slots[slot_c], 0, c->ldc);
+    return status ? fail(st, err, status) : 0;
+}
+
+static int g_omatcopy(gk_runner *r, const gk_bench_omat *o, int a, int b, gk_bench_timing *t, char *err)
+{
+    gemmkit_state *st = r->state;
+    if (!gemmkit_somatcopy_buffers) {
+        snprintf(err, GK_BENCH_ERR, "this gemmkit has no transposes (gemmkit_somatcopy_buffers)");
+        return -1;
+    }
+    if (!slot_ok(st, a, err) || !slot_ok(st, b, err)) return -1;
+    gemmkit_options options = {.kernel = st->kernel, .params = st->params, .kernel_ms = &t->kernel_ms,
+                               .total_ms = &t->total_ms};
+    gemmkit_status status = gemmkit_somatcopy_buffers(st->ctx, &options, o->layout, o->trans, o->rows, o->cols,
+                                                      o->alpha, st->slots[a], 0, o->lda, st->slots[b], 0, o->ldb);
+    return status ? fail(st, err, status) : 0;
+}
+
+static void g_release(gk_runner *r)
+{
+    gemmkit_state *st = r->state;
+    for (int i = 0; i < GK_RUNNER_SLOTS; i++) {
+        gemmkit_buffer_destroy(st->slots[i]);
+        st->slots[i] = NULL;
+    }
+}
+
+static void g_destroy(gk_runner *r)
+{
+    if (!r) return;
+    g_release(r);
+    free(r->state);
+    free(r);
+}
+
+gemmkit_status gk_runner_gemmkit_status(const gk_runner *r)
+{
+    return strcmp(r->kind, "gemmkit") == 0 ? ((const gemmkit_state *)r->state)->last : GEMMKIT_SUCCESS;
+}
+
+gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const char *params)
+{
+    gk_runner *r = calloc(1, sizeof *r);
+    gemmkit_state *st = calloc(1, sizeof *st);
+    if (!r || !st) {
+        free(r);
+        free(st);
+        return NULL;
+    }
+    st->ctx = ctx;
+    st->kernel = kernel;
+    st->params = params;
+    snprintf(r->name, sizeof r->name, "%s", kernel ? kernel : "best");
+    snprintf(r->label, sizeof r->label, "gemmkit %s", kernel ? kernel : "(library dispatch)");
+    snprintf(r->kind, sizeof r->kind, "gemmkit");
+    r->state = st;
+    r->alloc = g_alloc;
+    r->write = g_write;
+    r->read = g_read;
+    r->sgemm = g_sgemm;
+    r->omatcopy = g_omatcopy;
+    r->release = g_release;
+    r->destroy = g_destroy;
+    return r;
+}

@@ -1,0 +1,155 @@
+/* --json: the whole report (device, driver, date, command line, settings,
+ * peers, every result with every sample) written with jansson. */
+#include <math.h>
+#include <string.h>
+
+#include "bench.h"
+
+#ifndef GEMMKIT_VERSION_TEXT
+#define GEMMKIT_VERSION_TEXT "(unknown version)"
+#endif
+
+#ifdef GEMMKIT_HAVE_JANSSON
+#include <jansson.h>
+
+/* JSON has no NaN or infinity: those become null. */
+static json_t *number(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+
+/* Driver and error texts may hold bytes that are not UTF-8: keep printable ASCII. */
+static json_t *text(const char *s)
+{
+    char clean[2048];
+    size_t i = 0;
+    for (; s && s[i] && i + 1 < sizeof clean; i++) clean[i] = (s[i] >= 32 && s[i] < 127) ? s[i] : '?';
+    clean[i] = 0;
+    return json_string(clean);
+}
+
+static json_t *series(const double *samples, int count)
+{
+    gk_bench_stats s = gk_bench_stats_of(samples, count);
+    json_t *all = json_array();
+    for (int i = 0; i < count; i++) json_array_append_new(all, number(samples[i]));
+    return json_pack("{s:o, s:o, s:o, s:o}", "median", number(s.median), "min", number(s.min), "max",
+                     number(s.max), "samples", all);
+}
+
+static json_t *device_json(const gemmkit_device_info *d)
+{
+    char formula[256];
+    snprintf(formula, sizeof formula, "%d compute units x %d lanes x 2 flops (FMA) x %d MHz", d->compute_units,
+             d->lanes_per_unit, d->clock_mhz);
+    json_t *o = json_pack("{s:b, s:i, s:i, s:i, s:o, s:s, s:I, s:I, s:I}", "is_gpu", d->is_gpu, "compute_units",
+                          d->compute_units, "clock_mhz", d->clock_mhz, "lanes_per_unit", d->lanes_per_unit,
+                          "peak_gflops", number(d->peak_gflops), "peak_formula", formula, "local_mem_bytes",
+                          (json_int_t)d->local_mem_bytes, "global_mem_bytes", (json_int_t)d->global_mem_bytes,
+                          "max_alloc_bytes", (json_int_t)d->max_alloc_bytes);
+    if (!o) return NULL;
+    json_object_set_new(o, "backend", text(d->backend));
+    json_object_set_new(o, "platform", text(d->platform));
+    json_object_set_new(o, "name", text(d->name));
+    json_object_set_new(o, "vendor", text(d->vendor));
+    json_object_set_new(o, "driver", text(d->driver_version));
+    return o;
+}
+
+static json_t *settings_json(const gk_bench_report *r)
+{
+    const gk_bench_args *a = r->args;
+    char trans[3] = {a->trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T', a->trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', 0};
+    return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:f, s:b, s:b, s:f, s:f, s:f, s:i, s:s, s:s}", "kernel",
+                     a->kernel, "params", a->params ? a->params : "", "layout",
+                     a->layout == GEMMKIT_ROW_MAJOR ? "row" : "col", "trans", trans, "repeat", a->repeat,
+                     "warmup_runs", 1, "sets", a->sets, "rotate_below_bytes",
+                     GK_BENCH_ROTATE_BELOW_BYTES, "peers", a->peers, "baseline", a->baseline, "max_seconds",
+                     a->max_seconds, "alpha", 1.0, "beta", 0.0, "check_samples", GK_BENCH_SAMPLES, "full_check_below",
+                     "m*n*k <= 134217728 (512^3): every element; beyond: 4 corners + random elements, and every element finite",
+                     "timing",
+                     "device time from profiling events (OpenCL) / CUDA events, after one untimed warm-up; median, min, max of the timed runs");
+}
+
+static json_t *record_json(const gk_bench_report *report, const gk_bench_record *r)
+{
+    json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:s, s:I, s:I, s:I, s:s, s:s, s:s, s:o, s:s, s:i, s:i}", "op", r->op,
+                          "name", r->name, "kind", r->kind, "label", text(r->label), "resolved", r->resolved, "m",
+                          (json_int_t)r->size.m, "n", (json_int_t)r->size.n, "k", (json_int_t)r->size.k, "layout",
+                          r->layout, "trans", r->trans, "status", gk_bench_status_name(r->status), "work",
+                          number(r->work), "unit", r->unit, "input_sets", r->sets, "repeat", r->count);
+    if (!o) return NULL;
+    json_object_set_new(o, "message", text(r->message));
+    json_object_set_new(o, "note", text(r->note));
+    json_object_set_new(o, "check", json_pack("{s:s, s:b, s:o}", "method", r->check, "passed",
+                                              r->status == GK_BENCH_OK, "max_error_of_scale", number(r->max_error)));
+    if (r->count > 0) {
+        json_object_set_new(o, "kernel_ms", series(r->kernel_ms, r->count));
+        json_object_set_new(o, "total_ms", series(r->total_ms, r->count));
+        json_object_set_new(o, "host_ms", series(r->host_ms, r->count));
+    }
+    if (r->status == GK_BENCH_OK) {
+        double kernel = gk_bench_rate(r, r->kernel_ms);
+        json_object_set_new(o, "rate", json_pack("{s:o, s:o, s:o}", "kernel", number(kernel), "call",
+                                                 number(gk_bench_rate(r, r->total_ms)), "host",
+                                                 number(gk_bench_rate(r, r->host_ms))));
+        if (strcmp(r->unit, "GFLOPS") == 0 && strcmp(r->kind, "baseline") != 0 && report->device.peak_gflops > 0)
+            json_object_set_new(o, "fraction_of_peak", number(kernel / report->device.peak_gflops));
+        if (strcmp(r->kind, "gemmkit") == 0) {
+            json_t *ratios = json_object();
+            const char *peers[GK_BENCH_MAX_RUNNERS];
+            int n = gk_bench_peer_columns(report, peers, GK_BENCH_MAX_RUNNERS);
+            for (int p = 0; p < n; p++) {
+                double x = gk_bench_ratio(report, r, peers[p]);
+                json_object_set_new(ratios, peers[p], x > 0 ? number(x) : json_null());
+            }
+            json_object_set_new(o, "ratio_to_peer", ratios);
+        }
+    }
+    return o;
+}
+
+int gk_bench_write_json(const gk_bench_report *report, const char *path, char *err)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema", json_string("gemmkit-bench/1"));
+    json_object_set_new(root, "tool", json_string("gemmkit " GEMMKIT_VERSION_TEXT));
+    json_object_set_new(root, "title", text(report->title));
+    json_object_set_new(root, "date", json_string(report->date));
+    json_object_set_new(root, "command_line", text(report->command_line));
+    json_object_set_new(root, "seed", json_integer((json_int_t)report->seed));
+    json_object_set_new(root, "device", device_json(&report->device));
+    json_object_set_new(root, "settings", settings_json(report));
+    json_t *peers = json_array();
+    for (int i = 0; i < report->peer_count; i++) {
+        const gk_bench_peer_info *p = &report->peers[i];
+        json_array_append_new(peers, json_pack("{s:s, s:s, s:b, s:o}", "name", p->name, "label", p->label, "found",
+                                               p->found, "detail", text(p->detail)));
+    }
+    json_object_set_new(root, "peers", peers);
+    json_t *results = json_array();
+    int packed = 1;
+    for (size_t i = 0; i < report->count; i++) {
+        json_t *one = record_json(report, &report->records[i]);
+        packed &= one != NULL;
+        json_array_append_new(results, one);
+    }
+    json_object_set_new(root, "results", results);
+    if (!packed || !json_object_get(root, "device") || !json_object_get(root, "settings")) {
+        json_decref(root);
+        snprintf(err, GK_BENCH_ERR, "internal error: a JSON value could not be built");
+        return -1;
+    }
+    int rc = json_dump_file(root, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    json_decref(root);
+    if (rc) snprintf(err, GK_BENCH_ERR, "could not write %s", path);
+    return rc ? -1 : 0;
+}
+
+#else
+
+int gk_bench_write_json(const gk_bench_report *report, const char *path, char *err)
+{
+    (void)report;
+    snprintf(err, GK_BENCH_ERR, "this gemmkit was built without jansson (libjansson-dev): cannot write %s", path);
+    return -1;
+}
+
+#endif

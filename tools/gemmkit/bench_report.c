@@ -1,0 +1,204 @@
+/* The benchmark's results: records with their samples, statistics, ratios
+ * to the peers, and the compact table printed on stdout. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+gk_bench_record *gk_bench_report_add(gk_bench_report *report)
+{
+    if (report->count == report->capacity) {
+        size_t capacity = report->capacity ? 2 * report->capacity : 64;
+        gk_bench_record *grown = realloc(report->records, capacity * sizeof *grown);
+        if (!grown) return NULL;
+        report->records = grown;
+        report->capacity = capacity;
+    }
+    gk_bench_record *rec = &report->records[report->count++];
+    memset(rec, 0, sizeof *rec);
+    rec->unit = "GFLOPS";
+    return rec;
+}
+
+void gk_bench_report_free(gk_bench_report *report)
+{
+    for (size_t i = 0; i < report->count; i++) {
+        free(report->records[i].kernel_ms);
+        free(report->records[i].total_ms);
+        free(report->records[i].host_ms);
+    }
+    free(report->records);
+    report->records = NULL;
+    report->count = report->capacity = 0;
+}
+
+int gk_bench_record_samples(gk_bench_record *record, int count)
+{
+    size_t n = count > 0 ? (size_t)count : 1;
+    record->kernel_ms = calloc(n, sizeof(double));
+    record->total_ms = calloc(n, sizeof(double));
+    record->host_ms = calloc(n, sizeof(double));
+    record->count = count;
+    if (record->kernel_ms && record->total_ms && record->host_ms) return 0;
+    record->count = 0;
+    return -1;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+gk_bench_stats gk_bench_stats_of(const double *samples, int count)
+{
+    gk_bench_stats s = {NAN, NAN, NAN};
+    if (!samples || count <= 0) return s;
+    double *sorted = malloc((size_t)count * sizeof *sorted);
+    if (!sorted) return s;
+    memcpy(sorted, samples, (size_t)count * sizeof *sorted);
+    qsort(sorted, (size_t)count, sizeof *sorted, compare_double);
+    /* Median of an even count: the mean of the middle two. */
+    s.median = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+    s.min = sorted[0];
+    s.max = sorted[count - 1];
+    free(sorted);
+    return s;
+}
+
+double gk_bench_rate(const gk_bench_record *record, const double *samples)
+{
+    if (record->status != GK_BENCH_OK) return 0.0;
+    gk_bench_stats s = gk_bench_stats_of(samples, record->count);
+    return s.median > 0.0 ? record->work / (s.median * 1e6) : 0.0;
+}
+
+static int same_problem(const gk_bench_record *a, const gk_bench_record *b)
+{
+    return strcmp(a->op, b->op) == 0 && a->size.m == b->size.m && a->size.n == b->size.n &&
+           a->size.k == b->size.k && strcmp(a->layout, b->layout) == 0 && strcmp(a->trans, b->trans) == 0;
+}
+
+double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *record, const char *peer)
+{
+    double mine = gk_bench_rate(record, record->total_ms);
+    if (mine <= 0.0) return 0.0;
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *p = &report->records[i];
+        if (strcmp(p->kind, "peer") != 0 || strcmp(p->name, peer) != 0 || !same_problem(p, record)) continue;
+        double theirs = gk_bench_rate(p, p->total_ms);
+        return theirs > 0.0 ? mine / theirs : 0.0;
+    }
+    return 0.0;
+}
+
+const char *gk_bench_status_name(gk_bench_status status)
+{
+    switch (status) {
+    case GK_BENCH_OK: return "ok";
+    case GK_BENCH_WRONG: return "wrong";
+    case GK_BENCH_ERROR: return "error";
+    default: return "skipped";
+    }
+}
+
+int gk_bench_peer_columns(const gk_bench_report *report, const char **names, int max)
+{
+    int count = 0;
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *r = &report->records[i];
+        if (strcmp(r->kind, "peer") != 0) continue;
+        int seen = 0;
+        for (int j = 0; j < count; j++) seen |= strcmp(names[j], r->name) == 0;
+        if (!seen && count < max) names[count++] = r->name;
+    }
+    return count;
+}
+
+void gk_bench_print_header(const gk_bench_report *report, FILE *out)
+{
+    const gemmkit_device_info *d = &report->device;
+    fprintf(out, "%s\n", report->title);
+    fprintf(out, "device: %s | %s (%s, driver %s)\n", d->platform, d->name, d->backend, d->driver_version);
+    fprintf(out, "fp32 peak: %.0f GFLOPS = %d compute units x %d lanes x 2 flops (FMA) x %d MHz; %%peak = GFLOPS / peak\n",
+            d->peak_gflops, d->compute_units, d->lanes_per_unit, d->clock_mhz);
+    for (int i = 0; i < report->peer_count; i++)
+        fprintf(out, "peer %s: %s%s\n", report->peers[i].label, report->peers[i].found ? "found, " : "not used: ",
+                report->peers[i].detail);
+    if (report->peer_count == 0) fprintf(out, "peers: not run (--no-peers)\n");
+}
+
+/* Each ratio column is as wide as its heading "vs NAME". */
+static int ratio_width(const char *peer)
+{
+    int w = 3 + (int)strlen(peer);
+    return w > 8 ? w : 8;
+}
+
+static void print_ratio(FILE *out, const char *peer, double ratio)
+{
+    if (ratio > 0.0) fprintf(out, " %*.2fx", ratio_width(peer) - 1, ratio);
+    else fprintf(out, " %*s", ratio_width(peer), "-");
+}
+
+/* "best:direct" when the library's dispatch picked a kernel. */
+static void display_name(const gk_bench_record *r, char *out, size_t len)
+{
+    if (r->resolved[0] && strcmp(r->resolved, r->name) != 0) snprintf(out, len, "%s:%s", r->name, r->resolved);
+    else snprintf(out, len, "%s", r->name);
+}
+
+void gk_bench_print_table(const gk_bench_report *report, FILE *out)
+{
+    const char *peers[GK_BENCH_MAX_RUNNERS];
+    int npeers = gk_bench_peer_columns(report, peers, GK_BENCH_MAX_RUNNERS);
+    const char *unit = report->count ? report->records[0].unit : "GFLOPS";
+    fprintf(out, "\n%s = work / median time. kernel: the main kernel; call: every launch of the call, device\n"
+                 "time (pack/unpack included); host: wall time of the call. Ratios: gemmkit's call %s over the peer's.\n\n",
+            unit, unit);
+    fprintf(out, "%-24s %-14s %10s %6s %24s %10s %10s", "name", "size", unit, "%peak", "kernel ms: median [min-max]",
+            "call ms", "host ms");
+    for (int p = 0; p < npeers; p++) {
+        char head[32];
+        snprintf(head, sizeof head, "vs %s", peers[p]);
+        fprintf(out, " %*s", ratio_width(peers[p]), head);
+    }
+    fprintf(out, "  check\n");
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *r = &report->records[i];
+        char size[48], spread[64], name[160];
+        gk_bench_size_text(&r->size, size, sizeof size);
+        display_name(r, name, sizeof name);
+        if (r->status != GK_BENCH_OK) {
+            fprintf(out, "%-24s %-14s %10s %6s %24s %10s %10s", name, size, "-", "-", "-", "-", "-");
+            for (int p = 0; p < npeers; p++) print_ratio(out, peers[p], 0.0);
+            fprintf(out, "  %s: %s%s%s\n", gk_bench_status_name(r->status), r->message, r->note[0] ? "; " : "",
+                    r->note);
+            continue;
+        }
+        gk_bench_stats k = gk_bench_stats_of(r->kernel_ms, r->count);
+        gk_bench_stats t = gk_bench_stats_of(r->total_ms, r->count);
+        gk_bench_stats h = gk_bench_stats_of(r->host_ms, r->count);
+        double rate = gk_bench_rate(r, r->kernel_ms);
+        snprintf(spread, sizeof spread, "%.4g [%.4g-%.4g]", k.median, k.min, k.max);
+        /* Three significant digits at least, so slow rows don't read 0.0. */
+        fprintf(out, rate >= 100.0 ? "%-24s %-14s %10.1f" : "%-24s %-14s %10.3g", name, size, rate);
+        if (strcmp(r->unit, "GFLOPS") == 0 && report->device.peak_gflops > 0 && strcmp(r->kind, "baseline") != 0)
+            fprintf(out, " %5.1f%%", 100.0 * rate / report->device.peak_gflops);
+        else
+            fprintf(out, " %6s", "-");
+        fprintf(out, " %24s %10.4g %10.4g", spread, t.median, h.median);
+        for (int p = 0; p < npeers; p++)
+            print_ratio(out, peers[p], strcmp(r->kind, "gemmkit") == 0 ? gk_bench_ratio(report, r, peers[p]) : 0.0);
+        fprintf(out, "  %s%s%s\n", r->check[0] ? r->check : "ok", r->note[0] ? "; " : "", r->note);
+    }
+    /* What each baseline and peer row is (TF32 says it is not fp32 here). */
+    fprintf(out, "\n");
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *r = &report->records[i];
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++) first = strcmp(report->records[j].name, r->name) != 0;
+        if (first && strcmp(r->kind, "gemmkit") != 0) fprintf(out, "%-24s %s\n", r->name, r->label);
+    }
+}

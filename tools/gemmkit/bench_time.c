@@ -1,0 +1,99 @@
+/* The timing loop shared by every benchmark: one untimed warm-up (it
+ * compiles the kernels), then timed calls rotating over the input sets, each
+ * with its device times and the host's wall time around it. */
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+double gk_bench_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, char *err), int sets,
+                  gk_bench_record *rec)
+{
+    char err[GK_BENCH_ERR] = "";
+    gk_bench_timing t = {0.0, 0.0};
+    if (call(user, 0, &t, err)) {
+        snprintf(rec->message, sizeof rec->message, "warm-up failed: %.220s", err);
+        return -1;
+    }
+    if (prepare && prepare(user, err)) {
+        snprintf(rec->message, sizeof rec->message, "%s", err);
+        return -1;
+    }
+    rec->sets = sets;
+    for (int r = 0; r < rec->count; r++) {
+        t.kernel_ms = t.total_ms = 0.0;
+        double start = gk_bench_now_ms();
+        if (call(user, r % sets, &t, err)) {
+            snprintf(rec->message, sizeof rec->message, "timed run %d failed: %.200s", r + 1, err);
+            return -1;
+        }
+        rec->host_ms[r] = gk_bench_now_ms() - start;
+        rec->kernel_ms[r] = t.kernel_ms;
+        rec->total_ms[r] = t.total_ms;
+    }
+    return 0;
+}
+
+void gk_bench_progress(const gk_bench_session *s, const char *fmt, ...)
+{
+    if (!s->progress) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(s->progress, "[%6.1f s] ", (gk_bench_now_ms() - s->started_ms) * 1e-3);
+    vfprintf(s->progress, fmt, ap);
+    fputc('\n', s->progress);
+    fflush(s->progress);
+    va_end(ap);
+}
+
+void gk_bench_progress_record(const gk_bench_session *s, const gk_bench_record *rec)
+{
+    char size[48];
+    gk_bench_size_text(&rec->size, size, sizeof size);
+    if (rec->status == GK_BENCH_OK) {
+        gk_bench_stats k = gk_bench_stats_of(rec->kernel_ms, rec->count);
+        gk_bench_progress(s, "%-24s %-14s %10.1f %s  (kernel %.4g ms median of %d, %d input set%s; %s)", rec->name,
+                          size, gk_bench_rate(rec, rec->kernel_ms), rec->unit, k.median, rec->count, rec->sets,
+                          rec->sets == 1 ? "" : "s", rec->check);
+    } else {
+        gk_bench_progress(s, "%-24s %-14s %s: %s", rec->name, size, gk_bench_status_name(rec->status),
+                          rec->message);
+    }
+}
+
+int gk_bench_too_slow(const gk_bench_session *s, gk_bench_record *rec)
+{
+    for (int i = 0; i < s->pace_count; i++) {
+        if (strcmp(s->pace[i].name, rec->name) != 0 || s->pace[i].work <= 0.0) continue;
+        double run_s = s->pace[i].ms * 1e-3 * rec->work / s->pace[i].work;
+        double total_s = run_s * (s->args->repeat + 1);
+        if (total_s <= s->args->max_seconds) return 0;
+        rec->status = GK_BENCH_SKIPPED;
+        snprintf(rec->message, sizeof rec->message,
+                 "predicted %.0f s (warm-up + %d runs of %.2g s at its last size's rate) > --max-time %g", total_s,
+                 s->args->repeat, run_s, s->args->max_seconds);
+        return 1;
+    }
+    return 0;
+}
+
+void gk_bench_pace(gk_bench_session *s, const gk_bench_record *rec)
+{
+    int i = 0;
+    while (i < s->pace_count && strcmp(s->pace[i].name, rec->name) != 0) i++;
+    if (i == s->pace_count) {
+        if (s->pace_count == (int)(sizeof s->pace / sizeof s->pace[0])) return;
+        s->pace_count++;
+    }
+    snprintf(s->pace[i].name, sizeof s->pace[i].name, "%s", rec->name);
+    s->pace[i].work = rec->work;
+    s->pace[i].ms = gk_bench_stats_of(rec->host_ms, rec->count).median;
+}

@@ -1,0 +1,68 @@
+/* Peers of the benchmark (cuBLAS, CLBlast): found at run time with dlopen,
+ * so gemmkit builds and runs without them; the report says which were found
+ * and why the others were not. */
+#define _GNU_SOURCE /* dladdr */
+#include "peer.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *gk_peer_dlopen(const char *env, const char *const *names, char *path, size_t len, char *why)
+{
+    const char *override = env ? getenv(env) : NULL;
+    char tried[GK_BENCH_ERR] = "";
+    for (int i = -1; i < 0 || names[i]; i++) {
+        const char *name = i < 0 ? override : names[i];
+        if (!name || !*name) continue;
+        void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (handle) {
+            snprintf(path, len, "%s", name);
+            return handle;
+        }
+        size_t used = strlen(tried);
+        snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "", name);
+    }
+    snprintf(why, GK_BENCH_ERR, "no library found (tried %.180s%s%.30s)", tried, env ? "; set " : "", env ? env : "");
+    return NULL;
+}
+
+void gk_peer_real_path(void *symbol, char *path, size_t len)
+{
+    Dl_info info;
+    char real[PATH_MAX];
+    if (symbol && dladdr(symbol, &info) && info.dli_fname) {
+        if (realpath(info.dli_fname, real)) snprintf(path, len, "%s", real);
+        else snprintf(path, len, "%s", info.dli_fname);
+    }
+}
+
+int gk_peer_is_nvidia(const gemmkit_device_info *device)
+{
+    const char *fields[] = {device->vendor, device->name, device->platform};
+    if (strcmp(device->backend, "cuda") == 0) return 1;
+    for (int i = 0; i < 3; i++)
+        if (strstr(fields[i], "NVIDIA") || strstr(fields[i], "nvidia") || strstr(fields[i], "Nvidia")) return 1;
+    return 0;
+}
+
+void gk_bench_open_peers(gk_bench_session *s)
+{
+    if (!s->args->peers) return;
+    typedef int (*opener)(gemmkit_context *, const gemmkit_device_info *, gk_runner **, int, gk_bench_peer_info *);
+    static const opener openers[] = {gk_peer_cublas_open, gk_peer_clblast_open};
+    for (size_t i = 0; i < sizeof openers / sizeof openers[0]; i++) {
+        gk_bench_peer_info *info = &s->report.peers[s->report.peer_count++];
+        memset(info, 0, sizeof *info);
+        s->peer_count += openers[i](s->ctx, &s->info, s->peers + s->peer_count,
+                                    GK_BENCH_MAX_RUNNERS - s->peer_count, info);
+        gk_bench_progress(s, "peer %s: %s%s", info->label, info->found ? "found, " : "not used: ", info->detail);
+    }
+}
+
+void gk_bench_close_peers(gk_bench_session *s)
+{
+    for (int i = 0; i < s->peer_count; i++) s->peers[i]->destroy(s->peers[i]);
+    s->peer_count = 0;
+}
