@@ -229,6 +229,16 @@ gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file,
     return GEMMKIT_SUCCESS;
 }
 
+gemmkit_status gk_context_resolve(const gemmkit_context *ctx, const gk_kernel_def *def, const char *params,
+                                  gk_config *config)
+{
+    if (params) return gk_config_resolve(def, params, config);
+    /* A stale database line (parameters a newer kernel no longer has) must not break a call. */
+    const char *tuned = gk_tuning_params(&ctx->tuned, def->name);
+    if (tuned && gk_config_resolve(def, tuned, config) == GEMMKIT_SUCCESS) return GEMMKIT_SUCCESS;
+    return gk_config_resolve(def, NULL, config);
+}
+
 gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem)
 {
     if (ctx->info.max_alloc_bytes && bytes > ctx->info.max_alloc_bytes)

@@ -51,6 +51,11 @@ struct gemmkit_buffer {
 gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const char *options,
                                   gk_program **program);
 
+/* Resolves a kernel's parameters: the caller's when given, else the ones
+ * tuned for this device, else the registry defaults. */
+gemmkit_status gk_context_resolve(const gemmkit_context *ctx, const gk_kernel_def *def, const char *params,
+                                  gk_config *config);
+
 /* A scratch buffer of at least `bytes`, reused across calls. */
 gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, gk_mem **mem);
 

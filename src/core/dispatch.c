@@ -12,7 +12,7 @@ const gk_kernel_def *gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t
     const gk_kernel_def *direct = gk_kernel_find("direct");
     gk_config config;
     gk_geometry g;
-    if (!fast || gk_config_resolve(fast, gk_tuning_params(&ctx->tuned, fast->name), &config) != GEMMKIT_SUCCESS ||
+    if (!fast || gk_context_resolve(ctx, fast, NULL, &config) != GEMMKIT_SUCCESS ||
         gk_config_geometry(&config, m, n, k, &g) != GEMMKIT_SUCCESS)
         return direct;
     const double work = (double)m * (double)n * (double)k;

@@ -123,14 +123,7 @@ gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options
     }
     /* Explicit parameters, else this device's tuned ones, else the defaults. */
     gk_config config;
-    if (options && options->params) {
-        GK_TRY(gk_config_resolve(def, options->params, &config));
-    } else {
-        /* A stale database line (parameters a newer kernel no longer has) must not break SGEMM. */
-        const char *tuned = gk_tuning_params(&ctx->tuned, def->name);
-        if (!tuned || gk_config_resolve(def, tuned, &config) != GEMMKIT_SUCCESS)
-            GK_TRY(gk_config_resolve(def, NULL, &config));
-    }
+    GK_TRY(gk_context_resolve(ctx, def, options ? options->params : NULL, &config));
     /* Reject what the device cannot run before any pack or build. */
     gk_geometry geometry;
     GK_TRY(gk_config_geometry(&config, p->m, p->n, p->k, &geometry));

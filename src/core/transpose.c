@@ -5,8 +5,8 @@
 #include "launch.h"
 #include "status.h"
 
-/* The library's default per operation and device; a tuning database would plug
- * in here. On CPUs (PoCL) the naive transpose, whose scattered writes the caches
+/* The library's default per operation and device (its parameters come from
+ * the tuning database, see gk_context_resolve). On CPUs (PoCL) the naive transpose, whose scattered writes the caches
  * absorb, measured about twice as fast as the tiled ones (`gemmkit bench --transpose`). */
 static const char *default_kernel(const gemmkit_context *ctx, int trans)
 {
@@ -42,7 +42,7 @@ gemmkit_status gk_transpose_run(gemmkit_context *ctx, const char *kernel, const 
     const gk_kernel_def *def = NULL;
     GK_TRY(choose_kernel(ctx, kernel, p->trans, &def));
     gk_config config;
-    GK_TRY(gk_config_resolve(def, params, &config));
+    GK_TRY(gk_context_resolve(ctx, def, params, &config));
     if (p->rows == 0 || p->cols == 0) return GEMMKIT_SUCCESS;
 
     double ms = 0.0, *timing = kernel_ms || total_ms ? &ms : NULL; /* timing waits for the kernel */
