@@ -6,7 +6,10 @@
 # libgcc-s1, the OpenCL ICD loader) are already on the GPU machine (Ubuntu 24.04).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libclblast1 libclblast-dev libcmocka0 libcmocka-dev libjansson4 libjansson-dev)
+# The OpenCL headers and the loader's development link, in case the image has
+# only the runtime loader (gpu.sh points the link at that loader).
+packages=(libclblast1 libclblast-dev libcmocka0 libcmocka-dev libjansson4 libjansson-dev
+          opencl-headers opencl-c-headers opencl-clhpp-headers ocl-icd-opencl-dev)
 mkdir -p .deps
 cd .deps
 rm -f ./*.deb
