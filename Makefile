@@ -3,6 +3,9 @@ BUILD ?= build
 SANITIZE_BUILD ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# Packages carried to an offline machine (scripts/unpack-deps.sh, run by the
+# deps step) are found there; evaluated when the recipe runs, after deps.
+CARRIED = $$([ -d .deps/root/usr ] && echo -DCMAKE_PREFIX_PATH=$(CURDIR)/.deps/root/usr)
 
 .PHONY: all deps build run test test-sanitize clean
 
@@ -12,7 +15,7 @@ deps:
 	@./scripts/install-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CARRIED) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: multiply, verify and time on the default device.
@@ -26,7 +29,7 @@ test: build
 
 # Options and suppressions come from tests/sanitizers/ (docs/RELIABILITY.md).
 test-sanitize: deps
-	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGEMMKIT_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGEMMKIT_SANITIZE=ON $(CARRIED) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j $(JOBS)
 

@@ -72,16 +72,9 @@ fi
 # 2. Carried packages, unpacked beside the tree (never over /).
 prefix="$root/.deps/root"
 if compgen -G "$root/.deps/*.deb" >/dev/null; then
-  mkdir -p "$prefix"
-  for deb in "$root"/.deps/*.deb; do dpkg -x "$deb" "$prefix" || log "could not unpack $deb"; done
+  "$root/scripts/unpack-deps.sh" 2>>"$out/deps.log" || log "could not unpack .deps (see deps.log)"
   export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
-  log "unpacked $(ls "$root"/.deps/*.deb | wc -l) package(s) from .deps into $prefix"
-  # ocl-icd-opencl-dev's libOpenCL.so points at a loader the package does not
-  # carry: point it at the machine's own loader instead.
-  dev_link="$prefix/usr/lib/x86_64-linux-gnu/libOpenCL.so"
-  loader=$(ldconfig -p 2>/dev/null | awk '/libOpenCL.so.1 /{print $NF; exit}')
-  [ -L "$dev_link" ] && [ ! -e "$dev_link" ] && [ -n "$loader" ] && ln -sf "$loader" "$dev_link"
 else
   log "no .deps/*.deb (scripts/fetch-gpu-deps.sh): CLBlast, cmocka and jansson only if installed"
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages gemmkit needs to build and test, when
-# they are missing. Shared by `make run`, `make test` and CI. Optional, found
+# they are missing. Shared by `make run`, `make test` and CI; offline, it
+# unpacks the packages carried in .deps/ instead (scripts/unpack-deps.sh). Optional, found
 # at run time when present: gnuplot-nox (bench --plot), libclblast1 (bench peer).
 set -euo pipefail
 
@@ -20,10 +21,19 @@ for p in "${optional[@]}"; do is_missing "$p" && optional_missing+=("$p"); done
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
+# Without a package registry (the GPU machine has no network), fall back to the
+# packages carried in .deps/; what is still missing then shows up in cmake.
+offline() {
+  echo "gemmkit: cannot install ${missing[*]} with apt-get" >&2
+  if compgen -G "$(dirname "$0")/../.deps/*.deb" >/dev/null; then
+    "$(dirname "$0")/unpack-deps.sh"
+  fi
+  exit 0
+}
+$sudo apt-get update -qq || offline
 if [ ${#missing[@]} -gt 0 ]; then
   echo "gemmkit: installing ${missing[*]}" >&2
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || offline
 fi
 if [ ${#optional_missing[@]} -gt 0 ]; then
   echo "gemmkit: installing (optional) ${optional_missing[*]}" >&2
