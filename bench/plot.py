@@ -17,13 +17,18 @@ def size_axis(r):
     return math.prod(dims) ** (1.0 / len(dims))
 
 
+def series_name(r):
+    """The runner's name; "clblast:copy" for a peer's transposes and copies (one runner does both)."""
+    return r["name"] if r["op"] == "sgemm" or r["kind"] == "gemmkit" else f"{r['name']}:{r['op']}"
+
+
 def series_of(doc):
     """{name: [(size, rate)]} over the valid results, in the report's order."""
     series = {}
     for r in doc["results"]:
         if r["status"] != "ok" or not r.get("rate") or not r["rate"].get("call"):
             continue
-        series.setdefault(r["name"], []).append((size_axis(r), r["rate"]["call"]))
+        series.setdefault(series_name(r), []).append((size_axis(r), r["rate"]["call"]))
     return series
 
 
@@ -50,7 +55,7 @@ def main():
         rates = [rate for points in series.values() for _, rate in points]
         markers = "o^sDv<>pPX*h"
         for i, (name, points) in enumerate(series.items()):
-            kind = next(r["kind"] for r in doc["results"] if r["name"] == name)
+            kind = next(r["kind"] for r in doc["results"] if series_name(r) == name)
             style = {"peer": "--", "baseline": ":"}.get(kind, "-")
             xs, ys = zip(*points)
             # 20 colours and 12 markers: a ladder of dozens of kernels stays readable.

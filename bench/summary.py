@@ -51,7 +51,10 @@ def summarize(path):
         here = [r for r in results if (r["op"], r["m"], r["n"], r["k"]) == key and r["status"] == "ok"]
         ours = [r for r in here if r["kind"] == "gemmkit"]
         best = max(ours, key=call_rate, default=None)
-        line = f"  {size_text(here[0]) if here else '?':<12} "
+        size = size_text(here[0]) if here else "?"
+        if key[0] == "copy":
+            size += " copy"  # beside the transposes at the same size
+        line = f"  {size:<12} "
         if best:
             name = best["name"] if best["resolved"] == best["name"] else f"{best['name']}:{best['resolved']}"
             peak = call_rate(best) / device["peak_gflops"] if unit == "GFLOPS" and device["peak_gflops"] else None

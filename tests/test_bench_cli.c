@@ -1,6 +1,7 @@
 /* `gemmkit bench`: argument parsing (sizes, sweeps, options), bad arguments
- * (a clear message and exit status 2), and the result files of a tiny run on
- * the default device (--json and --csv: required fields, sample counts). */
+ * (a clear message and exit status 2), and the result files of tiny SGEMM and
+ * --transpose runs on the default device (--json and --csv: required fields,
+ * sample counts). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,6 +56,9 @@ static void test_sizes_squares_and_shapes(void **state)
     expect_sizes("1000x3x77", shape, 1);
     static const int64_t mixed[] = {7, 7, 7, 1, 2, 3, 9, 9, 9};
     expect_sizes("7,1x2x3,9", mixed, 3);
+    /* RxC (transposes): k = 0; gk_bench_parse_args rejects it for SGEMM. */
+    static const int64_t rows_cols[] = {33, 17, 0, 5, 5, 5};
+    expect_sizes("33x17,5", rows_cols, 2);
 }
 
 static void test_sizes_sweeps(void **state)
@@ -76,7 +80,8 @@ static void test_sizes_rejected(void **state)
     expect_bad_sizes("", "empty");
     expect_bad_sizes("0", "positive integer");
     expect_bad_sizes("-5", "positive integer");
-    expect_bad_sizes("12x3", "MxNxK");
+    expect_bad_sizes("12x", "MxNxK");
+    expect_bad_sizes("x3", "MxNxK");
     expect_bad_sizes("2x0x4", "MxNxK");
     expect_bad_sizes("1024:16:x2", "larger than LAST");
     expect_bad_sizes("16:1024:x1", "at least 2");
@@ -104,13 +109,16 @@ static void test_options(void **state)
     assert_int_equal(a.layout, GEMMKIT_COL_MAJOR);
     assert_int_equal(a.peers, 1);
     assert_int_equal(a.size_count, 0);
-    const char *argv[] = {"--kernel", "direct", "--params", "TS=8", "--sizes", "64,32x16x8", "--layout", "row",
+    const char *argv[] = {"--kernel", "direct", "--params", "TS=8", "--sizes", "64,32x16", "--layout", "row",
                           "--trans", "TN", "--repeat", "7", "--json", "r.json", "--csv", "r.csv", "--plot", "r.png",
                           "--no-peers", "--no-baseline", "--quiet", "--sets", "2", "--max-time", "1.5", "--transpose"};
     assert_int_equal(parse(&a, (int)(sizeof argv / sizeof argv[0]), argv), 0);
     assert_string_equal(a.kernel, "direct");
     assert_string_equal(a.params, "TS=8");
     assert_int_equal(a.size_count, 2);
+    /* With --transpose, squares become rows x cols (k = 0). */
+    assert_true(a.sizes[0].m == 64 && a.sizes[0].n == 64 && a.sizes[0].k == 0);
+    assert_true(a.sizes[1].m == 32 && a.sizes[1].n == 16 && a.sizes[1].k == 0);
     assert_int_equal(a.layout, GEMMKIT_ROW_MAJOR);
     assert_int_equal(a.trans_a, GEMMKIT_TRANS);
     assert_int_equal(a.trans_b, GEMMKIT_NO_TRANS);
@@ -137,6 +145,7 @@ static void test_options_rejected(void **state)
         {"--trans", "NC", NULL},    {"--trans", "NNN", NULL},      {"--plot", "out.jpg", NULL},
         {"--sizes", NULL, NULL},    {"--json", "--csv", "x.csv"},  {"--what", NULL, NULL},
         {"--params", "TS=8", NULL}, {"--max-time", "-2", NULL},    {"--sets", "0", NULL},
+        {"--sizes", "12x3", NULL},  {"--transpose", "--sizes", "8x8x9"},
     };
     /* Messages go to stderr (silenced here); the parser's return value is the exit status. */
     fflush(stderr);
@@ -197,6 +206,13 @@ static void test_cli_bad_arguments_exit_2(void **state)
         {"bench --plot out.svg", ".png"},
         {"bench --bogus", "unknown option"},
         {"bench --json", "needs a value"},
+        {"bench --transpose --kernel direct", "no transpose or copy kernel named"},
+        {"bench --transpose --kernel no-such-kernel", "no transpose or copy kernel named"},
+        {"bench --kernel copy-fast", "no SGEMM kernel named"},
+        {"bench --transpose --sizes 4x5x6", "RxC"},
+        {"bench --transpose --sizes 0x5", "positive integers"},
+        {"bench --transpose --kernel copy-fast --params NOPE=1", "NOPE"},
+        {"bench --transpose --params TILE=32", "--params needs one named kernel"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = run_cli(cases[i][0]);
@@ -284,11 +300,11 @@ static json_t *member(json_t *o, const char *key, json_type type)
     return v;
 }
 
-static void check_series(json_t *result, const char *key)
+static void check_series_of(json_t *result, const char *key, int repeat)
 {
     json_t *s = member(result, key, JSON_OBJECT);
     json_t *samples = member(s, "samples", JSON_ARRAY);
-    assert_int_equal(json_array_size(samples), REPEAT);
+    assert_int_equal(json_array_size(samples), repeat);
     double lo = json_number_value(member(s, "min", JSON_REAL));
     double mid = json_number_value(member(s, "median", JSON_REAL));
     double hi = json_number_value(member(s, "max", JSON_REAL));
@@ -342,9 +358,9 @@ static void test_cli_json_file(void **state)
                      json_string_value(json_object_get(r, "message")));
         if (strcmp(status, "ok") != 0) continue;
         assert_int_equal(json_integer_value(member(r, "repeat", JSON_INTEGER)), REPEAT);
-        check_series(r, "kernel_ms");
-        check_series(r, "total_ms");
-        check_series(r, "host_ms");
+        check_series_of(r, "kernel_ms", REPEAT);
+        check_series_of(r, "total_ms", REPEAT);
+        check_series_of(r, "host_ms", REPEAT);
         json_t *rate = member(r, "rate", JSON_OBJECT);
         assert_true(json_number_value(member(rate, "kernel", JSON_REAL)) > 0.0);
         assert_true(json_is_true(json_object_get(member(r, "check", JSON_OBJECT), "passed")));
@@ -369,6 +385,119 @@ static void test_cli_json_file(void **state)
 }
 #endif
 
+/* ---- the transpose benchmark ---- */
+
+enum { T_REPEAT = 2 };
+static int transpose_run_status = -1;
+
+static int transpose_run(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args, "bench --transpose --sizes 64,33x17 --repeat %d --quiet --json '%s/t.json' --csv '%s/t.csv'",
+             T_REPEAT, workdir, workdir);
+    transpose_run_status = run_cli(args);
+    return 0;
+}
+
+static void test_cli_transpose_table(void **state)
+{
+    (void)state;
+    char *out = slurp("out.txt"), *err = slurp("err.txt");
+    assert_non_null(out);
+#ifdef GEMMKIT_HAVE_JANSSON
+    if (transpose_run_status != 0) fail_msg("transpose bench failed (exit %d):\n%s\n%s", transpose_run_status, out, err);
+#endif
+    assert_non_null(strstr(out, "%copy"));
+    assert_non_null(strstr(out, "GB/s"));
+    assert_non_null(strstr(out, "transpose-fast"));
+    assert_non_null(strstr(out, "copy-fast "));
+    assert_non_null(strstr(out, "33x17"));
+    free(out);
+    free(err);
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void test_cli_transpose_csv(void **state)
+{
+    (void)state;
+    char *csv = slurp("t.csv");
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, ",fraction_of_peak,fraction_of_copy,check,"));
+    /* T_REPEAT sample rows per (kernel, size): the fast transpose and copy, one odd shape. */
+    int t64 = 0, t33 = 0, c33 = 0, sgemm = 0;
+    for (const char *p = csv; p; p = strchr(p + 1, '\n')) {
+        const char *line = *p == '\n' ? p + 1 : p;
+        t64 += starts_with(line, "transpose,transpose-fast,gemmkit,transpose-fast,64,64,0,col,T,ok,GB/s,");
+        t33 += starts_with(line, "transpose,transpose-fast,gemmkit,transpose-fast,33,17,0,col,T,ok,GB/s,");
+        c33 += starts_with(line, "copy,copy-fast,gemmkit,copy-fast,33,17,0,col,N,ok,GB/s,");
+        sgemm += starts_with(line, "sgemm,");
+    }
+    assert_int_equal(t64, T_REPEAT);
+    assert_int_equal(t33, T_REPEAT);
+    assert_int_equal(c33, T_REPEAT);
+    assert_int_equal(sgemm, 0);
+    free(csv);
+}
+
+#ifdef GEMMKIT_HAVE_JANSSON
+static void test_cli_transpose_json(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/t.json", workdir);
+    json_error_t error;
+    json_t *root = json_load_file(path, 0, &error);
+    if (!root) fail_msg("t.json does not parse: %s (line %d)", error.text, error.line);
+    json_t *results = member(root, "results", JSON_ARRAY);
+    int transposes = 0, copies = 0;
+    for (size_t i = 0; i < json_array_size(results); i++) {
+        json_t *r = json_array_get(results, i);
+        const char *op = json_string_value(member(r, "op", JSON_STRING));
+        const char *kind = json_string_value(member(r, "kind", JSON_STRING));
+        const char *status = json_string_value(member(r, "status", JSON_STRING));
+        if (strcmp(op, "transpose") != 0 && strcmp(op, "copy") != 0) fail_msg("result %zu: op \"%s\"", i, op);
+        assert_string_equal(json_string_value(member(r, "unit", JSON_STRING)), "GB/s");
+        assert_int_equal(json_integer_value(member(r, "k", JSON_INTEGER)), 0);
+        int64_t m = json_integer_value(member(r, "m", JSON_INTEGER)), n = json_integer_value(member(r, "n", JSON_INTEGER));
+        assert_true((m == 64 && n == 64) || (m == 33 && n == 17));
+        /* Bytes read + written. */
+        assert_true(json_number_value(member(r, "work", JSON_REAL)) == 8.0 * (double)(m * n));
+        /* gemmkit's variants may be skipped where the device cannot run them, never fail. */
+        if (strcmp(kind, "gemmkit") == 0 && strcmp(status, "ok") != 0 && strcmp(status, "skipped") != 0)
+            fail_msg("result %zu (%s) is %s: %s", i, json_string_value(json_object_get(r, "name")), status,
+                     json_string_value(json_object_get(r, "message")));
+        if (strcmp(status, "ok") != 0) continue;
+        assert_int_equal(json_integer_value(member(r, "repeat", JSON_INTEGER)), T_REPEAT);
+        check_series_of(r, "kernel_ms", T_REPEAT);
+        check_series_of(r, "total_ms", T_REPEAT);
+        check_series_of(r, "host_ms", T_REPEAT);
+        assert_true(json_number_value(member(member(r, "rate", JSON_OBJECT), "kernel", JSON_REAL)) > 0.0);
+        json_t *check = member(r, "check", JSON_OBJECT);
+        assert_string_equal(json_string_value(member(check, "method", JSON_STRING)), "exact");
+        assert_true(json_is_true(json_object_get(check, "passed")));
+        if (strcmp(kind, "gemmkit") != 0) continue;
+        assert_true(json_number_value(member(r, "fraction_of_copy", JSON_REAL)) > 0.0);
+        member(r, "ratio_to_peer", JSON_OBJECT);
+        transposes += strcmp(op, "transpose") == 0;
+        copies += strcmp(op, "copy") == 0;
+    }
+    /* Every variant at both sizes: at least the lecture's and the fast ones. */
+    assert_true(transposes >= 2 * 2 && copies >= 2 * 2);
+    json_decref(root);
+}
+#else
+static void test_cli_transpose_json(void **state)
+{
+    (void)state;
+    skip(); /* built without jansson: --json is unavailable */
+}
+#endif
+
 static int make_workdir(void **state)
 {
     (void)state;
@@ -379,7 +508,7 @@ static int make_workdir(void **state)
 static int remove_workdir(void **state)
 {
     (void)state;
-    const char *files[] = {"out.txt", "err.txt", "r.json", "r.csv"};
+    const char *files[] = {"out.txt", "err.txt", "r.json", "r.csv", "t.json", "t.csv"};
     char path[512];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", workdir, files[i]);
@@ -403,6 +532,9 @@ int main(void)
         cmocka_unit_test_setup(test_cli_tiny_run_table, tiny_run),
         cmocka_unit_test(test_cli_csv_file),
         cmocka_unit_test(test_cli_json_file),
+        cmocka_unit_test_setup(test_cli_transpose_table, transpose_run),
+        cmocka_unit_test(test_cli_transpose_csv),
+        cmocka_unit_test(test_cli_transpose_json),
     };
     int failed = cmocka_run_group_tests_name("bench arguments", parsing, NULL, NULL);
     failed += cmocka_run_group_tests_name("bench command", command, make_workdir, remove_workdir);

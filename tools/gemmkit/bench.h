@@ -51,8 +51,9 @@ void gk_bench_args_default(gk_bench_args *args);
  * GK_EXIT_USAGE after printing a message (bad arguments), or -1 after
  * printing the help (--help). */
 int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args);
-/* "1024,2048", "1000x3x77", "1024:16384:x2", "256:2048:+256", mixed with
- * commas. Returns 0 or -1 with a message in err. */
+/* "1024,2048", "1000x3x77", "5001x3007" (k = 0: transposes), "1024:16384:x2",
+ * "256:2048:+256", mixed with commas. Returns 0 or -1 with a message in err.
+ * gk_bench_parse_args then checks that the kinds fit the benchmark. */
 int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *count, char *err);
 void gk_bench_usage(FILE *out);
 /* "1024" for a cube, "1000x3x77" otherwise, "4096x2048" for transposes (k == 0). */
@@ -122,10 +123,17 @@ int gk_bench_record_samples(gk_bench_record *record, int count);
 gk_bench_stats gk_bench_stats_of(const double *samples, int count);
 /* work / median time, in GFLOPS or GB/s (1e9 units per second); 0 if none. */
 double gk_bench_rate(const gk_bench_record *record, const double *samples);
+/* The kernel rate of a GB/s record over the best gemmkit copy's at the same
+ * size and layout (%copy); 0 when there is none. */
+double gk_bench_copy_fraction(const gk_bench_report *report, const gk_bench_record *record);
 /* This record's rate (whole call) over a peer's at the same size and shape;
  * 0 when the peer has no valid result there. */
 double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *record, const char *peer);
 const char *gk_bench_status_name(gk_bench_status status);
+/* The name shown in the table and progress: "best:direct" when the library's
+ * dispatch picked a kernel; "cublas:copy" for a peer's transposes and copies
+ * (the same runner does both). */
+void gk_bench_display_name(const gk_bench_record *r, char *out, size_t len);
 /* Names of peer runners with at least one result, in order; returns the count. */
 int gk_bench_peer_columns(const gk_bench_report *report, const char **names, int max);
 void gk_bench_print_header(const gk_bench_report *report, FILE *out);
@@ -251,8 +259,9 @@ void gk_bench_pace(gk_bench_session *s, const gk_bench_record *rec);
 
 /* The SGEMM benchmark over args->sizes (bench_sgemm.c). */
 void gk_bench_sgemm(gk_bench_session *s);
-/* The last status of a gemmkit runner's call, to tell "unsupported here" from failures. */
-gemmkit_status gk_runner_gemmkit_status(const gk_runner *r);
+/* 1 when a gemmkit runner's last call failed as unsupported by this device or
+ * backend (not a failure: the record is "skipped"). */
+int gk_runner_unsupported_here(const gk_runner *r);
 
 /* Finds the peers (unless --no-peers) and records what was found and why not. */
 void gk_bench_open_peers(gk_bench_session *s);
@@ -272,11 +281,9 @@ int gk_bench_finish(gk_bench_session *s);
 void gk_bench_host_baseline(const gk_bench_size *size, int repeat, double budget_s, gk_rng *rng,
                             gk_bench_record *rec);
 
-/* The transpose benchmark (tools/gemmkit/bench_transpose.c, from the
- * transpose work). Declared weak so this branch links without it.
- * TODO(merge): bench_transpose.c must define it with this signature (it
- * gets the opened session: device, peers, report, writers); cmd_bench.c
- * then prints and writes the report exactly as for SGEMM. */
-int gk_bench_transpose(gk_bench_session *session) __attribute__((weak));
+/* The transpose benchmark over args->sizes (rows x cols, k = 0) (bench_transpose.c):
+ * every transpose and copy variant and each peer's omatcopy, in GB/s. Sets the
+ * report's title; returns GK_EXIT_OK (failures are in the records). */
+int gk_bench_transpose(gk_bench_session *session);
 
 #endif

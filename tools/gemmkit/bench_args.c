@@ -17,10 +17,13 @@ void gk_bench_usage(FILE *out)
     fprintf(out,
             "usage: gemmkit bench [options]\n"
             "  --kernel NAME|all|best  a registry SGEMM kernel, every one in ladder order, or the\n"
-            "                          kernel the public SGEMM dispatches to (default: best)\n"
+            "                          kernel the public SGEMM dispatches to (default: best);\n"
+            "                          --transpose: one transpose/copy kernel (beside copy-fast)\n"
+            "                          or every one (all, best)\n"
             "  --params P=V,...        parameter overrides for --kernel NAME\n"
-            "  --sizes LIST            comma-separated: 1024 (square), 1000x3x77 (MxNxK),\n"
-            "                          1024:16384:x2 (x2 steps), 256:2048:+256 (+256 steps)\n"
+            "  --sizes LIST            comma-separated: 1024 (square), 1000x3x77 (MxNxK; with\n"
+            "                          --transpose 5001x3007, rows x cols), 1024:16384:x2 (x2\n"
+            "                          steps), 256:2048:+256 (+256 steps: a sweep for cliffs)\n"
             "  --layout row|col        storage order (default col)\n"
             "  --trans NN|NT|TN|TT     op(A) and op(B) (default NN)\n"
             "  --repeat N              timed runs after one warm-up (default 5)\n"
@@ -32,7 +35,8 @@ void gk_bench_usage(FILE *out)
             "  --plot FILE.png         GFLOPS against size per kernel and peer (gnuplot)\n"
             "  --peers | --no-peers    run cuBLAS and CLBlast beside gemmkit when found (default on)\n"
             "  --baseline | --no-baseline  time the sequential C triple loop on the host (default on)\n"
-            "  --transpose             the transpose benchmark (GB/s) instead of SGEMM\n"
+            "  --transpose             B = A^T and B = A (copy) in GB/s instead of SGEMM; default\n"
+            "                          sizes: GPU 4000,4096,8192,16384,5001x3007; CPU 1024,1000x777\n"
             "  --quiet                 no progress on stderr\n"
             "Exit status: 0 all results correct, 1 a result was wrong or a run failed, 2 bad usage.\n");
 }
@@ -133,13 +137,15 @@ int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *c
         if (memchr(item, ':', (size_t)len)) {
             if (parse_sweep(item, end, sizes, max, count, err)) return -1;
         } else if (memchr(item, 'x', (size_t)len)) {
+            /* MxNxK (SGEMM) or RxC (transposes: k = 0); gk_bench_parse_args checks which fits. */
             const char *x1 = memchr(item, 'x', (size_t)len);
             const char *x2 = memchr(x1 + 1, 'x', (size_t)(end - x1 - 1));
-            int64_t m, n, k;
-            if (!x2 || parse_dim(item, x1, MAX_DIM, &m) || parse_dim(x1 + 1, x2, MAX_DIM, &n) ||
-                parse_dim(x2 + 1, end, MAX_DIM, &k)) {
-                snprintf(err, GK_BENCH_ERR, "bad size \"%.*s\": want MxNxK with positive integers up to %d",
-                         len, item, MAX_DIM);
+            int64_t m, n, k = 0;
+            if (parse_dim(item, x1, MAX_DIM, &m) || parse_dim(x1 + 1, x2 ? x2 : end, MAX_DIM, &n) ||
+                (x2 && parse_dim(x2 + 1, end, MAX_DIM, &k))) {
+                snprintf(err, GK_BENCH_ERR,
+                         "bad size \"%.*s\": want MxNxK (or RxC for --transpose) with positive integers up to %d", len,
+                         item, MAX_DIM);
                 return -1;
             }
             if (add_size(sizes, max, count, m, n, k, err)) return -1;
@@ -268,6 +274,17 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
     }
     if (args->params && (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0))
         return usage_error("--params needs one named kernel (--kernel NAME), not \"%s\"", args->kernel);
+    /* Transposes take N (square) or RxC; SGEMM takes N or MxNxK. */
+    for (int i = 0; i < args->size_count; i++) {
+        gk_bench_size *z = &args->sizes[i];
+        if (args->transpose && z->k && (z->m != z->n || z->n != z->k))
+            return usage_error("--transpose: sizes are N or RxC (rows x cols), not %lldx%lldx%lld", (long long)z->m,
+                               (long long)z->n, (long long)z->k);
+        if (args->transpose) z->k = 0;
+        else if (z->k == 0)
+            return usage_error("--sizes: %lldx%lld is a transpose size (RxC, with --transpose); SGEMM sizes are N "
+                               "or MxNxK", (long long)z->m, (long long)z->n);
+    }
     return 0;
 }
 

@@ -59,7 +59,8 @@ int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *er
         comment(f, report->peers[i].label, line);
     }
     fprintf(f, "op,name,kind,resolved,m,n,k,layout,trans,status,unit,work,input_sets,repeat,sample,kernel_ms,total_ms,"
-               "host_ms,median_kernel_ms,median_total_ms,median_host_ms,rate_kernel,rate_call,fraction_of_peak,check,"
+               "host_ms,median_kernel_ms,median_total_ms,median_host_ms,rate_kernel,rate_call,fraction_of_peak,"
+               "fraction_of_copy,check,"
                "message,note\n");
     for (size_t i = 0; i < report->count; i++) {
         const gk_bench_record *r = &report->records[i];
@@ -71,6 +72,7 @@ int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *er
                               r->status == GK_BENCH_OK
                           ? rate_k / d->peak_gflops
                           : NAN;
+        double copy = gk_bench_copy_fraction(report, r);
         int rows = r->count > 0 ? r->count : 1;
         for (int s = 0; s < rows; s++) {
             field(f, r->op, 0);
@@ -97,6 +99,7 @@ int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *er
             number(f, r->status == GK_BENCH_OK ? rate_k : NAN);
             number(f, r->status == GK_BENCH_OK ? rate_c : NAN);
             number(f, peak);
+            number(f, copy > 0.0 ? copy : NAN);
             field(f, r->check, 0);
             field(f, r->message, 0);
             field(f, r->note, 1);

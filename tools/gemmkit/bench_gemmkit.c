@@ -5,12 +5,6 @@
 
 #include "bench.h"
 
-/* The transposes come from the transpose work; weak so that this file links
- * without them. TODO(merge): drop this pragma once gemmkit_somatcopy_buffers
- * is in the library (a weak reference alone does not pull an object out of
- * the static library). */
-#pragma weak gemmkit_somatcopy_buffers
-
 typedef struct gemmkit_state {
     gemmkit_context *ctx;
     const char *kernel, *params;
@@ -76,10 +70,6 @@ static int g_sgemm(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_
 static int g_omatcopy(gk_runner *r, const gk_bench_omat *o, int a, int b, gk_bench_timing *t, char *err)
 {
     gemmkit_state *st = r->state;
-    if (!gemmkit_somatcopy_buffers) {
-        snprintf(err, GK_BENCH_ERR, "this gemmkit has no transposes (gemmkit_somatcopy_buffers)");
-        return -1;
-    }
     if (!slot_ok(st, a, err) || !slot_ok(st, b, err)) return -1;
     gemmkit_options options = {.kernel = st->kernel, .params = st->params, .kernel_ms = &t->kernel_ms,
                                .total_ms = &t->total_ms};
@@ -105,9 +95,11 @@ static void g_destroy(gk_runner *r)
     free(r);
 }
 
-gemmkit_status gk_runner_gemmkit_status(const gk_runner *r)
+int gk_runner_unsupported_here(const gk_runner *r)
 {
-    return strcmp(r->kind, "gemmkit") == 0 ? ((const gemmkit_state *)r->state)->last : GEMMKIT_SUCCESS;
+    if (strcmp(r->kind, "gemmkit") != 0) return 0;
+    gemmkit_status st = ((const gemmkit_state *)r->state)->last;
+    return st == GEMMKIT_ERROR_UNSUPPORTED_BACKEND || st == GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE;
 }
 
 gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const char *params)

@@ -92,6 +92,8 @@ static json_t *record_json(const gk_bench_report *report, const gk_bench_record 
                                                  number(gk_bench_rate(r, r->host_ms))));
         if (strcmp(r->unit, "GFLOPS") == 0 && strcmp(r->kind, "baseline") != 0 && report->device.peak_gflops > 0)
             json_object_set_new(o, "fraction_of_peak", number(kernel / report->device.peak_gflops));
+        double copy = gk_bench_copy_fraction(report, r);
+        if (copy > 0.0) json_object_set_new(o, "fraction_of_copy", number(copy));
         if (strcmp(r->kind, "gemmkit") == 0) {
             json_t *ratios = json_object();
             const char *peers[GK_BENCH_MAX_RUNNERS];

@@ -57,9 +57,15 @@ static double size_axis(const gk_bench_size *s)
     return s->k ? cbrt((double)s->m * (double)s->n * (double)s->k) : sqrt((double)s->m * (double)s->n);
 }
 
+/* One series per runner and op (a peer runs both transposes and copies). */
+static int same_series(const gk_bench_record *a, const gk_bench_record *b)
+{
+    return strcmp(a->name, b->name) == 0 && strcmp(a->op, b->op) == 0;
+}
+
 static void script(FILE *f, const gk_bench_report *report, const char *path, const char *terminal)
 {
-    const char *names[256];
+    const gk_bench_record *first[256];
     int series = 0;
     double lo = INFINITY, hi = 0.0;
     for (size_t i = 0; i < report->count; i++) {
@@ -69,8 +75,8 @@ static void script(FILE *f, const gk_bench_report *report, const char *path, con
         lo = rate < lo ? rate : lo;
         hi = rate > hi ? rate : hi;
         int seen = 0;
-        for (int j = 0; j < series; j++) seen |= strcmp(names[j], r->name) == 0;
-        if (!seen && series < 256) names[series++] = r->name;
+        for (int j = 0; j < series; j++) seen |= same_series(first[j], r);
+        if (!seen && series < 256) first[series++] = r;
     }
     const char *unit = report->count ? report->records[0].unit : "GFLOPS";
     fprintf(f, "set terminal %s size 1280,800 noenhanced\nset output ", terminal);
@@ -91,19 +97,22 @@ static void script(FILE *f, const gk_bench_report *report, const char *path, con
     fprintf(f, "plot ");
     for (int j = 0; j < series; j++) {
         /* Peers dashed, the host baseline dotted; point types vary so a long ladder stays readable. */
-        const char *kind = "gemmkit";
-        for (size_t i = 0; i < report->count; i++)
-            if (strcmp(report->records[i].name, names[j]) == 0) kind = report->records[i].kind;
+        const char *kind = first[j]->kind;
         int dash = strcmp(kind, "peer") == 0 ? 2 : strcmp(kind, "baseline") == 0 ? 3 : 1;
         fprintf(f, "%s'-' using 1:2 with linespoints lw 2 dt %d pt %d title ", j ? ", " : "", dash, 1 + j % 13);
-        quoted(f, names[j]);
+        char title[96];
+        if (strcmp(first[j]->op, "sgemm") != 0 && strcmp(kind, "gemmkit") != 0)
+            snprintf(title, sizeof title, "%s:%s", first[j]->name, first[j]->op);
+        else
+            snprintf(title, sizeof title, "%s", first[j]->name);
+        quoted(f, title);
     }
     fputc('\n', f);
     for (int j = 0; j < series; j++) {
         for (size_t i = 0; i < report->count; i++) {
             const gk_bench_record *r = &report->records[i];
             double rate = gk_bench_rate(r, r->total_ms);
-            if (r->status == GK_BENCH_OK && rate > 0.0 && strcmp(r->name, names[j]) == 0)
+            if (r->status == GK_BENCH_OK && rate > 0.0 && same_series(first[j], r))
                 fprintf(f, "%.6g %.6g\n", size_axis(&r->size), rate);
         }
         fprintf(f, "e\n");

@@ -93,6 +93,21 @@ double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *reco
     return 0.0;
 }
 
+double gk_bench_copy_fraction(const gk_bench_report *report, const gk_bench_record *record)
+{
+    double mine = gk_bench_rate(record, record->kernel_ms), best = 0.0;
+    if (strcmp(record->unit, "GB/s") != 0 || mine <= 0.0) return 0.0;
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *c = &report->records[i];
+        if (strcmp(c->op, "copy") != 0 || strcmp(c->kind, "gemmkit") != 0 || c->size.m != record->size.m ||
+            c->size.n != record->size.n || strcmp(c->layout, record->layout) != 0)
+            continue;
+        double rate = gk_bench_rate(c, c->kernel_ms);
+        best = rate > best ? rate : best;
+    }
+    return best > 0.0 ? mine / best : 0.0;
+}
+
 const char *gk_bench_status_name(gk_bench_status status)
 {
     switch (status) {
@@ -142,10 +157,10 @@ static void print_ratio(FILE *out, const char *peer, double ratio)
     else fprintf(out, " %*s", ratio_width(peer), "-");
 }
 
-/* "best:direct" when the library's dispatch picked a kernel. */
-static void display_name(const gk_bench_record *r, char *out, size_t len)
+void gk_bench_display_name(const gk_bench_record *r, char *out, size_t len)
 {
-    if (r->resolved[0] && strcmp(r->resolved, r->name) != 0) snprintf(out, len, "%s:%s", r->name, r->resolved);
+    if (strcmp(r->op, "sgemm") != 0 && strcmp(r->kind, "gemmkit") != 0) snprintf(out, len, "%s:%s", r->name, r->op);
+    else if (r->resolved[0] && strcmp(r->resolved, r->name) != 0) snprintf(out, len, "%s:%s", r->name, r->resolved);
     else snprintf(out, len, "%s", r->name);
 }
 
@@ -153,12 +168,21 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
 {
     const char *peers[GK_BENCH_MAX_RUNNERS];
     int npeers = gk_bench_peer_columns(report, peers, GK_BENCH_MAX_RUNNERS);
+    int w = 24; /* the name column: as wide as the longest name */
+    for (size_t i = 0; i < report->count; i++) {
+        char name[160];
+        gk_bench_display_name(&report->records[i], name, sizeof name);
+        w = (int)strlen(name) > w ? (int)strlen(name) : w;
+    }
     const char *unit = report->count ? report->records[0].unit : "GFLOPS";
+    /* Transposes (GB/s) have %copy where SGEMM has %peak. */
+    const int bytes = strcmp(unit, "GB/s") == 0;
     fprintf(out, "\n%s = work / median time. kernel: the main kernel; call: every launch of the call, device\n"
-                 "time (pack/unpack included); host: wall time of the call. Ratios: gemmkit's call %s over the peer's.\n\n",
+                 "time (pack/unpack included); host: wall time of the call. Ratios: gemmkit's call %s over the peer's.\n",
             unit, unit);
-    fprintf(out, "%-24s %-14s %10s %6s %24s %10s %10s", "name", "size", unit, "%peak", "kernel ms: median [min-max]",
-            "call ms", "host ms");
+    if (bytes) fprintf(out, "GB/s: (bytes read + bytes written) / time; %%copy: kernel GB/s over the best gemmkit copy's.\n");
+    fprintf(out, "\n%-*s %-14s %10s %6s %24s %10s %10s", w, "name", "size", unit, bytes ? "%copy" : "%peak",
+            "kernel ms: median [min-max]", "call ms", "host ms");
     for (int p = 0; p < npeers; p++) {
         char head[32];
         snprintf(head, sizeof head, "vs %s", peers[p]);
@@ -169,9 +193,9 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         const gk_bench_record *r = &report->records[i];
         char size[48], spread[64], name[160];
         gk_bench_size_text(&r->size, size, sizeof size);
-        display_name(r, name, sizeof name);
+        gk_bench_display_name(r, name, sizeof name);
         if (r->status != GK_BENCH_OK) {
-            fprintf(out, "%-24s %-14s %10s %6s %24s %10s %10s", name, size, "-", "-", "-", "-", "-");
+            fprintf(out, "%-*s %-14s %10s %6s %24s %10s %10s", w, name, size, "-", "-", "-", "-", "-");
             for (int p = 0; p < npeers; p++) print_ratio(out, peers[p], 0.0);
             fprintf(out, "  %s: %s%s%s\n", gk_bench_status_name(r->status), r->message, r->note[0] ? "; " : "",
                     r->note);
@@ -183,8 +207,11 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         double rate = gk_bench_rate(r, r->kernel_ms);
         snprintf(spread, sizeof spread, "%.4g [%.4g-%.4g]", k.median, k.min, k.max);
         /* Three significant digits at least, so slow rows don't read 0.0. */
-        fprintf(out, rate >= 100.0 ? "%-24s %-14s %10.1f" : "%-24s %-14s %10.3g", name, size, rate);
-        if (strcmp(r->unit, "GFLOPS") == 0 && report->device.peak_gflops > 0 && strcmp(r->kind, "baseline") != 0)
+        fprintf(out, rate >= 100.0 ? "%-*s %-14s %10.1f" : "%-*s %-14s %10.3g", w, name, size, rate);
+        double copy = bytes ? gk_bench_copy_fraction(report, r) : 0.0;
+        if (copy > 0.0)
+            fprintf(out, " %5.1f%%", 100.0 * copy);
+        else if (!bytes && report->device.peak_gflops > 0 && strcmp(r->kind, "baseline") != 0)
             fprintf(out, " %5.1f%%", 100.0 * rate / report->device.peak_gflops);
         else
             fprintf(out, " %6s", "-");
@@ -199,6 +226,6 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         const gk_bench_record *r = &report->records[i];
         int first = 1;
         for (size_t j = 0; j < i && first; j++) first = strcmp(report->records[j].name, r->name) != 0;
-        if (first && strcmp(r->kind, "gemmkit") != 0) fprintf(out, "%-24s %s\n", r->name, r->label);
+        if (first && strcmp(r->kind, "gemmkit") != 0) fprintf(out, "%-*s %s\n", w, r->name, r->label);
     }
 }

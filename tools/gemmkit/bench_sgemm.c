@@ -101,12 +101,6 @@ static int upload(gk_runner *r, const inputs *in, char *err)
     return 0;
 }
 
-static int unsupported_here(const gk_runner *r)
-{
-    gemmkit_status st = gk_runner_gemmkit_status(r);
-    return st == GEMMKIT_ERROR_UNSUPPORTED_BACKEND || st == GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE;
-}
-
 /* Times one runner at one size and checks every input set's result. */
 static void measure(gk_bench_session *s, gk_runner *r, inputs *in, const char *resolved)
 {
@@ -144,7 +138,7 @@ static void measure(gk_bench_session *s, gk_runner *r, inputs *in, const char *r
             }
         }
     }
-    if (rec->status == GK_BENCH_ERROR && unsupported_here(r)) rec->status = GK_BENCH_SKIPPED;
+    if (rec->status == GK_BENCH_ERROR && gk_runner_unsupported_here(r)) rec->status = GK_BENCH_SKIPPED;
     snprintf(rec->label, sizeof rec->label, "%s", r->label); /* a runner may add how it timed */
     r->release(r);
     if (rec->status == GK_BENCH_OK) gk_bench_pace(s, rec);

@@ -56,15 +56,16 @@ void gk_bench_progress(const gk_bench_session *s, const char *fmt, ...)
 
 void gk_bench_progress_record(const gk_bench_session *s, const gk_bench_record *rec)
 {
-    char size[48];
+    char size[48], name[160];
     gk_bench_size_text(&rec->size, size, sizeof size);
+    gk_bench_display_name(rec, name, sizeof name);
     if (rec->status == GK_BENCH_OK) {
         gk_bench_stats k = gk_bench_stats_of(rec->kernel_ms, rec->count);
-        gk_bench_progress(s, "%-24s %-14s %10.1f %s  (kernel %.4g ms median of %d, %d input set%s; %s)", rec->name,
+        gk_bench_progress(s, "%-24s %-14s %10.1f %s  (kernel %.4g ms median of %d, %d input set%s; %s)", name,
                           size, gk_bench_rate(rec, rec->kernel_ms), rec->unit, k.median, rec->count, rec->sets,
                           rec->sets == 1 ? "" : "s", rec->check);
     } else {
-        gk_bench_progress(s, "%-24s %-14s %s: %s", rec->name, size, gk_bench_status_name(rec->status),
+        gk_bench_progress(s, "%-24s %-14s %s: %s", name, size, gk_bench_status_name(rec->status),
                           rec->message);
     }
 }

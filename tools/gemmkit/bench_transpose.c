@@ -1,83 +1,141 @@
-/* `gemmkit bench --transpose`: times every transpose and copy variant on
- * device buffers (device time of the kernel through options.kernel_ms, a
- * warm-up first, the median of repeats), prints GB/s (bytes read + bytes
- * written) next to the best copy at the same size, and checks every result
- * exactly against A. */
+/* `gemmkit bench --transpose`: B = A^T and B = A (copy) for every transpose
+ * and copy variant and each peer's omatcopy (cuBLAS geam, CLBlast omatcopy),
+ * on the session like SGEMM: shared input sets rotated, a warm-up, the
+ * median of repeats, GB/s (bytes read + written), every result exact. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "cli.h"
+#include "bench.h"
 #include "registry.h"
 
-#define MAX_SIZES 64
-#define MAX_VARIANTS 32
-#define REFERENCE_COPY "copy-fast" /* timed beside a single named transpose */
+#define REFERENCE_COPY "copy-fast" /* timed beside a single named transpose: %copy needs a copy */
+enum { MAX_KERNELS = 64, SLOTS_PER_SET = 2 /* A, B */ };
 
-typedef struct shape {
+/* Host side of one size: the input sets and a buffer for B (NaN poison, then read back). */
+typedef struct inputs {
     int64_t rows, cols;
-} shape;
+    size_t count;
+    int sets;
+    float *a[GK_BENCH_MAX_SETS];
+    float *b;
+} inputs;
 
-typedef struct bench_options {
-    const char *kernel; /* NULL = every variant */
-    const char *params;
-    shape sizes[MAX_SIZES];
-    int size_count;
-    int repeat;
-} bench_options;
-
-typedef struct result {
-    const gk_kernel_def *def;
-    const char *params;
-    gemmkit_status status;
-    char error[256];
-    double median_ms, gbs;
-    int64_t wrong; /* elements that differ from the reference */
-} result;
-
-static int compare_double(const void *a, const void *b)
+static void inputs_free(inputs *in)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    for (int s = 0; s < GK_BENCH_MAX_SETS; s++) free(in->a[s]);
+    free(in->b);
+    memset(in, 0, sizeof *in);
 }
 
-static int add_size(bench_options *o, int64_t rows, int64_t cols)
+static int inputs_make(gk_bench_session *s, const gk_bench_size *size, inputs *in)
 {
-    if (rows <= 0 || cols <= 0 || o->size_count >= MAX_SIZES) return 0;
-    o->sizes[o->size_count++] = (shape){rows, cols};
-    return 1;
-}
-
-/* "4000,4096,5001x3007": square sizes or ROWSxCOLS. */
-static int parse_sizes(const char *text, bench_options *o)
-{
-    o->size_count = 0;
-    for (const char *p = text; *p;) {
-        char *end = NULL;
-        long long rows = strtoll(p, &end, 10), cols = rows;
-        if (end == p) return 0;
-        if (*end == 'x') {
-            p = end + 1;
-            cols = strtoll(p, &end, 10);
-            if (end == p) return 0;
-        }
-        if (!add_size(o, rows, cols) || (*end && *end != ',')) return 0;
-        p = *end ? end + 1 : end;
+    memset(in, 0, sizeof *in);
+    in->rows = size->m;
+    in->cols = size->n;
+    in->count = (size_t)size->m * (size_t)size->n;
+    double bytes = 2.0 * 4.0 * (double)in->count; /* A and B */
+    in->sets = s->args->sets ? s->args->sets : bytes < GK_BENCH_ROTATE_BELOW_BYTES ? 3 : 1;
+    if (in->sets > s->args->repeat) in->sets = s->args->repeat; /* only the sets the runs touch */
+    for (int k = 0; k < in->sets; k++) {
+        if (!(in->a[k] = malloc(in->count * sizeof(float)))) return -1;
+        gk_fill_random(&s->rng, in->a[k], in->count);
     }
-    return o->size_count > 0;
+    in->b = malloc(in->count * sizeof(float));
+    return in->b ? 0 : -1;
 }
 
-/* "FROM:TO:STEP": square sizes, to look for performance cliffs. */
-static int parse_sweep(const char *text, bench_options *o)
+/* B := op(A), A rows x cols in the benchmark's layout, both packed. */
+static gk_bench_omat omat_of(gemmkit_layout layout, int trans, const inputs *in)
 {
-    long long from = 0, to = 0, step = 0;
-    if (sscanf(text, "%lld:%lld:%lld", &from, &to, &step) != 3 || from <= 0 || to < from || step <= 0) return 0;
-    o->size_count = 0;
-    for (long long n = from; n <= to; n += step)
-        if (!add_size(o, n, n)) return 0;
-    return 1;
+    const int rm = layout == GEMMKIT_ROW_MAJOR;
+    const int64_t b_rows = trans ? in->cols : in->rows, b_cols = trans ? in->rows : in->cols;
+    return (gk_bench_omat){layout, trans ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, in->rows, in->cols, 1.0f,
+                           rm ? in->cols : in->rows, rm ? b_cols : b_rows};
+}
+
+typedef struct job {
+    gk_runner *r;
+    const gk_bench_omat *o;
+    const inputs *in;
+} job;
+
+static int job_call(void *user, int set, gk_bench_timing *t, char *err)
+{
+    job *j = user;
+    return j->r->omatcopy(j->r, j->o, SLOTS_PER_SET * set, SLOTS_PER_SET * set + 1, t, err);
+}
+
+/* After the warm-up: poison set 0's B again, so the timed runs must write it. */
+static int job_prepare(void *user, char *err)
+{
+    job *j = user;
+    return j->r->write(j->r, 1, j->in->b, j->in->count, err);
+}
+
+static int upload(gk_runner *r, const inputs *in, char *err)
+{
+    for (int s = 0; s < in->sets; s++) {
+        int base = SLOTS_PER_SET * s;
+        if (r->alloc(r, base, in->count, err) || r->alloc(r, base + 1, in->count, err) ||
+            r->write(r, base, in->a[s], in->count, err) || r->write(r, base + 1, in->b, in->count, err))
+            return -1;
+    }
+    return 0;
+}
+
+/* Times one runner's transpose (or copy) at one size and checks every input set's B. */
+static void measure(gk_bench_session *s, gk_runner *r, inputs *in, int trans)
+{
+    gk_bench_record *rec = gk_bench_report_add(&s->report);
+    if (!rec) return;
+    const gk_bench_omat o = omat_of(s->args->layout, trans, in);
+    snprintf(rec->op, sizeof rec->op, "%s", trans ? "transpose" : "copy");
+    snprintf(rec->name, sizeof rec->name, "%s", r->name);
+    snprintf(rec->kind, sizeof rec->kind, "%s", r->kind);
+    snprintf(rec->resolved, sizeof rec->resolved, "%s", r->name);
+    rec->size = (gk_bench_size){in->rows, in->cols, 0};
+    snprintf(rec->layout, sizeof rec->layout, "%s", o.layout == GEMMKIT_ROW_MAJOR ? "row" : "col");
+    snprintf(rec->trans, sizeof rec->trans, "%s", trans ? "T" : "N");
+    rec->work = 2.0 * 4.0 * (double)in->count; /* every element read once and written once */
+    rec->unit = "GB/s";
+    rec->sets = in->sets;
+    if (gk_bench_too_slow(s, rec)) {
+        gk_bench_progress_record(s, rec);
+        return;
+    }
+    if (gk_bench_record_samples(rec, s->args->repeat)) {
+        rec->status = GK_BENCH_ERROR;
+        snprintf(rec->message, sizeof rec->message, "out of host memory");
+        return;
+    }
+    char err[GK_BENCH_ERR] = "";
+    gk_fill_value(in->b, in->count, NAN);
+    job j = {r, &o, in};
+    rec->status = GK_BENCH_ERROR;
+    if (upload(r, in, err)) {
+        snprintf(rec->message, sizeof rec->message, "%s", err);
+    } else if (gk_bench_time(job_call, &j, job_prepare, in->sets, rec) == 0) {
+        rec->status = GK_BENCH_OK;
+        for (int set = 0; set < in->sets && rec->status == GK_BENCH_OK; set++) {
+            if (r->read(r, SLOTS_PER_SET * set + 1, in->b, in->count, err)) {
+                rec->status = GK_BENCH_ERROR;
+                snprintf(rec->message, sizeof rec->message, "reading the result: %.220s", err);
+            } else if (!gk_bench_check_omatcopy(&o, in->a[set], in->b, rec)) {
+                rec->status = GK_BENCH_WRONG;
+                char first[GK_BENCH_ERR];
+                snprintf(first, sizeof first, "%s", rec->message);
+                snprintf(rec->message, sizeof rec->message, "input set %d: %.230s", set + 1, first);
+            }
+        }
+    }
+    if (rec->status == GK_BENCH_ERROR && gk_runner_unsupported_here(r)) rec->status = GK_BENCH_SKIPPED;
+    /* A runner may add how it timed; a peer's label names its SGEMM, so say what ran here. */
+    snprintf(rec->label, sizeof rec->label, strcmp(r->kind, "peer") == 0 ? "%.200s; here its omatcopy" : "%s",
+             r->label);
+    r->release(r);
+    if (rec->status == GK_BENCH_OK) gk_bench_pace(s, rec);
+    gk_bench_progress_record(s, rec);
 }
 
 static int is_variant(const gk_kernel_def *def)
@@ -85,173 +143,59 @@ static int is_variant(const gk_kernel_def *def)
     return (def->op == GK_OP_TRANSPOSE || def->op == GK_OP_COPY) && !(def->flags & GK_FLAG_HELPER);
 }
 
-/* Elements of B that are not exactly A (copy) or A^T (transpose); alpha is 1. */
-static int64_t count_wrong(const gk_kernel_def *def, shape s, const float *a, const float *b)
+/* gemmkit's runners in registry order: every variant, or the named one (with
+ * its --params) and REFERENCE_COPY beside a named transpose. */
+static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, const gk_kernel_def **defs, int max)
 {
-    int64_t wrong = 0;
-    if (def->op == GK_OP_COPY) {
-        for (size_t i = 0; i < (size_t)(s.rows * s.cols); i++) wrong += !(b[i] == a[i]);
-        return wrong;
-    }
-    for (int64_t r = 0; r < s.rows; r++) /* B's column r is A's row r */
-        for (int64_t c = 0; c < s.cols; c++) wrong += !(b[c + r * s.cols] == a[r + c * s.rows]);
-    return wrong;
-}
-
-static void run_variant(gemmkit_context *ctx, const bench_options *o, shape s, gemmkit_buffer *da, gemmkit_buffer *db,
-                        const float *a, float *b, double *samples, result *out)
-{
-    const gk_kernel_def *def = out->def;
-    const size_t count = (size_t)(s.rows * s.cols);
-    const int trans = def->op == GK_OP_TRANSPOSE;
-    double kernel_ms = 0.0;
-    const gemmkit_options options = {.kernel = def->name, .params = out->params, .kernel_ms = &kernel_ms};
-    gk_fill_value(b, count, NAN); /* poison: every element must be written */
-    gemmkit_status status = gemmkit_buffer_write(ctx, db, 0, count, b);
-    for (int r = -1; r < o->repeat && status == GEMMKIT_SUCCESS; r++) { /* r == -1: warm-up, compiles */
-        status = gemmkit_somatcopy_buffers(ctx, &options, GEMMKIT_COL_MAJOR, trans ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
-                                           s.rows, s.cols, 1.0f, da, 0, s.rows, db, 0, trans ? s.cols : s.rows);
-        if (r >= 0) samples[r] = kernel_ms;
-    }
-    if (status == GEMMKIT_SUCCESS) status = gemmkit_buffer_read(ctx, db, 0, count, b);
-    out->status = status;
-    if (status != GEMMKIT_SUCCESS) {
-        snprintf(out->error, sizeof out->error, "%s: %s", gemmkit_strerror(status), gemmkit_last_error_message());
-        return;
-    }
-    qsort(samples, (size_t)o->repeat, sizeof *samples, compare_double);
-    out->median_ms = samples[o->repeat / 2];
-    out->gbs = 2.0 * (double)count * sizeof(float) / (out->median_ms * 1e6);
-    out->wrong = count_wrong(def, s, a, b);
-}
-
-/* Times every chosen variant at one size and prints its rows; returns the failures. */
-static int bench_size(gemmkit_context *ctx, const bench_options *o, shape s, gk_rng *rng)
-{
-    const size_t count = (size_t)(s.rows * s.cols);
-    float *a = malloc(count * sizeof *a), *b = malloc(count * sizeof *b);
-    double *samples = calloc((size_t)o->repeat, sizeof *samples);
-    gemmkit_buffer *da = NULL, *db = NULL;
-    result results[MAX_VARIANTS];
-    int n = 0, failures = 0;
-    gemmkit_status status = GEMMKIT_ERROR_OUT_OF_HOST_MEMORY;
-    if (a && b && samples) {
-        gk_fill_random(rng, a, count);
-        status = gemmkit_buffer_create(ctx, count, &da);
-        if (!status) status = gemmkit_buffer_create(ctx, count, &db);
-        if (!status) status = gemmkit_buffer_write(ctx, da, 0, count, a);
-    }
-    if (status != GEMMKIT_SUCCESS) {
-        printf("%5lldx%-6lld %s: %s\n", (long long)s.rows, (long long)s.cols, gemmkit_strerror(status),
-               gemmkit_last_error_message());
-        failures = 1;
-        goto done;
-    }
-    const gk_kernel_def *named = o->kernel ? gk_kernel_find(o->kernel) : NULL;
-    for (size_t k = 0; k < gk_kernel_count() && n < MAX_VARIANTS; k++) {
-        const gk_kernel_def *def = gk_kernel_at(k);
+    const char *want = s->args->kernel;
+    const gk_kernel_def *named = strcmp(want, "all") && strcmp(want, "best") ? gk_kernel_find(want) : NULL;
+    int count = 0;
+    for (size_t i = 0; i < gk_kernel_count() && count < max; i++) {
+        const gk_kernel_def *def = gk_kernel_at(i);
         if (!is_variant(def)) continue;
-        if (named && def != named) { /* one kernel: with the library's copy as the reference */
-            if (named->op == GK_OP_COPY || strcmp(def->name, REFERENCE_COPY) != 0) continue;
-        }
-        results[n] = (result){.def = def, .params = def == named ? o->params : NULL};
-        run_variant(ctx, o, s, da, db, a, b, samples, &results[n++]);
+        if (named && def != named && (named->op == GK_OP_COPY || strcmp(def->name, REFERENCE_COPY) != 0)) continue;
+        gk_runner *r = gk_runner_gemmkit(s->ctx, def->name, def == named ? s->args->params : NULL);
+        if (!r) break;
+        snprintf(r->label, sizeof r->label, "gemmkit %s: %s", def->name, def->summary);
+        runners[count] = r;
+        defs[count++] = def;
     }
-    double copy_gbs = 0.0; /* the best verified copy at this size */
-    for (int i = 0; i < n; i++)
-        if (results[i].def->op == GK_OP_COPY && !results[i].status && !results[i].wrong && results[i].gbs > copy_gbs)
-            copy_gbs = results[i].gbs;
-    for (int i = 0; i < n; i++) {
-        const result *r = &results[i];
-        printf("%5lldx%-6lld %-28s ", (long long)s.rows, (long long)s.cols, r->def->name);
-        if (r->status) {
-            printf("%9s %9s %7s  %s\n", "-", "-", "-", r->error);
-            failures += r->status != GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE;
+    return count;
+}
+
+int gk_bench_transpose(gk_bench_session *s)
+{
+    snprintf(s->report.title, sizeof s->report.title,
+             "gemmkit bench: transpose B = A^T and copy B = A, %s-major, alpha = 1; 1 warm-up + %d timed runs each; "
+             "seed %llu",
+             s->args->layout == GEMMKIT_ROW_MAJOR ? "row" : "column", s->args->repeat,
+             (unsigned long long)s->report.seed);
+    gk_runner *kernels[MAX_KERNELS];
+    const gk_kernel_def *defs[MAX_KERNELS];
+    int nk = make_kernel_runners(s, kernels, defs, MAX_KERNELS);
+    for (int z = 0; z < s->args->size_count; z++) {
+        const gk_bench_size *size = &s->args->sizes[z];
+        char text[48];
+        gk_bench_size_text(size, text, sizeof text);
+        inputs in;
+        if (inputs_make(s, size, &in)) {
+            gk_bench_progress(s, "size %s: out of host memory for the inputs; skipped", text);
+            inputs_free(&in);
             continue;
         }
-        char share[16] = "-";
-        if (copy_gbs > 0.0) snprintf(share, sizeof share, "%.1f%%", 100.0 * r->gbs / copy_gbs);
-        char check[64] = "ok";
-        if (r->wrong) snprintf(check, sizeof check, "WRONG: %lld elements differ", (long long)r->wrong);
-        printf("%9.4f %9.1f %7s  %s\n", r->median_ms, r->wrong ? 0.0 : r->gbs, share, check);
-        failures += r->wrong != 0;
-    }
-    fflush(stdout);
-done:
-    gemmkit_buffer_destroy(da);
-    gemmkit_buffer_destroy(db);
-    free(a);
-    free(b);
-    free(samples);
-    return failures;
-}
-
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: gemmkit bench --transpose [--kernel NAME] [--params P=V,...] [--sizes N|RxC,...]\n"
-                 "                                 [--sweep FROM:TO:STEP] [--repeat R]\n"
-                 "Times every transpose and copy variant on column-major A, B = A^T or B = A; or NAME\n"
-                 "(with --params) beside " REFERENCE_COPY ", the copy reference.\n");
-}
-
-int gk_bench_transpose_legacy(const gk_cli *cli, int argc, char **argv)
-{
-    bench_options o = {.repeat = 10};
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--transpose") == 0) continue;
-        if (strcmp(arg, "--help") == 0) {
-            usage(stdout);
-            return GK_EXIT_OK;
+        gk_bench_progress(s, "size %s: %d input set%s of random values in [-1, 1)", text, in.sets,
+                          in.sets == 1 ? "" : "s");
+        for (int k = 0; k < nk; k++) measure(s, kernels[k], &in, defs[k]->op == GK_OP_TRANSPOSE);
+        /* Each peer's transpose and copy. Runners that round their inputs are SGEMM
+         * precision modes (cublas-tf32): a transpose has none, so they would repeat. */
+        for (int p = 0; p < s->peer_count; p++) {
+            gk_runner *r = s->peers[p];
+            if (!r->omatcopy || r->input_rounding > 0.0) continue;
+            measure(s, r, &in, 1);
+            measure(s, r, &in, 0);
         }
-        int ok = value != NULL;
-        if (ok && strcmp(arg, "--kernel") == 0) o.kernel = strcmp(value, "all") == 0 ? NULL : value;
-        else if (ok && strcmp(arg, "--params") == 0) o.params = value;
-        else if (ok && strcmp(arg, "--sizes") == 0) ok = parse_sizes(value, &o);
-        else if (ok && strcmp(arg, "--sweep") == 0) ok = parse_sweep(value, &o);
-        else if (ok && strcmp(arg, "--repeat") == 0) ok = (o.repeat = atoi(value)) >= 1 && o.repeat <= 10000;
-        else ok = 0;
-        if (!ok) {
-            fprintf(stderr, "gemmkit bench: bad, unknown or incomplete argument %s%s%s\n", arg, value ? " " : "",
-                    value ? value : "");
-            usage(stderr);
-            return GK_EXIT_USAGE;
-        }
-        i++;
+        inputs_free(&in);
     }
-    if (o.kernel) {
-        const gk_kernel_def *def = gk_kernel_find(o.kernel);
-        if (!def || !is_variant(def)) {
-            fprintf(stderr, "gemmkit bench: no transpose or copy kernel named \"%s\" (see gemmkit list)\n", o.kernel);
-            return GK_EXIT_USAGE;
-        }
-    } else if (o.params) {
-        fprintf(stderr, "gemmkit bench: --params needs --kernel NAME (the variants have different parameters)\n");
-        return GK_EXIT_USAGE;
-    }
-    gemmkit_context *ctx = gk_cli_open(cli);
-    if (!ctx) return GK_EXIT_FAILED;
-    gemmkit_device_info info;
-    gemmkit_context_device_info(ctx, &info);
-    if (o.size_count == 0) {
-        if (info.is_gpu) {
-            static const shape gpu[] = {{4000, 4000}, {4096, 4096}, {8192, 8192}, {16384, 16384}, {5001, 3007}};
-            for (size_t i = 0; i < sizeof gpu / sizeof gpu[0]; i++) add_size(&o, gpu[i].rows, gpu[i].cols);
-        } else {
-            add_size(&o, 1024, 1024);
-            add_size(&o, 1000, 777);
-        }
-    }
-    printf("device: %s | %s (driver %s)\n", info.platform, info.name, info.driver_version);
-    printf("B = A^T (transpose) and B = A (copy), column-major float32, alpha = 1; GB/s = (bytes read + bytes\n"
-           "written) / device time of the kernel, median of %d runs after a warm-up; %%copy: against the best\n"
-           "copy at that size; every result checked exactly\n\n",
-           o.repeat);
-    printf("%-12s %-28s %9s %9s %7s  %s\n", "size", "kernel", "ms", "GB/s", "%copy", "check");
-    gk_rng rng;
-    gk_rng_seed(&rng, gk_rng_fresh_seed());
-    int failures = 0;
-    for (int s = 0; s < o.size_count; s++) failures += bench_size(ctx, &o, o.sizes[s], &rng);
-    gemmkit_context_destroy(ctx);
-    return failures ? GK_EXIT_FAILED : GK_EXIT_OK;
+    for (int k = 0; k < nk; k++) kernels[k]->destroy(kernels[k]);
+    return GK_EXIT_OK;
 }

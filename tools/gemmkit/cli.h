@@ -21,8 +21,6 @@ int gk_cmd_verify(const gk_cli *cli);
 int gk_cmd_bench(const gk_cli *cli);
 int gk_cmd_tune(const gk_cli *cli);
 int gk_cmd_gemm(const gk_cli *cli);
-/* `gemmkit bench --transpose ...`: the transpose and copy variants (bench_transpose.c). */
-int gk_bench_transpose_legacy(const gk_cli *cli, int argc, char **argv);
 
 /* `gemmkit verify` of one transpose or copy kernel; 1 when every case passes (verify_transpose.c). */
 struct gk_kernel_def;

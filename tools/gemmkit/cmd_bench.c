@@ -26,8 +26,9 @@ static int compare_keys(const void *a, const void *b)
     return x->index - y->index;
 }
 
-/* Groups the records (measured size by size) by runner: baseline, gemmkit's
- * kernels in the order they ran, then the peers; sizes in order within each. */
+/* Groups the records (measured size by size) by runner and op: baseline,
+ * gemmkit's kernels in the order they ran, then the peers; sizes in order
+ * within each. */
 static void group_records(gk_bench_report *report)
 {
     size_t n = report->count;
@@ -36,7 +37,10 @@ static void group_records(gk_bench_report *report)
     if (!keys || !sorted) goto done;
     for (size_t i = 0; i < n; i++) {
         size_t first = 0;
-        while (strcmp(report->records[first].name, report->records[i].name) != 0) first++;
+        /* One group per runner and op (a peer runs both transposes and copies). */
+        while (strcmp(report->records[first].name, report->records[i].name) != 0 ||
+               strcmp(report->records[first].op, report->records[i].op) != 0)
+            first++;
         keys[i] = (order_key){kind_rank(report->records[i].kind), (int)first, (int)i};
     }
     qsort(keys, n, sizeof *keys, compare_keys);
@@ -105,17 +109,22 @@ static void default_sizes(gk_bench_args *args, int is_gpu)
 {
     static const gk_bench_size gpu[] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}};
     static const gk_bench_size cpu[] = {{256, 256, 256}, {512, 512, 512}};
-    const gk_bench_size *src = is_gpu ? gpu : cpu;
-    args->size_count = is_gpu ? 3 : 2;
+    /* Transposes: a power of two and a size near it (bank conflicts, partition camping), and an odd shape. */
+    static const gk_bench_size gpu_t[] = {{4000, 4000, 0}, {4096, 4096, 0}, {8192, 8192, 0}, {16384, 16384, 0},
+                                          {5001, 3007, 0}};
+    static const gk_bench_size cpu_t[] = {{1024, 1024, 0}, {1000, 777, 0}};
+    const gk_bench_size *src = args->transpose ? (is_gpu ? gpu_t : cpu_t) : is_gpu ? gpu : cpu;
+    args->size_count = args->transpose ? (is_gpu ? 5 : 2) : is_gpu ? 3 : 2;
     memcpy(args->sizes, src, (size_t)args->size_count * sizeof *src);
 }
 
 static int check_kernel(const gk_bench_args *args)
 {
-    if (args->transpose || strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0) return 0;
+    if (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0) return 0;
     const gk_kernel_def *def = gk_kernel_find(args->kernel);
-    if (!def || def->op != GK_OP_SGEMM || (def->flags & GK_FLAG_HELPER)) {
-        fprintf(stderr, "gemmkit bench: no SGEMM kernel named \"%s\" (see gemmkit list; or all, best)\n", args->kernel);
+    if (!def || (def->flags & GK_FLAG_HELPER) || (def->op == GK_OP_SGEMM) == args->transpose) {
+        fprintf(stderr, "gemmkit bench: no %s kernel named \"%s\" (see gemmkit list; or all, best)\n",
+                args->transpose ? "transpose or copy" : "SGEMM", args->kernel);
         return GK_EXIT_USAGE;
     }
     /* Unknown parameters and failed constraints are usage errors, found before any device work. */
@@ -135,11 +144,6 @@ int gk_cmd_bench(const gk_cli *cli)
     if (rc == -1) return GK_EXIT_OK; /* --help */
     if (rc) return rc;
     if ((rc = check_kernel(&args))) return rc;
-    if (args.transpose && !gk_bench_transpose) {
-        fprintf(stderr, "gemmkit bench: --transpose: this gemmkit was built without the transpose benchmark "
-                        "(tools/gemmkit/bench_transpose.c)\n");
-        return GK_EXIT_USAGE;
-    }
 
     gk_bench_session s;
     memset(&s, 0, sizeof s);
@@ -149,7 +153,7 @@ int gk_cmd_bench(const gk_cli *cli)
     s.started_ms = gk_bench_now_ms();
     if (!(s.ctx = gk_cli_open(cli))) return GK_EXIT_FAILED;
     gemmkit_context_device_info(s.ctx, &s.info);
-    if (args.size_count == 0 && !args.transpose) default_sizes(&args, s.info.is_gpu);
+    if (args.size_count == 0) default_sizes(&args, s.info.is_gpu);
 
     gk_bench_report *report = &s.report;
     report->args = &args;
@@ -170,8 +174,7 @@ int gk_cmd_bench(const gk_cli *cli)
                       args.kernel);
     gk_bench_open_peers(&s);
     if (args.transpose) {
-        /* The transpose benchmark fills the same report; see bench.h. */
-        rc = gk_bench_transpose(&s);
+        rc = gk_bench_transpose(&s); /* fills the same report, and its title */
     } else {
         gk_bench_sgemm(&s);
         rc = GK_EXIT_OK;
