@@ -123,6 +123,8 @@ int gk_bench_record_samples(gk_bench_record *record, int count);
 gk_bench_stats gk_bench_stats_of(const double *samples, int count);
 /* work / median time, in GFLOPS or GB/s (1e9 units per second); 0 if none. */
 double gk_bench_rate(const gk_bench_record *record, const double *samples);
+/* A ladder kernel's rate over the previous step of its document on the same problem, or 0. */
+double gk_bench_step_speedup(const gk_bench_report *report, const gk_bench_record *record);
 /* The kernel rate of a GB/s record over the best gemmkit copy's at the same
  * size and layout (%copy); 0 when there is none. */
 double gk_bench_copy_fraction(const gk_bench_report *report, const gk_bench_record *record);

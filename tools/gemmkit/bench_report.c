@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "registry.h"
 
 gk_bench_record *gk_bench_report_add(gk_bench_report *report)
 {
@@ -93,6 +94,29 @@ double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *reco
     return 0.0;
 }
 
+/* The ladder's "speed-up over the step before": this kernel's rate over that
+ * of the nearest earlier step of the same document (registry family and op)
+ * measured on the same problem; 0 when there is none. */
+double gk_bench_step_speedup(const gk_bench_report *report, const gk_bench_record *record)
+{
+    const gk_kernel_def *def = gk_kernel_find(record->name);
+    double mine = gk_bench_rate(record, record->kernel_ms);
+    if (!def || def->family == GK_FAMILY_LIBRARY || mine <= 0.0 || strcmp(record->kind, "gemmkit") != 0) return 0.0;
+    const gk_bench_record *before = NULL;
+    int before_step = 0;
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *c = &report->records[i];
+        const gk_kernel_def *cd = gk_kernel_find(c->name);
+        if (!cd || cd->family != def->family || cd->op != def->op || cd->step >= def->step ||
+            cd->step <= before_step || c->status != GK_BENCH_OK || !same_problem(c, record))
+            continue;
+        before = c;
+        before_step = cd->step;
+    }
+    double theirs = before ? gk_bench_rate(before, before->kernel_ms) : 0.0;
+    return theirs > 0.0 ? mine / theirs : 0.0;
+}
+
 double gk_bench_copy_fraction(const gk_bench_report *report, const gk_bench_record *record)
 {
     double mine = gk_bench_rate(record, record->kernel_ms), best = 0.0;
@@ -177,12 +201,17 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
     const char *unit = report->count ? report->records[0].unit : "GFLOPS";
     /* Transposes (GB/s) have %copy where SGEMM has %peak. */
     const int bytes = strcmp(unit, "GB/s") == 0;
+    /* A ladder (several steps of one document) gets a speed-up column. */
+    int ladder = 0;
+    for (size_t i = 0; i < report->count && !ladder; i++) ladder = gk_bench_step_speedup(report, &report->records[i]) > 0.0;
     fprintf(out, "\n%s = work / median time. kernel: the main kernel; call: every launch of the call, device\n"
                  "time (pack/unpack included); host: wall time of the call. Ratios: gemmkit's call %s over the peer's.\n",
             unit, unit);
     if (bytes) fprintf(out, "GB/s: (bytes read + bytes written) / time; %%copy: kernel GB/s over the best gemmkit copy's.\n");
+    if (ladder) fprintf(out, "step: kernel %s over the previous step of the same document at that size.\n", unit);
     fprintf(out, "\n%-*s %-14s %10s %6s %24s %10s %10s", w, "name", "size", unit, bytes ? "%copy" : "%peak",
             "kernel ms: median [min-max]", "call ms", "host ms");
+    if (ladder) fprintf(out, " %6s", "step");
     for (int p = 0; p < npeers; p++) {
         char head[32];
         snprintf(head, sizeof head, "vs %s", peers[p]);
@@ -196,6 +225,7 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         gk_bench_display_name(r, name, sizeof name);
         if (r->status != GK_BENCH_OK) {
             fprintf(out, "%-*s %-14s %10s %6s %24s %10s %10s", w, name, size, "-", "-", "-", "-", "-");
+            if (ladder) fprintf(out, " %6s", "-");
             for (int p = 0; p < npeers; p++) print_ratio(out, peers[p], 0.0);
             fprintf(out, "  %s: %s%s%s\n", gk_bench_status_name(r->status), r->message, r->note[0] ? "; " : "",
                     r->note);
@@ -216,6 +246,11 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         else
             fprintf(out, " %6s", "-");
         fprintf(out, " %24s %10.4g %10.4g", spread, t.median, h.median);
+        if (ladder) {
+            double step = gk_bench_step_speedup(report, r);
+            if (step > 0.0) fprintf(out, " %5.2fx", step);
+            else fprintf(out, " %6s", "-");
+        }
         for (int p = 0; p < npeers; p++)
             print_ratio(out, peers[p], strcmp(r->kind, "gemmkit") == 0 ? gk_bench_ratio(report, r, peers[p]) : 0.0);
         fprintf(out, "  %s%s%s\n", r->check[0] ? r->check : "ok", r->note[0] ? "; " : "", r->note);
