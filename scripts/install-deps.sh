@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages gemmkit needs to build and test, when
 # they are missing. Shared by `make run`, `make test` and CI; offline, it
-# unpacks the packages carried in .deps/ instead (scripts/unpack-deps.sh). Optional, found
+# unpacks the packages carried in .deps/ instead (scripts/unpack-deps.sh);
+# GEMMKIT_OFFLINE=1 goes straight there. Optional, found
 # at run time when present: gnuplot-nox (bench --plot), libclblast1 (bench peer).
 set -euo pipefail
 
@@ -30,7 +31,9 @@ offline() {
   fi
   exit 0
 }
-$sudo apt-get update -qq || offline
+[ "${GEMMKIT_OFFLINE:-0}" = 1 ] && offline
+# A machine without network must not hang here: give the registry two minutes.
+timeout 120 $sudo apt-get update -qq || offline
 if [ ${#missing[@]} -gt 0 ]; then
   echo "gemmkit: installing ${missing[*]}" >&2
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || offline
