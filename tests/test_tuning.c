@@ -5,6 +5,7 @@
 
 #include "context.h"
 #include "test_support.h"
+#include "sgemm.h"
 #include "tuning.h"
 
 static char db_path[64];
@@ -78,11 +79,41 @@ static void test_new_context_uses_tuned_parameters(void **state)
                                              0.0f, 0, 0, 0});
 }
 
+/* A "KERNEL/small" line serves problems that the main tiles would spread
+ * over fewer work-groups than the device has compute units. */
+static void test_small_problems_use_the_small_entry(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    gk_sgemm_choice big = gk_sgemm_default_kernel(test_ctx, 512, 512, 512);
+    assert_non_null(big.def);
+    char key[64];
+    snprintf(key, sizeof key, "%s/small", big.def->name);
+    gk_tuning_entry e = entry_for(&info, key, big.def == gk_kernel_find("xgemm") ? "TSM=32,TSN=32,TSK=8,WPTM=4,WPTN=4"
+                                                                           : "TW=32,TH=8,TK=8");
+    assert_int_equal(gk_tuning_save(db_path, &e), GEMMKIT_SUCCESS);
+    gk_tuning_load(&info, &test_ctx->tuned);
+    const int units = test_ctx->info.compute_units;
+    test_ctx->info.compute_units = 100000; /* every problem now leaves units idle */
+    gk_sgemm_choice small = gk_sgemm_default_kernel(test_ctx, 512, 512, 512);
+    assert_ptr_equal(small.def, big.def);
+    assert_non_null(small.params);
+    assert_string_equal(small.params, e.params);
+    gemmkit_options options = {0};
+    assert_case_ok(&options, (gk_sgemm_case){GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 200, 150, 120, 1.0f,
+                                             0.0f, 0, 0, 0});
+    test_ctx->info.compute_units = 1; /* and now none does */
+    assert_null(gk_sgemm_default_kernel(test_ctx, 512, 512, 512).params);
+    test_ctx->info.compute_units = units;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_save_replace_load),
         cmocka_unit_test(test_new_context_uses_tuned_parameters),
+        cmocka_unit_test(test_small_problems_use_the_small_entry),
     };
     return cmocka_run_group_tests(tests, make_db_path, remove_db);
 }

@@ -2,6 +2,8 @@
  * the device class's fast tiled kernel when the padding it needs wastes
  * little, the direct kernel (no packing, any shape) for small and skinny
  * problems. The fast kernel's parameters come from the tuning database. */
+#include <stdio.h>
+
 #include "sgemm.h"
 
 static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
@@ -15,15 +17,30 @@ static const char *fast_kernel_for(const gemmkit_device_info *info)
     return info->is_gpu ? "xgemm" : "lecture-6-one-block-shared";
 }
 
-const gk_kernel_def *gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)
+/* Work-groups a configuration launches for an m x n result. */
+static int64_t work_groups(const gk_geometry *g, int64_t m, int64_t n)
 {
-    const gk_kernel_def *fast = gk_kernel_find(fast_kernel_for(&ctx->info));
-    const gk_kernel_def *direct = gk_kernel_find("direct");
+    return (m + g->tile_m - 1) / g->tile_m * ((n + g->tile_n - 1) / g->tile_n);
+}
+
+gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)
+{
+    gk_sgemm_choice direct = {gk_kernel_find("direct"), NULL};
+    gk_sgemm_choice fast = {gk_kernel_find(fast_kernel_for(&ctx->info)), NULL};
     gk_config config;
     gk_geometry g;
-    if (!fast || gk_context_resolve(ctx, fast, NULL, &config) != GEMMKIT_SUCCESS ||
+    if (!fast.def || gk_context_resolve(ctx, fast.def, NULL, &config) != GEMMKIT_SUCCESS ||
         gk_config_geometry(&config, m, n, k, &g) != GEMMKIT_SUCCESS)
         return direct;
+    /* Large tiles leave compute units idle on smaller problems: the database's
+     * "<kernel>/small" line (tuned at such a size) serves those. */
+    char small_key[80];
+    snprintf(small_key, sizeof small_key, "%s/small", fast.def->name);
+    const char *small = gk_tuning_params(&ctx->tuned, small_key);
+    if (small && work_groups(&g, m, n) < ctx->info.compute_units &&
+        gk_config_resolve(fast.def, small, &config) == GEMMKIT_SUCCESS &&
+        gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS)
+        fast.params = small;
     const double work = (double)m * (double)n * (double)k;
     const double padded = (double)round_up(m, g.tile_m) * (double)round_up(n, g.tile_n) *
                           (double)round_up(k, g.k_multiple);

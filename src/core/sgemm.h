@@ -49,8 +49,12 @@ int gk_sgemm_writes_c(const gk_sgemm_problem *p);
 gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options,
                             const gk_sgemm_problem *problem);
 
-/* The kernel the library picks for a shape when the caller names none. */
-const gk_kernel_def *gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n,
-                                             int64_t k);
+/* The kernel the library picks for a shape when the caller names none, and
+ * its parameters (NULL: the device's tuned ones, else the defaults). */
+typedef struct gk_sgemm_choice {
+    const gk_kernel_def *def;
+    const char *params;
+} gk_sgemm_choice;
+gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k);
 
 #endif

@@ -110,6 +110,7 @@ gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options
     if (total_ms) *total_ms = 0.0;
 
     const gk_kernel_def *def = NULL;
+    const char *params = NULL;
     if (options && options->kernel) {
         def = gk_kernel_find(options->kernel);
         if (!def) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no kernel named \"%s\" (see `gemmkit list`)",
@@ -119,11 +120,14 @@ gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options
         if ((def->flags & GK_FLAG_CUDA_ONLY) && strcmp(ctx->ops->name, "cuda") != 0)
             return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "kernel \"%s\" needs the CUDA backend", def->name);
     } else {
-        def = gk_sgemm_default_kernel(ctx, p->m, p->n, p->k);
+        gk_sgemm_choice choice = gk_sgemm_default_kernel(ctx, p->m, p->n, p->k);
+        def = choice.def;
+        params = choice.params;
     }
-    /* Explicit parameters, else this device's tuned ones, else the defaults. */
+    /* Explicit parameters, else the dispatch's or this device's tuned ones, else the defaults. */
+    if (options && options->params) params = options->params;
     gk_config config;
-    GK_TRY(gk_context_resolve(ctx, def, options ? options->params : NULL, &config));
+    GK_TRY(gk_context_resolve(ctx, def, params, &config));
     /* Reject what the device cannot run before any pack or build. */
     gk_geometry geometry;
     GK_TRY(gk_config_geometry(&config, p->m, p->n, p->k, &geometry));

@@ -213,9 +213,9 @@ void gk_bench_sgemm(gk_bench_session *s)
             if (!defs[k]) {
                 /* Name the kernel the public SGEMM picks for this shape (column-major terms). */
                 int rm = s->args->layout == GEMMKIT_ROW_MAJOR;
-                const gk_kernel_def *d = gk_sgemm_default_kernel(s->ctx, rm ? size->n : size->m,
-                                                                 rm ? size->m : size->n, size->k);
-                resolved = d ? d->name : NULL;
+                gk_sgemm_choice d = gk_sgemm_default_kernel(s->ctx, rm ? size->n : size->m,
+                                                            rm ? size->m : size->n, size->k);
+                resolved = d.def ? d.def->name : NULL;
             }
             measure(s, kernels[k], &in, resolved);
         }

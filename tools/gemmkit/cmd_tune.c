@@ -96,7 +96,7 @@ int gk_cmd_tune(const gk_cli *cli)
 {
     const char *kernel = "xgemm";
     int64_t n = 0;
-    int repeat = 3, save = 1;
+    int repeat = 3, save = 1, small = 0;
     long max_configs = 400;
     char path_buffer[1024];
     const char *path = NULL;
@@ -108,9 +108,12 @@ int gk_cmd_tune(const gk_cli *cli)
         else if (strcmp(arg, "--max-configs") == 0 && value) max_configs = atol(cli->argv[++i]);
         else if (strcmp(arg, "--db") == 0 && value) path = cli->argv[++i];
         else if (strcmp(arg, "--no-save") == 0) save = 0;
+        else if (strcmp(arg, "--small") == 0) small = 1;
         else {
             fprintf(stderr, "usage: gemmkit tune [--kernel NAME] [--size N] [--repeat R] [--max-configs C] "
-                            "[--db FILE] [--no-save]\n");
+                            "[--db FILE] [--no-save] [--small]\n"
+                            "  --small: save as KERNEL/small, used for problems that the main entry's tiles\n"
+                            "           would spread over fewer work-groups than the device has compute units\n");
             return GK_EXIT_USAGE;
         }
     }
@@ -128,7 +131,7 @@ int gk_cmd_tune(const gk_cli *cli)
     if (!ctx) return GK_EXIT_FAILED;
     gemmkit_device_info info;
     gemmkit_context_device_info(ctx, &info);
-    if (n == 0) n = info.is_gpu ? 4096 : 512;
+    if (n == 0) n = small ? (info.is_gpu ? 1024 : 128) : (info.is_gpu ? 4096 : 512);
 
     space s;
     parse_space(def, &s);
@@ -212,7 +215,7 @@ int gk_cmd_tune(const gk_cli *cli)
         gk_tuning_entry e = {0};
         snprintf(e.backend, sizeof e.backend, "%s", info.backend);
         snprintf(e.device, sizeof e.device, "%s", info.name);
-        snprintf(e.kernel, sizeof e.kernel, "%s", kernel);
+        snprintf(e.kernel, sizeof e.kernel, "%s%s", kernel, small ? "/small" : "");
         snprintf(e.params, sizeof e.params, "%s", best);
         e.gflops = best_gflops;
         time_t now = time(NULL);
