@@ -163,41 +163,6 @@ static void test_every_registry_kernel_compiles(void **state)
     assert_true(compiled > 0);
 }
 
-/* The fast transpose and copy with non-default parameters that switch code
- * paths (narrower words, the unshifted fallback, other tiles). */
-static void test_fast_transpose_variants_compile(void **state)
-{
-    (void)state;
-    require_nvrtc();
-    static const char *kernels[] = {"transpose-fast", "copy-fast"};
-    static const char *params[] = {"SHIFT=0", "VW=2", "VW=1,BLOCK_ROWS=8", "TILE=32,BLOCK_ROWS=8,GROUPS=1"};
-    for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++)
-        for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
-            const gk_kernel_def *def = gk_kernel_find(kernels[k]);
-            assert_non_null(def);
-            gk_config config;
-            if (gk_config_resolve(def, params[p], &config) != GEMMKIT_SUCCESS)
-                fail_msg("kernel %s %s: rejected: %s", def->name, params[p], gemmkit_last_error_message());
-            gk_cuda_image image;
-            char what[160];
-            snprintf(what, sizeof what, "kernel %s %s", def->name, params[p]);
-            compile_ok(what, gk_kernel_source(def->source), config.options, test_arch(), &image);
-            free(image.data);
-        }
-    /* The defaults keep their 128-bit loads and stores at any alignment (PTX, see below). */
-    for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++) {
-        gk_config config;
-        assert_int_equal(gk_config_resolve(gk_kernel_find(kernels[k]), NULL, &config), GEMMKIT_SUCCESS);
-        gk_cuda_image image;
-        compile_ok(kernels[k], gk_kernel_source(gk_kernel_find(kernels[k])->source), config.options, 9990, &image);
-        if (getenv("GEMMKIT_TEST_DUMP_PTX")) fprintf(stderr, "%s\n", image.data);
-        if (!strstr(image.data, "ld.global.v4.f32") && !strstr(image.data, "ld.global.nc.v4.f32"))
-            fail_msg("%s: no 128-bit load in the PTX", kernels[k]);
-        assert_non_null(strstr(image.data, "st.global.v4.f32"));
-        free(image.data);
-    }
-}
-
 /* Every idiom cl_to_cuda.h documents, in one OpenCL C source. */
 static const char idioms[] =
     "#ifndef WIDTH\n#define WIDTH 4\n#endif\n"
@@ -365,7 +330,6 @@ int main(void)
         cmocka_unit_test(test_rewrites_vector_literals_and_local_pointers),
         cmocka_unit_test(test_leaves_calls_and_conditions_alone),
         cmocka_unit_test(test_every_registry_kernel_compiles),
-        cmocka_unit_test(test_fast_transpose_variants_compile),
         cmocka_unit_test(test_header_idioms_compile),
         cmocka_unit_test(test_float4_pointers_give_vector_loads),
         cmocka_unit_test(test_build_errors_return_the_log),

@@ -14,18 +14,15 @@
  * TILES tiles per work-group while that leaves at least GROUPS work-groups
  * (several waves on a large GPU), and always enough to keep dimension 1 within
  * 65535 work-groups (CUDA's grid limit, which NVIDIA's OpenCL shares). TILES and
- * GROUPS only shape the launch; SHIFT 0 restores scalar accesses wherever
- * offsets or leading dimensions are not multiples of VW (vector.cl says more),
- * for comparison only: the tuner, which times aligned squares, cannot tell them apart. */
+ * GROUPS only shape the launch. */
 #define FAST_PARAMS                                                                                \
-    {"TILE", 64, "32,64", "tile edge"}, {"VW", 4, "1,2,4", "floats per wide access"},              \
+    {"TILE", 64, "32,64", "tile edge"}, {"VW", 4, "1,2,4", "floats per access where aligned"},     \
         {"BLOCK_ROWS", 16, "4,8,16,32", "work-group height"},                                      \
         {"TILES", 4, "1,2,4,8", "tiles per work-group, at most (large matrices)"},                 \
-        {"GROUPS", 2048, "512,1024,2048,4096", "work-groups to keep before stacking tiles"},        \
-        {"SHIFT", 1, "1", "1: aligned wide accesses at any offset and leading dimension"}
+        {"GROUPS", 2048, "512,1024,2048,4096", "work-groups to keep before stacking tiles"}
 #define FAST_CONSTRAINTS                                                                           \
     "VW == 1 || VW == 2 || VW == 4", "TILE % VW == 0", "TILE % BLOCK_ROWS == 0",                   \
-        "TILE / VW * BLOCK_ROWS <= 1024", "TILES >= 1", "GROUPS >= 1", "SHIFT == 0 || SHIFT == 1"
+        "TILE / VW * BLOCK_ROWS <= 1024", "TILES >= 1", "GROUPS >= 1"
 #define FAST_TILE_N                                                                                \
     "TILE * max(min(TILES, (ROWS + TILE - 1) / TILE * ((COLS + TILE - 1) / TILE) / GROUPS),"        \
     " ((COLS + TILE - 1) / TILE + 65534) / 65535)"
@@ -114,7 +111,7 @@ static const gk_kernel_def kernels[] = {
         .step = 10,
         .source = "transpose/vector.cl",
         .function = "gk_transpose_vector",
-        .summary = "the library's transpose: aligned float4 at any alignment, several tiles per work-group, prefetch",
+        .summary = "the library's transpose: float4 where aligned, several tiles per work-group, prefetch",
         .params = {FAST_PARAMS, {"ORDER", 0, "0,1,2", "work-group order: launch, diagonal, bands"},
                    {"BAND", 8, "4,8,16", "tile rows per band (ORDER 2)"}},
         .constraints = {FAST_CONSTRAINTS, "ORDER >= 0 && ORDER <= 2", "BAND >= 1"},
@@ -130,7 +127,7 @@ static const gk_kernel_def kernels[] = {
         .step = 11,
         .source = "transpose/vector.cl",
         .function = "gk_copy_vector",
-        .summary = "the library's copy: aligned float4 where A's and B's alignments match, several tiles per work-group",
+        .summary = "the library's copy: float4 where aligned, several tiles per work-group",
         .params = {FAST_PARAMS},
         .constraints = {FAST_CONSTRAINTS},
         .local_x = "TILE / VW", .local_y = "BLOCK_ROWS",

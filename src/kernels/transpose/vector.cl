@@ -1,7 +1,7 @@
 // The library's fast transpose and copy (beyond the lecture): VW-wide accesses
-// (float2/float4) at any offset and leading dimension, each work-group walks
-// several tiles and loads the next tile while it writes the current one, and a
-// choice of work-group order.
+// (float2/float4) where offsets and leading dimensions allow, coalesced scalar
+// accesses where they do not; each work-group walks several tiles and loads the
+// next tile while it writes the current one; a choice of work-group order.
 //
 // Convention (column-major, as every transpose/copy kernel):
 //   (rows, cols, alpha, A, offA, lda, B, offB, ldb), A(r, c) = A[offA + r + c*lda];
@@ -9,27 +9,6 @@
 // A launch covers ceil(rows / TILE) work-groups along dimension 0 and any
 // number along dimension 1: the column tiles are shared out among those, so the
 // TILES parameter (tiles per work-group) only shapes the launch.
-//
-// Wide accesses at any alignment (SHIFT 1). A tile reads and writes column
-// segments of TILE floats (A's columns; B's columns, which hold A's rows, for the
-// transpose). A segment starting s floats past a VW-aligned address (s = its
-// start % VW, which changes from column to column when lda or ldb is not a
-// multiple of VW) is accessed in aligned words: work-item tx takes the word
-// that starts VW*tx - s floats into the segment, whole, with one wide access.
-// Work-item 0's word would start before the segment, so when s > 0 it takes
-// the segment's ragged ends instead, one float at a time: its first VW - s
-// floats and its last s (the rest of those two words belongs to the
-// neighbouring tiles, which may run in other work-groups: stores must not
-// touch it, and scalar stores to other floats do not race with it). Every
-// other access stays 16 bytes wide and aligned (buffers start aligned), so a
-// leading dimension of 5001 costs about what 5004 does. Where a word would
-// reach past the matrix's last row (or B's last row), it falls back to scalar
-// accesses of the floats inside, so nothing outside A is read nor outside B
-// written. The copy keeps each float in the work-item that loaded it, which
-// needs the same s on both sides: ((offA - offB) | (lda - ldb)) % VW == 0, true
-// for equal leading dimensions and offsets; otherwise it uses coalesced scalar
-// accesses. SHIFT 0 keeps the earlier behaviour (wide only where every segment
-// is aligned, coalesced scalar accesses otherwise), for comparison.
 
 #ifndef TILE
 #define TILE 64 // tile edge (rows and columns of A)
@@ -45,9 +24,6 @@
 #endif
 #ifndef BAND
 #define BAND 8 // tile rows per band (ORDER 2)
-#endif
-#ifndef SHIFT
-#define SHIFT 1 // 1: wide accesses at any alignment (see above); 0: only where aligned
 #endif
 
 #define LX (TILE / VW)          // the work-group's first dimension
@@ -67,27 +43,9 @@ typedef float vec_t;
 #define VEC_SCALED(d, s) ((s) * (d)[0])
 #endif
 
-// How far a segment starting at element index i sits past a VW-aligned address.
-#define MISALIGN(i) ((i) & (VW - 1))
-
-// Position (within a segment) of a work-item's k-th float. wide: the aligned
-// word VW*tx - s.. (work-item 0: the ragged ends, see above); otherwise every
-// LX-th float so that scalar accesses stay coalesced. A bijection onto [0, TILE).
-static int slot(const bool wide, const int s, const int k)
-{
-    const int tx = get_local_id(0);
-    if (!wide) return tx + k * LX;
-    const int i = VW * tx + k - s;
-    return i < 0 ? i + TILE : i;
-}
-
-// Whether a work-item's floats form one whole aligned word inside the segment's
-// first n (the rows or columns of the matrix left from the tile's origin).
-static bool whole_word(const bool wide, const int s, const int n)
-{
-    const int tx = get_local_id(0);
-    return wide && (tx > 0 || s == 0) && VW * tx - s + VW <= n;
-}
+// Row (within a tile) of a work-item's k-th element: VW consecutive rows for
+// wide accesses, else every LX-th row so that scalar accesses stay coalesced.
+#define SLOT(wide, k) ((wide) ? VW * (int)get_local_id(0) + (k) : (int)get_local_id(0) + (k) * LX)
 
 // The tile block (row block gx, column group gy) this work-group works on.
 static void block_of_group(int* gx, int* gy)
@@ -111,31 +69,27 @@ static void block_of_group(int* gx, int* gy)
 #endif
 }
 
-// v[j][k] = A(r0 + slot(wide, s[j], k), c) for c = c0 + ty + j*BLOCK_ROWS, or 0
-// outside A; s[j] = that column segment's misalignment (0 unless wide). A
-// points at A(0, 0), whose index in the buffer is offA.
-static void load_tile(float v[CPW][VW], int s[CPW], const __global float* restrict A, const int offA,
-                      const int lda, const int rows, const int cols, const int r0, const int c0, const bool wide)
+// v[j][k] = A(r0 + SLOT(k), c0 + ty + j*BLOCK_ROWS), or 0 outside A.
+static void load_tile(float v[CPW][VW], const __global float* restrict A, const int lda, const int rows,
+                      const int cols, const int r0, const int c0, const bool wide)
 {
     const int tx = get_local_id(0), ty = get_local_id(1);
 #pragma unroll
     for (int j = 0; j < CPW; j++) {
         const int c = c0 + ty + j * BLOCK_ROWS;
-        s[j] = 0;
         if (c >= cols) {
 #pragma unroll
             for (int k = 0; k < VW; k++) v[j][k] = 0.0f;
             continue;
         }
-        if (wide) s[j] = MISALIGN(offA + c * lda + r0);
         const __global float* col = A + c * lda + r0;
-        if (whole_word(wide, s[j], rows - r0)) {
-            const vec_t x = *(const __global vec_t*)(col + VW * tx - s[j]); // aligned: see MISALIGN
+        if (wide && r0 + VW * tx + VW <= rows) {
+            const vec_t x = *(const __global vec_t*)(col + VW * tx);
             VEC_SPLIT(x, v[j]);
         } else {
 #pragma unroll
             for (int k = 0; k < VW; k++) {
-                const int r = slot(wide, s[j], k);
+                const int r = SLOT(wide, k);
                 v[j][k] = r0 + r < rows ? col[r] : 0.0f;
             }
         }
@@ -155,45 +109,40 @@ void gk_transpose_vector(const int rows, const int cols, const float alpha,
     const int per = (col_tiles + get_num_groups(1) - 1) / get_num_groups(1);
     const int first = gy * per, last = min(col_tiles, first + per);
     const int r0 = gx * TILE;
-#if SHIFT
-    const bool a_wide = VW > 1, b_wide = VW > 1;
-#else
     // Wide accesses need every column start aligned (tile origins are multiples of TILE).
     const bool a_wide = VW > 1 && ((offA | lda) & (VW - 1)) == 0;
     const bool b_wide = VW > 1 && ((offB | ldb) & (VW - 1)) == 0;
-#endif
+    A += offA;
+    B += offB;
 
     float v[CPW][VW];
-    int s[CPW];
-    if (first < last) load_tile(v, s, A + offA, offA, lda, rows, cols, r0, first * TILE, a_wide);
+    if (first < last) load_tile(v, A, lda, rows, cols, r0, first * TILE, a_wide);
     for (int t = first; t < last; t++) {
         const int c0 = t * TILE;
         if (t > first) barrier(CLK_LOCAL_MEM_FENCE); // everyone has read the previous tile out
 #pragma unroll
         for (int j = 0; j < CPW; j++)
 #pragma unroll
-            for (int k = 0; k < VW; k++) tile[ty + j * BLOCK_ROWS][slot(a_wide, s[j], k)] = v[j][k];
+            for (int k = 0; k < VW; k++) tile[ty + j * BLOCK_ROWS][SLOT(a_wide, k)] = v[j][k];
         barrier(CLK_LOCAL_MEM_FENCE);
         // The next tile's loads are in flight while this one is written.
-        if (t + 1 < last) load_tile(v, s, A + offA, offA, lda, rows, cols, r0, c0 + TILE, a_wide);
+        if (t + 1 < last) load_tile(v, A, lda, rows, cols, r0, c0 + TILE, a_wide);
 
         // B's column r0 + rr holds A's row r0 + rr; its rows c0.. are the tile's columns.
 #pragma unroll
         for (int j = 0; j < CPW; j++) {
             const int rr = ty + j * BLOCK_ROWS;
             if (r0 + rr >= rows) continue;
-            const int at = offB + (r0 + rr) * ldb + c0;
-            const int sb = b_wide ? MISALIGN(at) : 0;
-            __global float* col = B + at;
-            if (whole_word(b_wide, sb, cols - c0)) {
+            __global float* col = B + (r0 + rr) * ldb + c0;
+            if (b_wide && c0 + VW * tx + VW <= cols) {
                 float d[VW];
 #pragma unroll
-                for (int k = 0; k < VW; k++) d[k] = tile[VW * tx + k - sb][rr];
-                *(__global vec_t*)(col + VW * tx - sb) = VEC_SCALED(d, alpha);
+                for (int k = 0; k < VW; k++) d[k] = tile[VW * tx + k][rr];
+                *(__global vec_t*)(col + VW * tx) = VEC_SCALED(d, alpha);
             } else {
 #pragma unroll
                 for (int k = 0; k < VW; k++) {
-                    const int c = slot(b_wide, sb, k);
+                    const int c = SLOT(b_wide, k);
                     if (c0 + c < cols) col[c] = alpha * tile[c][rr];
                 }
             }
@@ -211,29 +160,25 @@ void gk_copy_vector(const int rows, const int cols, const float alpha,
     const int per = (col_tiles + get_num_groups(1) - 1) / get_num_groups(1);
     const int first = get_group_id(1) * per, last = min(col_tiles, first + per);
     const int r0 = get_group_id(0) * TILE;
-#if SHIFT
-    // A float stays in its work-item, so A's and B's segments need the same misalignment.
-    const bool wide = VW > 1 && (((offA - offB) | (lda - ldb)) & (VW - 1)) == 0;
-#else
     const bool wide = VW > 1 && ((offA | lda | offB | ldb) & (VW - 1)) == 0;
-#endif
+    A += offA;
+    B += offB;
 
     for (int t = first; t < last; t++) {
         const int c0 = t * TILE;
         float v[CPW][VW];
-        int s[CPW];
-        load_tile(v, s, A + offA, offA, lda, rows, cols, r0, c0, wide); // all loads first: CPW in flight
+        load_tile(v, A, lda, rows, cols, r0, c0, wide); // all loads first: CPW in flight
 #pragma unroll
         for (int j = 0; j < CPW; j++) {
             const int c = c0 + ty + j * BLOCK_ROWS;
             if (c >= cols) continue;
-            __global float* col = B + offB + c * ldb + r0; // misaligned by s[j], as A's column
-            if (whole_word(wide, s[j], rows - r0)) {
-                *(__global vec_t*)(col + VW * tx - s[j]) = VEC_SCALED(v[j], alpha);
+            __global float* col = B + c * ldb + r0;
+            if (wide && r0 + VW * tx + VW <= rows) {
+                *(__global vec_t*)(col + VW * tx) = VEC_SCALED(v[j], alpha);
             } else {
 #pragma unroll
                 for (int k = 0; k < VW; k++) {
-                    const int r = slot(wide, s[j], k);
+                    const int r = SLOT(wide, k);
                     if (r0 + r < rows) col[r] = alpha * v[j][k];
                 }
             }
