@@ -1,6 +1,7 @@
 /* Out-of-place transposition and scaled copy (gemmkit_somatcopy): every
  * registered variant, odd sizes, leading dimensions, offsets, both layouts,
- * N and T, alpha values, zero sizes, bad inputs, and the SGEMM packing built
+ * N and T, alpha values, zero sizes, bad inputs, the fast kernels at every
+ * alignment of offsets and leading dimensions, and the SGEMM packing built
  * on the same kernels. Fresh random A, NaN-poisoned B, exact comparison. */
 #include <math.h>
 #include <stdlib.h>
@@ -105,6 +106,47 @@ static void test_fast_paths(void **state)
                 }
         }
     }
+}
+
+/* A leading dimension at least tight whose remainder mod 4 is want. */
+static int64_t ld_with_remainder(int64_t tight, int64_t want) { return tight + ((want - tight) % 4 + 4) % 4; }
+
+/* The fast kernels' wide accesses at every alignment: each misalignment 0..3 of
+ * offA, lda, offB and ldb (all 256 combinations), with sizes around the tile
+ * edges, both layouts and several alphas; then every pair of those sizes. The
+ * harness checks B exactly and that B's gaps and surroundings are untouched. */
+static void test_fast_misalignments(void **state)
+{
+    (void)state;
+    static const int64_t sizes[] = {1, 3, 63, 64, 65, 129};
+    enum { NS = sizeof sizes / sizeof sizes[0] };
+    static const float some_alphas[] = {1.0f, -2.5f, 0.75f, 0.0f};
+    static const char *params[] = {NULL, "GROUPS=1,TILES=3", "VW=2,TILE=32,BLOCK_ROWS=8", "VW=1"};
+    for (int op = 0; op < 2; op++)
+        for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
+            const gemmkit_options options = {.kernel = op ? "copy-fast" : "transpose-fast", .params = params[p]};
+            /* Every combination of the four remainders, sizes and layouts rotating. */
+            for (int m = 0; m < 256; m++) {
+                gk_omatcopy_case c = make(layouts[(m / 7) % 2], !op, sizes[m % NS], sizes[(m / NS) % NS],
+                                          some_alphas[(m / 3) % 4]);
+                gk_omatcopy_complete(&c);
+                c.offset_a = (size_t)(m & 3) + 4 * (size_t)(m % 3);
+                c.lda = ld_with_remainder(c.lda, (m >> 2) & 3);
+                c.offset_b = (size_t)((m >> 4) & 3);
+                c.ldb = ld_with_remainder(c.ldb, (m >> 6) & 3);
+                expect_case(&options, c, 1, GEMMKIT_SUCCESS);
+            }
+            /* Every pair of sizes, each with some misalignment of everything. */
+            for (int i = 0; i < NS * NS; i++) {
+                gk_omatcopy_case c = make(layouts[i % 2], !op, sizes[i % NS], sizes[i / NS], -2.5f);
+                gk_omatcopy_complete(&c);
+                c.offset_a = (size_t)(1 + i % 3);
+                c.lda = ld_with_remainder(c.lda, 1 + (i / 3) % 3);
+                c.offset_b = (size_t)(3 - i % 4);
+                c.ldb = ld_with_remainder(c.ldb, (i / 2) % 4);
+                expect_case(&options, c, 1, GEMMKIT_SUCCESS);
+            }
+        }
 }
 
 /* The host-array entry point with the library's default kernels. */
@@ -387,6 +429,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_variant),
         cmocka_unit_test(test_fast_paths),
+        cmocka_unit_test(test_fast_misalignments),
         cmocka_unit_test(test_host_arrays),
         cmocka_unit_test(test_zero_sizes),
         cmocka_unit_test(test_alpha_zero_ignores_a),
