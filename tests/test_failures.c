@@ -280,13 +280,6 @@ static void test_build_log_per_thread(void **state)
     assert_context_usable(test_ctx);
 }
 
-static int setup(void **state)
-{
-    int failed = test_setup_context(state);
-    if (!failed) print_device(test_ctx);
-    return failed;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,5 +290,5 @@ int main(void)
         cmocka_unit_test(test_build_failure),
         cmocka_unit_test(test_build_log_per_thread),
     };
-    return cmocka_run_group_tests(tests, setup, test_teardown_context);
+    return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
 }

@@ -75,16 +75,6 @@ static inline void describe_case(const gk_sgemm_case *c, char *out, size_t size)
              c->alpha, c->beta, (long long)c->lda, (long long)c->ldb, (long long)c->ldc);
 }
 
-/* Which device the test runs on: GEMMKIT_DEVICE chooses, the default is the
- * first GPU, else the first device. */
-static inline void print_device(gemmkit_context *ctx)
-{
-    gemmkit_device_info info;
-    if (gemmkit_context_device_info(ctx, &info) == GEMMKIT_SUCCESS)
-        printf("device: %s | %s (%s, GEMMKIT_DEVICE=%s)\n", info.platform, info.name, info.is_gpu ? "GPU" : "CPU/other",
-               getenv("GEMMKIT_DEVICE") ? getenv("GEMMKIT_DEVICE") : "unset");
-}
-
 /* Creates a buffer of `count` floats holding `data` at `offset` (the rest random). */
 static inline gemmkit_status upload(gemmkit_context *ctx, gk_rng *rng, const float *data, size_t count, size_t offset,
                              gemmkit_buffer **out)

@@ -104,17 +104,10 @@ static void test_soak(void **state)
     if (GK_RSS_MEANINGFUL) assert_true(growth <= RSS_BOUND_MIB);
 }
 
-static int setup(void **state)
-{
-    int failed = test_setup_context(state);
-    if (!failed) print_device(test_ctx);
-    return failed;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_soak),
     };
-    return cmocka_run_group_tests(tests, setup, test_teardown_context);
+    return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -28,6 +29,11 @@ static inline int test_setup_context(void **state)
         fprintf(stderr, "no device: %s\n", gemmkit_last_error_message());
         return -1;
     }
+    /* Which device ran the test: GEMMKIT_DEVICE chooses, the default is the first GPU. */
+    gemmkit_device_info info;
+    if (gemmkit_context_device_info(test_ctx, &info) == GEMMKIT_SUCCESS)
+        printf("device: %s | %s (%s, GEMMKIT_DEVICE=%s)\n", info.platform, info.name, info.is_gpu ? "GPU" : "CPU/other",
+               getenv("GEMMKIT_DEVICE") ? getenv("GEMMKIT_DEVICE") : "unset");
     return 0;
 }
 

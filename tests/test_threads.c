@@ -117,13 +117,6 @@ static void test_shared_context_packed_path(void **state)
     run_workers(test_ctx, kernel);
 }
 
-static int setup(void **state)
-{
-    int failed = test_setup_context(state);
-    if (!failed) print_device(test_ctx);
-    return failed;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,5 +124,5 @@ int main(void)
         cmocka_unit_test(test_shared_context),
         cmocka_unit_test(test_shared_context_packed_path),
     };
-    return cmocka_run_group_tests(tests, setup, test_teardown_context);
+    return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
 }
