@@ -182,6 +182,13 @@ static void test_device_selection(void **state)
     assert_int_equal(gemmkit_context_create(&ctx, "999"), GEMMKIT_ERROR_NO_DEVICE);
     assert_int_equal(gemmkit_context_create(&ctx, "0"), GEMMKIT_SUCCESS);
     gemmkit_context_destroy(ctx);
+    /* The platform vendor is part of the name a selector matches ("pocl"). */
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    if (strstr(info.platform, "pocl")) {
+        assert_int_equal(gemmkit_context_create(&ctx, "POCL"), GEMMKIT_SUCCESS);
+        gemmkit_context_destroy(ctx);
+    }
 }
 
 int main(void)

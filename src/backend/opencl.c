@@ -109,6 +109,13 @@ static gemmkit_status opencl_device_info(int index, gemmkit_device_info *info)
     snprintf(info->backend, sizeof info->backend, "opencl");
     clGetPlatformInfo(discovered.platforms[index], CL_PLATFORM_NAME, sizeof info->platform,
                       info->platform, NULL);
+    /* The vendor too, so that a selector like "pocl" finds "Portable Computing Language". */
+    char vendor[64] = "";
+    clGetPlatformInfo(discovered.platforms[index], CL_PLATFORM_VENDOR, sizeof vendor, vendor, NULL);
+    if (vendor[0] && !strstr(info->platform, vendor)) {
+        size_t len = strlen(info->platform);
+        snprintf(info->platform + len, sizeof info->platform - len, " [%s]", vendor);
+    }
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof info->name, info->name, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_VENDOR, sizeof info->vendor, info->vendor, NULL);
     clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof info->driver_version, info->driver_version, NULL);
