@@ -145,6 +145,8 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out);
 int gk_bench_write_json(const gk_bench_report *report, const char *path, char *err);
 int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *err);
 int gk_bench_write_plot(const gk_bench_report *report, const char *path, char *err);
+/* The gnuplot script gk_bench_write_plot runs (for tests): 0, or -1 when out of memory. */
+int gk_bench_plot_script(FILE *f, const gk_bench_report *report, const char *path, const char *terminal);
 
 /* ---- runners: gemmkit itself and the peers, one interface ---- */
 
