@@ -36,7 +36,7 @@ struct gk_program {
     struct {
         char name[64];
         cl_kernel kernel;
-    } kernels[4];
+    } kernels[8];
     int kernel_count;
 };
 
@@ -274,8 +274,12 @@ static void opencl_release_program(gk_program *prog)
     free(prog);
 }
 
-static gemmkit_status kernel_for(gk_program *prog, const char *name, cl_kernel *out)
+/* Kernel objects are cached per program (a program holds one or a few
+ * kernels); past the cache's size a kernel is made for one launch and
+ * released after it (*transient = 1). */
+static gemmkit_status kernel_for(gk_program *prog, const char *name, cl_kernel *out, int *transient)
 {
+    *transient = 0;
     for (int i = 0; i < prog->kernel_count; i++) {
         if (strcmp(prog->kernels[i].name, name) == 0) {
             *out = prog->kernels[i].kernel;
@@ -285,24 +289,19 @@ static gemmkit_status kernel_for(gk_program *prog, const char *name, cl_kernel *
     cl_int err = CL_SUCCESS;
     cl_kernel kernel = clCreateKernel(prog->program, name, &err);
     if (err != CL_SUCCESS) return cl_fail(err, "clCreateKernel");
-    if (prog->kernel_count < 4 && strlen(name) < 64) {
+    const int slots = (int)(sizeof prog->kernels / sizeof prog->kernels[0]);
+    if (prog->kernel_count < slots && strlen(name) < sizeof prog->kernels[0].name) {
         strcpy(prog->kernels[prog->kernel_count].name, name);
         prog->kernels[prog->kernel_count++].kernel = kernel;
     } else {
-        /* Not cached: keep it alive with the program by caching in slot 0's place. */
-        clReleaseKernel(prog->kernels[0].kernel);
-        strncpy(prog->kernels[0].name, name, 63);
-        prog->kernels[0].kernel = kernel;
+        *transient = 1;
     }
     *out = kernel;
     return GEMMKIT_SUCCESS;
 }
 
-static gemmkit_status opencl_launch(gk_device *dev, gk_program *prog, const gk_launch *launch,
-                                    double *elapsed_ms)
+static gemmkit_status set_args(cl_kernel kernel, const gk_launch *launch)
 {
-    cl_kernel kernel = NULL;
-    GK_TRY(kernel_for(prog, launch->function, &kernel));
     for (unsigned i = 0; i < launch->arg_count; i++) {
         const gk_arg *arg = &launch->args[i];
         cl_int err = CL_SUCCESS;
@@ -313,9 +312,24 @@ static gemmkit_status opencl_launch(gk_device *dev, gk_program *prog, const gk_l
         }
         if (err != CL_SUCCESS) return cl_fail(err, "clSetKernelArg");
     }
+    return GEMMKIT_SUCCESS;
+}
+
+static gemmkit_status opencl_launch(gk_device *dev, gk_program *prog, const gk_launch *launch,
+                                    double *elapsed_ms)
+{
+    cl_kernel kernel = NULL;
+    int transient = 0;
+    GK_TRY(kernel_for(prog, launch->function, &kernel, &transient));
+    gemmkit_status status = set_args(kernel, launch);
     cl_event event = NULL;
-    cl_int err = clEnqueueNDRangeKernel(dev->queue, kernel, launch->dims, NULL, launch->global,
-                                        launch->local, 0, NULL, elapsed_ms ? &event : NULL);
+    cl_int err = CL_SUCCESS;
+    if (status == GEMMKIT_SUCCESS)
+        err = clEnqueueNDRangeKernel(dev->queue, kernel, launch->dims, NULL, launch->global, launch->local, 0,
+                                     NULL, elapsed_ms ? &event : NULL);
+    /* The queue keeps what it needs of an enqueued kernel. */
+    if (transient) clReleaseKernel(kernel);
+    if (status != GEMMKIT_SUCCESS) return status;
     if (err != CL_SUCCESS) return cl_fail(err, "clEnqueueNDRangeKernel");
     if (!elapsed_ms) return GEMMKIT_SUCCESS;
     err = clWaitForEvents(1, &event);
