@@ -57,6 +57,17 @@ static void write_temp(const unsigned char *bytes, size_t size)
     close(fd);
 }
 
+/* Parses the bytes through the file reader or the in-memory one. */
+static gk_npy_status load(const unsigned char *bytes, size_t size, int from_file, gk_npy_array *array, char *err,
+                          size_t err_size)
+{
+    if (!from_file) return gk_npy_load_memory(bytes, size, array, err, err_size);
+    write_temp(bytes, size);
+    gk_npy_status s = gk_npy_load_file(temp_path, array, err, err_size);
+    unlink(temp_path);
+    return s;
+}
+
 #define GOOD "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }\n"
 #define SPEC(name, header, data) {name, NULL, 1, 0, header, 0, -1, data, -1}
 
@@ -176,14 +187,7 @@ static void test_broken_files(void **state)
         for (int from_file = 0; from_file < 2; from_file++) {
             gk_npy_array array;
             char err[512] = "";
-            gk_npy_status s;
-            if (from_file) {
-                write_temp(bytes, size);
-                s = gk_npy_load_file(temp_path, &array, err, sizeof err);
-                unlink(temp_path);
-            } else {
-                s = gk_npy_load_memory(bytes, size, &array, err, sizeof err);
-            }
+            gk_npy_status s = load(bytes, size, from_file, &array, err, sizeof err);
             if (s != bc->status || !strstr(err, bc->message))
                 print_error("case \"%s\" (%s): status %d, message \"%s\"; expected %d with \"%s\"\n", bc->spec.name,
                             from_file ? "file" : "memory", (int)s, err, (int)bc->status, bc->message);
@@ -234,14 +238,7 @@ static void test_header_variants(void **state)
         for (int from_file = 0; from_file < 2; from_file++) {
             gk_npy_array array;
             char err[512] = "";
-            gk_npy_status s;
-            if (from_file) {
-                write_temp(bytes, size);
-                s = gk_npy_load_file(temp_path, &array, err, sizeof err);
-                unlink(temp_path);
-            } else {
-                s = gk_npy_load_memory(bytes, size, &array, err, sizeof err);
-            }
+            gk_npy_status s = load(bytes, size, from_file, &array, err, sizeof err);
             if (s != GK_NPY_OK) print_error("case \"%s\": %s\n", gc->spec.name, err);
             assert_int_equal(s, GK_NPY_OK);
             assert_int_equal(array.ndim, gc->ndim);
