@@ -213,6 +213,10 @@ int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, cha
 
 double gk_bench_now_ms(void); /* monotonic clock */
 
+/* Input sets to rotate for operands of `bytes` in all: --sets, else 3 below
+ * GK_BENCH_ROTATE_BELOW_BYTES and 1 above, never more than the runs touch. */
+int gk_bench_input_sets(const gk_bench_args *args, double bytes);
+
 /* Reference of one SGEMM input set, computed on first use and kept for the
  * next runner: the full reference up to GK_BENCH_FULL_CHECK multiply-adds,
  * else sampled elements computed on the spot. */

@@ -38,9 +38,7 @@ static int inputs_make(gk_bench_session *s, const gk_bench_size *size, inputs *i
     gk_case_complete(&in->kase);
     gk_case_extents(&in->kase, &in->ea, &in->eb, &in->ec);
     double bytes = 4.0 * (double)(in->ea + in->eb + in->ec);
-    in->sets = s->args->sets ? s->args->sets : bytes < GK_BENCH_ROTATE_BELOW_BYTES ? 3 : 1;
-    /* Only the sets the runs will touch: the warm-up and the timed runs start at set 0. */
-    if (in->sets > s->args->repeat) in->sets = s->args->repeat;
+    in->sets = gk_bench_input_sets(s->args, bytes);
     for (int k = 0; k < in->sets; k++) {
         in->a[k] = malloc(in->ea * sizeof(float));
         in->b[k] = malloc(in->eb * sizeof(float));

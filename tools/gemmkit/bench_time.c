@@ -7,6 +7,13 @@
 
 #include "bench.h"
 
+int gk_bench_input_sets(const gk_bench_args *args, double bytes)
+{
+    int sets = args->sets ? args->sets : bytes < GK_BENCH_ROTATE_BELOW_BYTES ? 3 : 1;
+    /* Only the sets the runs will touch: the warm-up and the timed runs start at set 0. */
+    return sets > args->repeat ? args->repeat : sets;
+}
+
 double gk_bench_now_ms(void)
 {
     struct timespec ts;

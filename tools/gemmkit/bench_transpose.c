@@ -35,8 +35,7 @@ static int inputs_make(gk_bench_session *s, const gk_bench_size *size, inputs *i
     in->cols = size->n;
     in->count = (size_t)size->m * (size_t)size->n;
     double bytes = 2.0 * 4.0 * (double)in->count; /* A and B */
-    in->sets = s->args->sets ? s->args->sets : bytes < GK_BENCH_ROTATE_BELOW_BYTES ? 3 : 1;
-    if (in->sets > s->args->repeat) in->sets = s->args->repeat; /* only the sets the runs touch */
+    in->sets = gk_bench_input_sets(s->args, bytes);
     for (int k = 0; k < in->sets; k++) {
         if (!(in->a[k] = malloc(in->count * sizeof(float)))) return -1;
         gk_fill_random(&s->rng, in->a[k], in->count);
