@@ -105,13 +105,7 @@ static inline gemmkit_status check_run_buffers(gemmkit_context *ctx, const gemmk
     gemmkit_buffer *ba = NULL, *bb = NULL, *bc = NULL;
     gemmkit_status status = GEMMKIT_ERROR_OUT_OF_HOST_MEMORY;
     if (a && b && c0 && res) {
-        gk_fill_random(rng, a, ea);
-        gk_fill_random(rng, b, eb);
-        gk_fill_random(rng, c0, ec);
-        if (c.beta == 0.0f) /* poison: C must be written, never read */
-            for (int64_t j = 0; j < c.n; j++)
-                for (int64_t i = 0; i < c.m; i++)
-                    c0[c.layout == GEMMKIT_ROW_MAJOR ? i * c.ldc + j : j * c.ldc + i] = NAN;
+        gk_case_fill_inputs(&c, rng, a, b, c0);
         status = upload(ctx, rng, a, ea, oa, &ba);
         if (status == GEMMKIT_SUCCESS) status = upload(ctx, rng, b, eb, ob, &bb);
         if (status == GEMMKIT_SUCCESS) status = upload(ctx, rng, c0, ec, oc, &bc);

@@ -218,6 +218,18 @@ void gk_check_sgemm_sampled(const gk_sgemm_case *c, const float *a, const float 
                  samples, out->max_rel_error);
 }
 
+void gk_case_fill_inputs(const gk_sgemm_case *c, gk_rng *rng, float *a, float *b, float *c0)
+{
+    size_t ea, eb, ec;
+    gk_case_extents(c, &ea, &eb, &ec);
+    gk_fill_random(rng, a, ea);
+    gk_fill_random(rng, b, eb);
+    gk_fill_random(rng, c0, ec);
+    if (c->beta == 0.0f) /* poison: C must be written, never read */
+        for (int64_t j = 0; j < c->n; j++)
+            for (int64_t i = 0; i < c->m; i++) c0[c_index(c, i, j)] = NAN;
+}
+
 gemmkit_status gk_check_run(gemmkit_context *ctx, const gemmkit_options *options, gk_sgemm_case c, gk_rng *rng,
                             double full_limit, gk_check_result *out)
 {
@@ -229,12 +241,7 @@ gemmkit_status gk_check_run(gemmkit_context *ctx, const gemmkit_options *options
     float *c0 = malloc((ec ? ec : 1) * sizeof *c0), *res = malloc((ec ? ec : 1) * sizeof *res);
     gemmkit_status status = GEMMKIT_ERROR_OUT_OF_HOST_MEMORY;
     if (a && b && c0 && res) {
-        gk_fill_random(rng, a, ea);
-        gk_fill_random(rng, b, eb);
-        gk_fill_random(rng, c0, ec);
-        if (c.beta == 0.0f) /* poison: C must be written, never read */
-            for (int64_t j = 0; j < c.n; j++)
-                for (int64_t i = 0; i < c.m; i++) c0[c_index(&c, i, j)] = NAN;
+        gk_case_fill_inputs(&c, rng, a, b, c0);
         memcpy(res, c0, ec * sizeof *res);
         status = gemmkit_sgemm_ex(ctx, options, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, c.alpha, a, c.lda, b,
                                   c.ldb, c.beta, res, c.ldc);

@@ -42,6 +42,11 @@ void gk_case_complete(gk_sgemm_case *c);
 /* Sizes of the three operands in floats. */
 void gk_case_extents(const gk_sgemm_case *c, size_t *ea, size_t *eb, size_t *ec);
 
+/* Fresh random operands for a completed case (extents from gk_case_extents);
+ * with beta == 0 the m x n block of C is NaN, so that a read of C or an
+ * unwritten element shows. */
+void gk_case_fill_inputs(const gk_sgemm_case *c, gk_rng *rng, float *a, float *b, float *c0);
+
 /* Compares `result` with the reference of the case on inputs a, b, c0. The
  * bound per element is 2 * (K + 2) * eps * (|alpha| |A||B| + |beta| |C0|);
  * elements outside the m x n block (leading-dimension gaps) must equal c0. */
