@@ -58,33 +58,10 @@ step() {
   return $rc
 }
 
-# 1. NVIDIA's OpenCL driver (only PoCL is registered on a fresh machine).
-as_root=""
-[ "$(id -u)" -ne 0 ] && as_root="sudo -n"
-# Only where the driver exists: never touch a machine without NVIDIA's library.
-if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p 2>/dev/null | grep -q libnvidia-opencl.so.1; then
-  if $as_root mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 | $as_root tee /etc/OpenCL/vendors/nvidia.icd >/dev/null; then
-    log "registered NVIDIA's OpenCL driver"
-  else
-    log "could not register NVIDIA's OpenCL driver (needs root): GPU runs will fail"
-  fi
-fi
+# 1. NVIDIA's OpenCL driver, the carried packages, library paths.
+. "$root/bench/gpu-env.sh" 2>>"$out/gpu.log"
 
-# 2. Carried packages, unpacked beside the tree (never over /).
-prefix="$root/.deps/root"
-if compgen -G "$root/.deps/*.deb" >/dev/null; then
-  "$root/scripts/unpack-deps.sh" 2>>"$out/deps.log" || log "could not unpack .deps (see deps.log)"
-  export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
-else
-  log "no .deps/*.deb (scripts/fetch-gpu-deps.sh): CLBlast, cmocka and jansson only if installed"
-fi
-# cuBLAS and the CUDA runtime are found with dlopen; make the toolkit's folder visible.
-for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
-  [ -d "$d" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
-done
-
-# 3. Build.
+# 2. Build.
 build="$root/build-gpu"
 step configure 180 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
 step build 300 cmake --build "$build" -j "${JOBS:-$(nproc)}"
@@ -94,14 +71,13 @@ if [ ! -x "$gemmkit" ]; then
   tail -30 "$out/build.log" >&2
   exit 1
 fi
-export GEMMKIT_DEVICE=${GEMMKIT_DEVICE:-NVIDIA}
 "$gemmkit" devices >"$out/devices.txt" 2>&1
 cat "$out/devices.txt" >&2
 
-# 4. The test suite on the GPU (cmocka tests are skipped by CMake if cmocka is missing).
+# 3. The test suite on the GPU (cmocka tests are skipped by CMake if cmocka is missing).
 [ "${SKIP_TESTS:-0}" = 1 ] || step tests 180 ctest --test-dir "$build" --output-on-failure -j 4 --timeout 200
 
-# 5. Benchmarks. gnuplot draws with --plot; without it bench/plot.py (matplotlib) does.
+# 4. Benchmarks. gnuplot draws with --plot; without it bench/plot.py (matplotlib) does.
 have_gnuplot=0
 command -v gnuplot >/dev/null && have_gnuplot=1
 bench() { # bench NAME SECONDS ARGS...
@@ -127,8 +103,9 @@ bench() { # bench NAME SECONDS ARGS...
   return $rc
 }
 ladder_sizes=1024,2048,4096 best_sizes=1024:16384:x2,4097 transpose_sizes=1024:16384:x2 cuda_sizes=1024:8192:x2
+sweep_sizes=1000:16384:+509,8184:8200:+1
 if [ "${QUICK:-0}" = 1 ]; then
-  ladder_sizes=64,96 best_sizes=64:256:x2,97 transpose_sizes=64:256:x2 cuda_sizes=64,128
+  ladder_sizes=64,96 best_sizes=64:256:x2,97 transpose_sizes=64:256:x2 cuda_sizes=64,128 sweep_sizes=64:72:+1
 fi
 # The ladder at the sizes of the tutorial; --max-time skips what a naive kernel would drag out.
 bench ladder 200 bench --kernel all --sizes $ladder_sizes --repeat 5 --max-time 5
@@ -136,12 +113,14 @@ bench ladder 200 bench --kernel all --sizes $ladder_sizes --repeat 5 --max-time 
 bench best 150 bench --kernel best --sizes $best_sizes --repeat 10 --no-baseline --max-time 30
 # The transposes (GB/s) beside cuBLAS geam and CLBlast omatcopy.
 bench transpose 240 bench --transpose --sizes $transpose_sizes,5001x3007 --repeat 10
+# The library's transpose over a sweep that visits every alignment (cliffs show here).
+bench transpose-sweep 90 bench --transpose --kernel transpose-aligned --sizes $sweep_sizes --repeat 5 --no-peers
 # The CUDA backend, when built with it.
 if "$gemmkit" --backend cuda devices 2>/dev/null | grep -q "^CUDA: [1-9]"; then
   GEMMKIT_DEVICE= bench cuda 60 --backend cuda bench --kernel best --sizes $cuda_sizes --repeat 10 --no-baseline
 fi
 
-# 6. The summary, last.
+# 5. The summary, last.
 jsons=()
 for name in ladder best transpose cuda; do [ -s "$out/$name.json" ] && jsons+=("$out/$name.json"); done
 if [ ${#jsons[@]} -gt 0 ]; then

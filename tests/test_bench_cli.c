@@ -135,6 +135,12 @@ static void test_options(void **state)
     const char *peers_back[] = {"--no-peers", "--peers"};
     assert_int_equal(parse(&a, 2, peers_back), 0);
     assert_int_equal(a.peers, 1);
+    /* Transposes show every variant unless a kernel (or "best", the library's choice) is named. */
+    const char *transposes[] = {"--transpose", "--kernel", "best"};
+    assert_int_equal(parse(&a, 1, transposes), 0);
+    assert_string_equal(a.kernel, "all");
+    assert_int_equal(parse(&a, 3, transposes), 0);
+    assert_string_equal(a.kernel, "best");
 }
 
 static void test_options_rejected(void **state)

@@ -5,20 +5,28 @@
 #include "launch.h"
 #include "status.h"
 
-/* The library's default per operation and device (its parameters come from
- * the tuning database, see gk_context_resolve). On CPUs (PoCL) the naive transpose, whose scattered writes the caches
- * absorb, measured about twice as fast as the tiled ones (`gemmkit bench --transpose`). */
-static const char *default_kernel(const gemmkit_context *ctx, int trans)
+/* The library's default per operation, device and alignment (its parameters
+ * come from the tuning database, see gk_context_resolve). On GPUs a transpose
+ * whose columns of A and B all start on 128-byte lines runs the plain tiled
+ * kernel; any other runs the one that cuts B's columns into aligned chunks,
+ * which the plain one trails by up to 40% there (H200: docs/PERFORMANCE.md,
+ * "Transposition"). On CPUs (PoCL) the naive transpose, whose scattered writes
+ * the caches absorb, measured about twice as fast as the tiled ones. */
+static const char *default_kernel(const gemmkit_context *ctx, const gk_transpose_problem *p)
 {
-    if (!trans) return "copy-fast";
-    return ctx->info.is_gpu ? "transpose-fast" : "lecture-transpose-naive";
+    if (!p->trans) return "copy-fast";
+    if (!ctx->info.is_gpu) return "lecture-transpose-naive";
+    const int64_t line = 32; /* floats in 128 bytes */
+    const int64_t starts = (int64_t)p->a.offset | p->a.ld | (int64_t)p->b.offset | p->b.ld;
+    return starts % line == 0 ? "transpose-fast" : "transpose-aligned";
 }
 
-static gemmkit_status choose_kernel(const gemmkit_context *ctx, const char *name, int trans,
+static gemmkit_status choose_kernel(const gemmkit_context *ctx, const char *name, const gk_transpose_problem *p,
                                     const gk_kernel_def **def)
 {
+    const int trans = p->trans;
     const gk_operation want = trans ? GK_OP_TRANSPOSE : GK_OP_COPY;
-    if (!name) name = default_kernel(ctx, trans);
+    if (!name) name = default_kernel(ctx, p);
     *def = gk_kernel_find(name);
     if (!*def) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no kernel named \"%s\" (see `gemmkit list`)", name);
     if ((*def)->op != want || ((*def)->flags & GK_FLAG_HELPER))
@@ -40,7 +48,7 @@ gemmkit_status gk_transpose_run(gemmkit_context *ctx, const char *kernel, const 
                                 const gk_transpose_problem *p, double *kernel_ms, double *total_ms)
 {
     const gk_kernel_def *def = NULL;
-    GK_TRY(choose_kernel(ctx, kernel, p->trans, &def));
+    GK_TRY(choose_kernel(ctx, kernel, p, &def));
     gk_config config;
     GK_TRY(gk_context_resolve(ctx, def, params, &config));
     if (p->rows == 0 || p->cols == 0) return GEMMKIT_SUCCESS;

@@ -134,6 +134,28 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TILE", .tile_n = FAST_TILE_N,
         .k_multiple = "1",
     },
+    {
+        .name = "transpose-aligned",
+        .op = GK_OP_TRANSPOSE,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 12,
+        .source = "transpose/vector.cl",
+        .function = "gk_transpose_aligned",
+        .summary = "transpose writing whole lines at any alignment (B's columns in chunks that start on ALIGN)",
+        .params = {{"TILE", 64, "32,64", "tile edge"}, {"BLOCK_ROWS", 16, "4,8,16", "work-group height"},
+                   {"ALIGN", 16, "8,16,32,64", "floats: where the chunks of B's columns start"},
+                   {"TILES", 2, "1,2,4,8", "tiles per work-group, at most (large matrices)"},
+                   {"GROUPS", 2048, "1024,2048,4096", "work-groups to keep before stacking tiles"},
+                   {"ORDER", 2, "0,2", "work-group order: launch, bands"},
+                   {"BAND", 8, "4,8,16", "tile rows per band (ORDER 2)"}},
+        .constraints = {"TILE == 32 || TILE == 64", "TILE % BLOCK_ROWS == 0", "TILE / 4 * BLOCK_ROWS <= 1024",
+                        "ALIGN == 4 || ALIGN == 8 || ALIGN == 16 || ALIGN == 32 || ALIGN == 64", "ALIGN <= TILE", "TILES >= 1",
+                        "GROUPS >= 1", "ORDER >= 0 && ORDER <= 2", "BAND >= 1"},
+        .local_x = "TILE / 4", .local_y = "BLOCK_ROWS",
+        .tile_m = "TILE", .tile_n = FAST_TILE_N,
+        .k_multiple = "1",
+        .local_mem_bytes = "2 * TILE * (TILE + 1) * 4",
+    },
 };
 
 const gk_kernel_def *const gk_transpose_kernels = kernels;

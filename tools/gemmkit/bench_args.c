@@ -18,8 +18,9 @@ void gk_bench_usage(FILE *out)
             "usage: gemmkit bench [options]\n"
             "  --kernel NAME|all|best  a registry SGEMM kernel, every one in ladder order, or the\n"
             "                          kernel the public SGEMM dispatches to (default: best);\n"
-            "                          --transpose: one transpose/copy kernel (beside copy-fast)\n"
-            "                          or every one (all, best)\n"
+            "                          --transpose: one transpose/copy kernel (beside copy-fast),\n"
+            "                          every one and the library's choice (all, the default),\n"
+            "                          or the library's choice per shape beside copy-fast (best)\n"
             "  --params P=V,...        parameter overrides for --kernel NAME\n"
             "  --sizes LIST            comma-separated: 1024 (square), 1000x3x77 (MxNxK; with\n"
             "                          --transpose 5001x3007, rows x cols), 1024:16384:x2 (x2\n"
@@ -56,7 +57,7 @@ static int usage_error(const char *fmt, ...)
 void gk_bench_args_default(gk_bench_args *args)
 {
     memset(args, 0, sizeof *args);
-    args->kernel = "best";
+    args->kernel = "best"; /* "all" with --transpose, unless --kernel says otherwise */
     args->layout = GEMMKIT_COL_MAJOR;
     args->trans_a = args->trans_b = GEMMKIT_NO_TRANS;
     args->repeat = 5;
@@ -208,6 +209,7 @@ static int ends_with(const char *s, const char *suffix)
 int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
 {
     gk_bench_args_default(args);
+    int kernel_given = 0;
     for (int i = 0; i < argc; i++) {
         const char *opt = argv[i];
         if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
@@ -225,6 +227,7 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
         char err[GK_BENCH_ERR];
         if (strcmp(opt, "--kernel") == 0) {
             args->kernel = value;
+            kernel_given = 1;
         } else if (strcmp(opt, "--params") == 0) {
             args->params = value;
         } else if (strcmp(opt, "--sizes") == 0) {
@@ -272,6 +275,7 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
             return usage_error("unknown option \"%s\"", opt);
         }
     }
+    if (args->transpose && !kernel_given) args->kernel = "all";
     if (args->params && (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0))
         return usage_error("--params needs one named kernel (--kernel NAME), not \"%s\"", args->kernel);
     /* Transposes take N (square) or RxC; SGEMM takes N or MxNxK. */

@@ -142,22 +142,34 @@ static int is_variant(const gk_kernel_def *def)
     return (def->op == GK_OP_TRANSPOSE || def->op == GK_OP_COPY) && !(def->flags & GK_FLAG_HELPER);
 }
 
-/* gemmkit's runners in registry order: every variant, or the named one (with
- * its --params) and REFERENCE_COPY beside a named transpose. */
-static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, const gk_kernel_def **defs, int max)
+/* gemmkit's runners, with whether each transposes: the library's own choice
+ * per shape ("best", what gemmkit_somatcopy runs) then every variant in
+ * registry order (all), "best" beside REFERENCE_COPY (best), or the named
+ * kernel (with its --params), beside REFERENCE_COPY when it is a transpose. */
+static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, int *transposes, int max)
 {
     const char *want = s->args->kernel;
-    const gk_kernel_def *named = strcmp(want, "all") && strcmp(want, "best") ? gk_kernel_find(want) : NULL;
+    const int all = strcmp(want, "all") == 0, best = strcmp(want, "best") == 0;
+    const gk_kernel_def *named = all || best ? NULL : gk_kernel_find(want);
     int count = 0;
+    if ((best || all) && max > 0) {
+        gk_runner *r = gk_runner_gemmkit(s->ctx, NULL, NULL);
+        if (!r) return 0;
+        snprintf(r->label, sizeof r->label, "gemmkit best: the library's choice for each shape (gemmkit_somatcopy)");
+        runners[count] = r;
+        transposes[count++] = 1;
+    }
     for (size_t i = 0; i < gk_kernel_count() && count < max; i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
         if (!is_variant(def)) continue;
-        if (named && def != named && (named->op == GK_OP_COPY || strcmp(def->name, REFERENCE_COPY) != 0)) continue;
+        const int reference = strcmp(def->name, REFERENCE_COPY) == 0;
+        if (best && !reference) continue;
+        if (named && def != named && (named->op == GK_OP_COPY || !reference)) continue;
         gk_runner *r = gk_runner_gemmkit(s->ctx, def->name, def == named ? s->args->params : NULL);
         if (!r) break;
         snprintf(r->label, sizeof r->label, "gemmkit %s: %s", def->name, def->summary);
         runners[count] = r;
-        defs[count++] = def;
+        transposes[count++] = def->op == GK_OP_TRANSPOSE;
     }
     return count;
 }
@@ -170,8 +182,8 @@ int gk_bench_transpose(gk_bench_session *s)
              s->args->layout == GEMMKIT_ROW_MAJOR ? "row" : "column", s->args->repeat,
              (unsigned long long)s->report.seed);
     gk_runner *kernels[MAX_KERNELS];
-    const gk_kernel_def *defs[MAX_KERNELS];
-    int nk = make_kernel_runners(s, kernels, defs, MAX_KERNELS);
+    int transposes[MAX_KERNELS];
+    int nk = make_kernel_runners(s, kernels, transposes, MAX_KERNELS);
     for (int z = 0; z < s->args->size_count; z++) {
         const gk_bench_size *size = &s->args->sizes[z];
         char text[48];
@@ -184,7 +196,7 @@ int gk_bench_transpose(gk_bench_session *s)
         }
         gk_bench_progress(s, "size %s: %d input set%s of random values in [-1, 1)", text, in.sets,
                           in.sets == 1 ? "" : "s");
-        for (int k = 0; k < nk; k++) measure(s, kernels[k], &in, defs[k]->op == GK_OP_TRANSPOSE);
+        for (int k = 0; k < nk; k++) measure(s, kernels[k], &in, transposes[k]);
         /* Each peer's transpose and copy. Runners that round their inputs are SGEMM
          * precision modes (cublas-tf32): a transpose has none, so they would repeat. */
         for (int p = 0; p < s->peer_count; p++) {

@@ -1,8 +1,8 @@
 /* `gemmkit tune`: searches a kernel's parameter space (the registry's
  * `choices`, filtered by its constraints and the device's limits), times
  * every candidate with device events, verifies the winner, and stores it in
- * the per-device tuning database that the library reads at context creation. */
-#include <math.h>
+ * the per-device tuning database that the library reads at context creation.
+ * What is timed and checked for SGEMM or transposes: tune_target.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "context.h"
 #include "kernel_config.h"
+#include "tune_target.h"
 #include "tuning.h"
 
 #define MAX_CHOICES 16
@@ -55,41 +56,10 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median kernel time of `repeat` runs after a warm-up; negative on failure. */
-static double time_config(gemmkit_context *ctx, const char *kernel, const char *params, int64_t n, gemmkit_buffer *a,
-                          gemmkit_buffer *b, gemmkit_buffer *c, int repeat)
+double gk_tune_median(double *samples, int count)
 {
-    double ms = 0.0, samples[64];
-    gemmkit_options options = {.kernel = kernel, .params = params, .kernel_ms = &ms};
-    for (int r = -1; r < repeat; r++) {
-        if (gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n, 1.0f,
-                                  a, 0, n, b, 0, n, 0.0f, c, 0, n) != GEMMKIT_SUCCESS)
-            return -1.0;
-        if (r >= 0) samples[r] = ms;
-    }
-    qsort(samples, (size_t)repeat, sizeof *samples, compare_double);
-    return samples[repeat / 2];
-}
-
-static int verify_config(gemmkit_context *ctx, const char *kernel, const char *params, const float *ha,
-                         const float *hb, gemmkit_buffer *c, int64_t n, gk_rng *rng, char *message, size_t size)
-{
-    size_t count = (size_t)(n * n);
-    float *hc = malloc(count * sizeof *hc), *c0 = malloc(count * sizeof *c0);
-    int ok = 0;
-    if (hc && c0 && gemmkit_buffer_read(ctx, c, 0, count, hc) == GEMMKIT_SUCCESS) {
-        gk_fill_value(c0, count, NAN);
-        gk_sgemm_case kase = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n, 1.0f, 0.0f, n, n, n};
-        gk_check_result r;
-        gk_check_sgemm_sampled(&kase, ha, hb, c0, hc, 256, rng, &r);
-        ok = r.passed;
-        snprintf(message, size, "%s", r.message);
-    }
-    (void)kernel;
-    (void)params;
-    free(hc);
-    free(c0);
-    return ok;
+    qsort(samples, (size_t)count, sizeof *samples, compare_double);
+    return samples[count / 2];
 }
 
 int gk_cmd_tune(const gk_cli *cli)
@@ -118,12 +88,18 @@ int gk_cmd_tune(const gk_cli *cli)
         }
     }
     const gk_kernel_def *def = gk_kernel_find(kernel);
-    if (!def || def->op != GK_OP_SGEMM || (def->flags & GK_FLAG_HELPER)) {
-        fprintf(stderr, "gemmkit tune: no SGEMM kernel named \"%s\"\n", kernel);
+    if (!def || (def->flags & GK_FLAG_HELPER)) {
+        fprintf(stderr, "gemmkit tune: no SGEMM or transpose kernel named \"%s\" (gemmkit list)\n", kernel);
         return GK_EXIT_USAGE;
     }
-    if (repeat < 1 || repeat > 64 || max_configs < 1 || n < 0) {
-        fprintf(stderr, "gemmkit tune: --repeat must be 1..64, --max-configs and --size positive\n");
+    const int sgemm = def->op == GK_OP_SGEMM;
+    if (small && !sgemm) {
+        fprintf(stderr, "gemmkit tune: --small is for SGEMM kernels\n");
+        return GK_EXIT_USAGE;
+    }
+    if (repeat < 1 || repeat > 64 || max_configs < 1 || n < 0 || (!sgemm && n == 1)) {
+        fprintf(stderr, "gemmkit tune: --repeat must be 1..64, --max-configs and --size positive "
+                        "(at least 2 for transposes)\n");
         return GK_EXIT_USAGE;
     }
     if (!path) path = gk_tuning_path(path_buffer, sizeof path_buffer);
@@ -131,7 +107,8 @@ int gk_cmd_tune(const gk_cli *cli)
     if (!ctx) return GK_EXIT_FAILED;
     gemmkit_device_info info;
     gemmkit_context_device_info(ctx, &info);
-    if (n == 0) n = small ? (info.is_gpu ? 1024 : 128) : (info.is_gpu ? 4096 : 512);
+    if (n == 0 && sgemm) n = small ? (info.is_gpu ? 1024 : 128) : (info.is_gpu ? 4096 : 512);
+    if (n == 0 && !sgemm) n = info.is_gpu ? 8192 : 1024;
 
     space s;
     parse_space(def, &s);
@@ -139,24 +116,17 @@ int gk_cmd_tune(const gk_cli *cli)
     for (int p = 0; p < s.params; p++) total *= s.counts[p];
     if (total > MAX_CANDIDATES * 16L) total = MAX_CANDIDATES * 16L;
 
-    size_t count = (size_t)(n * n);
-    float *ha = malloc(count * sizeof *ha), *hb = malloc(count * sizeof *hb);
-    gemmkit_buffer *a = NULL, *b = NULL, *c = NULL;
-    gk_rng rng;
-    gk_rng_seed(&rng, gk_rng_fresh_seed());
-    int exit_code = GK_EXIT_FAILED;
-    if (!ha || !hb || gemmkit_buffer_create(ctx, count, &a) || gemmkit_buffer_create(ctx, count, &b) ||
-        gemmkit_buffer_create(ctx, count, &c)) {
-        gk_cli_report("allocating the tuning buffers", GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY);
-        goto done;
+    gk_tune_target target;
+    gemmkit_status status = sgemm ? gk_tune_target_sgemm(&target, ctx, kernel, n, repeat)
+                                  : gk_tune_target_transpose(&target, ctx, kernel, n, repeat);
+    if (status != GEMMKIT_SUCCESS) {
+        gk_cli_report("allocating the tuning buffers", status);
+        gemmkit_context_destroy(ctx);
+        return GK_EXIT_FAILED;
     }
-    gk_fill_random(&rng, ha, count);
-    gk_fill_random(&rng, hb, count);
-    gemmkit_buffer_write(ctx, a, 0, count, ha);
-    gemmkit_buffer_write(ctx, b, 0, count, hb);
-
-    printf("tuning %s on %s | %s at n=%lld: %ld points in the space, at most %ld timed\n", kernel, info.platform,
-           info.name, (long long)n, total, max_configs);
+    int exit_code = GK_EXIT_FAILED;
+    printf("tuning %s on %s | %s at %s: %ld points in the space, at most %ld timed\n", kernel, info.platform,
+           info.name, target.shapes, total, max_configs);
     char best[256] = "";
     double best_ms = 0.0;
     long timed = 0, rejected = 0;
@@ -178,24 +148,23 @@ int gk_cmd_tune(const gk_cli *cli)
         gk_config config;
         gk_geometry g;
         if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS ||
-            gk_config_geometry(&config, n, n, n, &g) != GEMMKIT_SUCCESS ||
+            gk_config_geometry(&config, n, n, sgemm ? n : 0, &g) != GEMMKIT_SUCCESS ||
             gk_config_check_device(&config, &g, &info) != GEMMKIT_SUCCESS) {
             rejected++;
             continue;
         }
-        double ms = time_config(ctx, kernel, params, n, a, b, c, repeat);
+        double ms = target.time(&target, params);
         timed++;
         if (ms <= 0.0) {
             fprintf(stderr, "  %-48s failed: %s\n", params, gemmkit_last_error_message());
             continue;
         }
         char message[256];
-        if (!verify_config(ctx, kernel, params, ha, hb, c, n, &rng, message, sizeof message)) {
+        if (!target.verify(&target, params, message, sizeof message)) {
             fprintf(stderr, "  %-48s WRONG RESULT: %s\n", params, message);
             continue;
         }
-        double gflops = 2.0 * (double)n * n * n / (ms * 1e6);
-        fprintf(stderr, "  %-48s %9.3f ms %9.1f GFLOPS\n", params, ms, gflops);
+        fprintf(stderr, "  %-48s %9.3f ms %9.1f %s\n", params, ms, target.work / (ms * 1e6), target.unit);
         if (best_ms == 0.0 || ms < best_ms) {
             best_ms = ms;
             snprintf(best, sizeof best, "%s", params);
@@ -207,9 +176,12 @@ int gk_cmd_tune(const gk_cli *cli)
         fprintf(stderr, "gemmkit tune: no configuration ran correctly\n");
         goto done;
     }
-    double best_gflops = 2.0 * (double)n * n * n / (best_ms * 1e6);
-    printf("best: %s  %.3f ms  %.1f GFLOPS (%.1f%% of peak)\n", best, best_ms, best_gflops,
-           100.0 * best_gflops / info.peak_gflops);
+    const double best_score = target.work / (best_ms * 1e6);
+    if (sgemm)
+        printf("best: %s  %.3f ms  %.1f GFLOPS (%.1f%% of peak)\n", best, best_ms, best_score,
+               100.0 * best_score / info.peak_gflops);
+    else
+        printf("best: %s  %.3f ms  %.1f GB/s\n", best, best_ms, best_score);
     exit_code = GK_EXIT_OK;
     if (save && path) {
         gk_tuning_entry e = {0};
@@ -217,7 +189,7 @@ int gk_cmd_tune(const gk_cli *cli)
         snprintf(e.device, sizeof e.device, "%s", info.name);
         snprintf(e.kernel, sizeof e.kernel, "%s%s", kernel, small ? "/small" : "");
         snprintf(e.params, sizeof e.params, "%s", best);
-        e.gflops = best_gflops;
+        e.gflops = best_score;
         time_t now = time(NULL);
         strftime(e.date, sizeof e.date, "%Y-%m-%d", gmtime(&now));
         gemmkit_status status = gk_tuning_save(path, &e);
@@ -229,11 +201,7 @@ int gk_cmd_tune(const gk_cli *cli)
         }
     }
 done:
-    gemmkit_buffer_destroy(a);
-    gemmkit_buffer_destroy(b);
-    gemmkit_buffer_destroy(c);
-    free(ha);
-    free(hb);
+    target.release(&target);
     gemmkit_context_destroy(ctx);
     return exit_code;
 }

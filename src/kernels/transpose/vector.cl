@@ -185,3 +185,143 @@ void gk_copy_vector(const int rows, const int cols, const float alpha,
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// The transpose for any alignment. Writes that start in the middle of a 32-byte
+// sector, or even of a 128-byte line, cost up to a quarter of the bandwidth
+// (measured on the H200: docs/PERFORMANCE.md), and a column of B starts
+// wherever offB + i * ldb falls. So each column of B is cut into chunks that
+// start on ALIGN floats: chunk t of B's column i holds B's rows
+// [TILE*t - s_i, TILE*t + TILE - s_i), s_i = (offB + i*ldb + TILE*t) mod ALIGN,
+// and every store is a full float4 inside whole lines. A chunk needs A's
+// columns TILE*t - s_i .. ; the work-group keeps the last RING columns it read
+// in local memory (a ring), so the ALIGN - 1 columns before a chunk come from
+// the previous one. Reads use the aligned float4 words that span each column's
+// TILE rows (one more word where the column does not start on 16 bytes).
+
+#ifndef ALIGN
+#define ALIGN 16 // floats: chunks of B's columns start on 64 bytes
+#endif
+#define WPC (TILE / 4 + 1) // aligned words that cover TILE rows at any alignment
+#define RING (2 * TILE)    // columns held: a chunk's TILE and the previous ones
+#define GROUP_SIZE (TILE / 4 * BLOCK_ROWS)
+#define LOADS ((TILE * WPC + GROUP_SIZE - 1) / GROUP_SIZE) // words per work-item and chunk
+
+// Where word l of a work-item lies among the words of A's columns c0 .. c0 +
+// n - 1: its column, its first row relative to r0, and its index in A.
+static bool word_of(const int l, const int offA, const int lda, const int rows, const int cols, const int r0,
+                    const int c0, const int n, int* c, int* rel, int* start)
+{
+    const int idx = get_local_id(0) + get_local_id(1) * (TILE / 4) + l * GROUP_SIZE;
+    const int col = idx / WPC, w = idx - col * WPC;
+    *c = c0 + col;
+    if (col >= n || *c < 0 || *c >= cols) return false;
+    const int base = offA + *c * lda + r0, mis = base & 3;
+    *rel = 4 * w - mis;
+    *start = base + *rel;
+    // The last word is only needed by misaligned columns; none below the matrix.
+    return !(w == WPC - 1 && mis == 0) && *rel < rows - r0;
+}
+
+static void load_words(float4 v[LOADS], const __global float* restrict A, const int offA, const int lda,
+                       const int rows, const int cols, const int r0, const int c0, const int n, const int last)
+{
+#pragma unroll
+    for (int l = 0; l < LOADS; l++) {
+        int c, rel, start;
+        v[l] = (float4)(0.0f);
+        if (!word_of(l, offA, lda, rows, cols, r0, c0, n, &c, &rel, &start)) continue;
+        if (start <= last - 3) {
+            v[l] = *(const __global float4*)(A + start);
+        } else { // the buffer may end inside the matrix's last word
+            float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int k = 0; k < 4 && start + k <= last; k++) d[k] = A[start + k];
+            v[l] = (float4)(d[0], d[1], d[2], d[3]);
+        }
+    }
+}
+
+// ring[c mod RING][r] = A(r0 + r, c) for the rows each word covers. Inlined:
+// PoCL 3.1 stored into a copy of the ring when this was a call from two sites.
+static inline __attribute__((always_inline)) void store_words(__local float (*ring)[TILE + 1],
+                                                              const float4 v[LOADS], const int offA,
+                                                              const int lda, const int rows, const int cols,
+                                                              const int r0, const int c0, const int n)
+{
+#pragma unroll
+    for (int l = 0; l < LOADS; l++) {
+        int c, rel, start;
+        if (!word_of(l, offA, lda, rows, cols, r0, c0, n, &c, &rel, &start)) continue;
+        const float d[4] = {v[l].x, v[l].y, v[l].z, v[l].w};
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            if (rel + k >= 0 && rel + k < TILE) ring[c & (RING - 1)][rel + k] = d[k];
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(TILE / 4, BLOCK_ROWS, 1)))
+void gk_transpose_aligned(const int rows, const int cols, const float alpha,
+                          const __global float* restrict A, const int offA, const int lda,
+                          __global float* restrict B, const int offB, const int ldb)
+{
+    __local float ring[RING][TILE + 1]; // ring[column of A mod RING][row of A - r0]; +1: fewer bank conflicts
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    int gx, gy;
+    block_of_group(&gx, &gy);
+    const bool skewed = ((offB | ldb) & (ALIGN - 1)) != 0; // else every s_i is 0
+    // Chunk t reaches B's row TILE*t + TILE - 1 - s_i: one more chunk when skewed.
+    const int chunks = skewed ? (cols + ALIGN - 2) / TILE + 1 : (cols + TILE - 1) / TILE;
+    // Shared out evenly: a ceil(chunks / groups) share would leave groups idle.
+    const int ngy = get_num_groups(1);
+    const int first = (int)((long)gy * chunks / ngy), last_chunk = (int)((long)(gy + 1) * chunks / ngy);
+    const int r0 = gx * TILE;
+    const int last = offA + (cols - 1) * lda + rows - 1; // A's last element
+
+    float4 v[LOADS];
+    if (skewed && first < last_chunk) { // the first chunk reaches back into the previous one
+        load_words(v, A, offA, lda, rows, cols, r0, first * TILE - ALIGN, ALIGN, last);
+        store_words(ring, v, offA, lda, rows, cols, r0, first * TILE - ALIGN, ALIGN);
+    }
+    load_words(v, A, offA, lda, rows, cols, r0, first * TILE, TILE, last);
+    for (int t = first; t < last_chunk; t++) {
+        if (t > first) barrier(CLK_LOCAL_MEM_FENCE); // everyone has read out the columns chunk t replaces
+        store_words(ring, v, offA, lda, rows, cols, r0, t * TILE, TILE);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // The next chunk's loads are in flight while this one is written.
+        if (t + 1 < last_chunk) load_words(v, A, offA, lda, rows, cols, r0, (t + 1) * TILE, TILE, last);
+
+#pragma unroll
+        for (int j = 0; j < TILE / BLOCK_ROWS; j++) {
+            const int rr = ty + j * BLOCK_ROWS;
+            if (r0 + rr >= rows) continue;
+            const int base = offB + (r0 + rr) * ldb + t * TILE, s = base & (ALIGN - 1);
+            const int c = t * TILE - s + 4 * tx; // B's row (A's column) of the word's first float
+            // The lanes of a warp (16 tx by 2 ty) read their 4 floats in rotated orders so
+            // that, whatever s is, the 4 groups of 8 lanes sit in the 4 bank classes mod 4.
+            const int rot = ((tx >> 3) + 2 * (ty & 1) + s - rr) & 3;
+            float x[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) x[k] = ring[(c + ((k + rot) & 3)) & (RING - 1)][rr];
+            // x[k] is the word's float (k + rot) mod 4: rotate back (selects, no indexing).
+            if (rot & 1) {
+                const float w = x[3];
+                x[3] = x[2], x[2] = x[1], x[1] = x[0], x[0] = w;
+            }
+            if (rot & 2) {
+                float w = x[0];
+                x[0] = x[2], x[2] = w;
+                w = x[1], x[1] = x[3], x[3] = w;
+            }
+            const float4 d = alpha * (float4)(x[0], x[1], x[2], x[3]);
+            __global float* out = B + (base - s + 4 * tx);
+            if (c >= 0 && c + 4 <= cols) {
+                *(__global float4*)out = d;
+            } else {
+                const float e[4] = {d.x, d.y, d.z, d.w};
+#pragma unroll
+                for (int k = 0; k < 4; k++)
+                    if (c + k >= 0 && c + k < cols) out[k] = e[k];
+            }
+        }
+    }
+}
