@@ -193,7 +193,8 @@ void gk_copy_vector(const int rows, const int cols, const float alpha,
 // wherever offB + i * ldb falls. So each column of B is cut into chunks that
 // start on ALIGN floats: chunk t of B's column i holds B's rows
 // [TILE*t - s_i, TILE*t + TILE - s_i), s_i = (offB + i*ldb + TILE*t) mod ALIGN,
-// and every store is a full float4 inside whole lines. A chunk needs A's
+// and every store is a full float4 inside whole 32-byte sectors (ALIGN >= 8;
+// whole 128-byte lines with ALIGN >= 32). A chunk needs A's
 // columns TILE*t - s_i .. ; the work-group keeps the last RING columns it read
 // in local memory (a ring), so the ALIGN - 1 columns before a chunk come from
 // the previous one. Reads use the aligned float4 words that span each column's
@@ -296,8 +297,9 @@ void gk_transpose_aligned(const int rows, const int cols, const float alpha,
             if (r0 + rr >= rows) continue;
             const int base = offB + (r0 + rr) * ldb + t * TILE, s = base & (ALIGN - 1);
             const int c = t * TILE - s + 4 * tx; // B's row (A's column) of the word's first float
-            // The lanes of a warp (16 tx by 2 ty) read their 4 floats in rotated orders so
-            // that, whatever s is, the 4 groups of 8 lanes sit in the 4 bank classes mod 4.
+            // The lanes of a warp (TILE 64: 16 tx by 2 ty) read their 4 floats in rotated
+            // orders so that, whatever s is, its 4 groups of 8 lanes sit in the 4 bank
+            // classes mod 4.
             const int rot = ((tx >> 3) + 2 * (ty & 1) + s - rr) & 3;
             float x[4];
 #pragma unroll
