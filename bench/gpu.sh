@@ -113,8 +113,8 @@ bench ladder 200 bench --kernel all --sizes $ladder_sizes --repeat 5 --max-time 
 bench best 150 bench --kernel best --sizes $best_sizes --repeat 10 --no-baseline --max-time 30
 # The transposes (GB/s) beside cuBLAS geam and CLBlast omatcopy.
 bench transpose 240 bench --transpose --sizes $transpose_sizes,5001x3007 --repeat 10
-# The library's transpose over a sweep that visits every alignment (cliffs show here).
-bench transpose-sweep 90 bench --transpose --kernel transpose-aligned --sizes $sweep_sizes --repeat 5 --no-peers
+# What gemmkit_somatcopy runs, over a sweep that visits every alignment (cliffs show here).
+bench transpose-sweep 200 bench --transpose --kernel best --sizes $sweep_sizes --repeat 5 --no-peers
 # The CUDA backend, when built with it.
 if "$gemmkit" --backend cuda devices 2>/dev/null | grep -q "^CUDA: [1-9]"; then
   GEMMKIT_DEVICE= bench cuda 60 --backend cuda bench --kernel best --sizes $cuda_sizes --repeat 10 --no-baseline

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "check.h"
 #include "cli.h"
 #include "context.h"
@@ -50,16 +51,15 @@ static void candidate(const gk_kernel_def *def, const space *s, long index, char
     }
 }
 
-static int compare_double(const void *a, const void *b)
+double gk_tune_time_calls(gk_tune_target *t, const char *params, int64_t size, gk_tune_call run)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double gk_tune_median(double *samples, int count)
-{
-    qsort(samples, (size_t)count, sizeof *samples, compare_double);
-    return samples[count / 2];
+    double ms = 0.0, samples[64];
+    const gemmkit_options options = {.kernel = t->kernel, .params = params, .kernel_ms = &ms};
+    for (int r = -1; r < t->repeat; r++) {
+        if (run(t, &options, size) != GEMMKIT_SUCCESS) return -1.0;
+        if (r >= 0) samples[r] = ms;
+    }
+    return gk_bench_stats_of(samples, t->repeat).median;
 }
 
 int gk_cmd_tune(const gk_cli *cli)
@@ -155,7 +155,7 @@ int gk_cmd_tune(const gk_cli *cli)
         }
         double ms = target.time(&target, params);
         timed++;
-        if (ms <= 0.0) {
+        if (!(ms > 0.0)) {
             fprintf(stderr, "  %-48s failed: %s\n", params, gemmkit_last_error_message());
             continue;
         }

@@ -7,19 +7,15 @@
 
 #include "tune_target.h"
 
+static gemmkit_status run_sgemm(gk_tune_target *t, const gemmkit_options *options, int64_t n)
+{
+    return gemmkit_sgemm_buffers(t->ctx, options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n, 1.0f,
+                                 t->buffers[0], 0, n, t->buffers[1], 0, n, 0.0f, t->buffers[2], 0, n);
+}
+
 static double time_sgemm(gk_tune_target *t, const char *params)
 {
-    double ms = 0.0, samples[64];
-    const int64_t n = t->n;
-    gemmkit_options options = {.kernel = t->kernel, .params = params, .kernel_ms = &ms};
-    for (int r = -1; r < t->repeat; r++) {
-        if (gemmkit_sgemm_buffers(t->ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n,
-                                  1.0f, t->buffers[0], 0, n, t->buffers[1], 0, n, 0.0f, t->buffers[2], 0,
-                                  n) != GEMMKIT_SUCCESS)
-            return -1.0;
-        if (r >= 0) samples[r] = ms;
-    }
-    return gk_tune_median(samples, t->repeat);
+    return gk_tune_time_calls(t, params, t->n, run_sgemm);
 }
 
 /* Checks the C that the last timed run of these parameters left. */
@@ -56,7 +52,6 @@ static void release_sgemm(gk_tune_target *t)
 gemmkit_status gk_tune_target_sgemm(gk_tune_target *t, gemmkit_context *ctx, const char *kernel, int64_t n,
                                     int repeat)
 {
-    memset(t, 0, sizeof *t);
     *t = (gk_tune_target){.unit = "GFLOPS", .work = 2.0 * (double)n * n * n, .time = time_sgemm,
                           .verify = verify_sgemm, .release = release_sgemm, .ctx = ctx, .kernel = kernel,
                           .n = n, .repeat = repeat};

@@ -23,6 +23,7 @@ struct gk_tune_target {
 
     gemmkit_context *ctx;
     const char *kernel;
+    gemmkit_transpose trans; /* transposes: T, or N for a copy kernel */
     int64_t n;
     int repeat;
     gk_rng rng;
@@ -37,7 +38,9 @@ gemmkit_status gk_tune_target_sgemm(gk_tune_target *t, gemmkit_context *ctx, con
 gemmkit_status gk_tune_target_transpose(gk_tune_target *t, gemmkit_context *ctx, const char *kernel, int64_t n,
                                         int repeat);
 
-/* Median of count samples (sorts them). */
-double gk_tune_median(double *samples, int count);
+/* Median device time (ms) of t->repeat calls of run on a problem of the given
+ * size, after one untimed warm-up call; < 0 when a call fails. */
+typedef gemmkit_status (*gk_tune_call)(gk_tune_target *t, const gemmkit_options *options, int64_t size);
+double gk_tune_time_calls(gk_tune_target *t, const char *params, int64_t size, gk_tune_call run);
 
 #endif

@@ -10,25 +10,19 @@
 #include "registry.h"
 #include "tune_target.h"
 
-static int is_copy(const gk_tune_target *t) { return gk_kernel_find(t->kernel)->op == GK_OP_COPY; }
+static gemmkit_status run_transpose(gk_tune_target *t, const gemmkit_options *options, int64_t m)
+{
+    return gemmkit_somatcopy_buffers(t->ctx, options, GEMMKIT_COL_MAJOR, t->trans, m, m, 1.0f, t->buffers[0], 0, m,
+                                     t->buffers[1], 0, m);
+}
 
+/* n x n, then (n - 1) x (n - 1): the sum of the two medians. */
 static double time_transpose(gk_tune_target *t, const char *params)
 {
-    double total = 0.0;
-    for (int shape = 0; shape < 2; shape++) {
-        const int64_t m = t->n - shape; /* n, then n - 1 */
-        double ms = 0.0, samples[64];
-        gemmkit_options options = {.kernel = t->kernel, .params = params, .kernel_ms = &ms};
-        for (int r = -1; r < t->repeat; r++) {
-            if (gemmkit_somatcopy_buffers(t->ctx, &options, GEMMKIT_COL_MAJOR,
-                                          is_copy(t) ? GEMMKIT_NO_TRANS : GEMMKIT_TRANS, m, m, 1.0f, t->buffers[0], 0,
-                                          m, t->buffers[1], 0, m) != GEMMKIT_SUCCESS)
-                return -1.0;
-            if (r >= 0) samples[r] = ms;
-        }
-        total += gk_tune_median(samples, t->repeat);
-    }
-    return total;
+    const double aligned = gk_tune_time_calls(t, params, t->n, run_transpose);
+    if (aligned < 0.0) return -1.0;
+    const double misaligned = gk_tune_time_calls(t, params, t->n - 1, run_transpose);
+    return misaligned < 0.0 ? -1.0 : aligned + misaligned;
 }
 
 static int verify_transpose(gk_tune_target *t, const char *params, char *message, size_t size)
@@ -41,10 +35,8 @@ static int verify_transpose(gk_tune_target *t, const char *params, char *message
     const gemmkit_options options = {.kernel = t->kernel, .params = params};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gk_omatcopy_case c = cases[i];
-        if (is_copy(t)) { /* B has A's shape: reuse A's gap */
-            c.trans = GEMMKIT_NO_TRANS;
-            c.ldb = c.lda;
-        }
+        c.trans = t->trans;
+        if (t->trans == GEMMKIT_NO_TRANS) c.ldb = c.lda; /* a copy: B has A's shape, reuse A's gap */
         gk_check_result r;
         gemmkit_status status = gk_check_omatcopy_run(t->ctx, &options, c, 1, &t->rng, &r);
         if (status != GEMMKIT_SUCCESS || !r.passed) {
@@ -70,11 +62,12 @@ static void release_transpose(gk_tune_target *t)
 gemmkit_status gk_tune_target_transpose(gk_tune_target *t, gemmkit_context *ctx, const char *kernel, int64_t n,
                                         int repeat)
 {
-    memset(t, 0, sizeof *t);
     const double m = (double)(n - 1);
+    const int copy = gk_kernel_find(kernel)->op == GK_OP_COPY;
     *t = (gk_tune_target){.unit = "GB/s", .work = 8.0 * ((double)n * n + m * m), .time = time_transpose,
                           .verify = verify_transpose, .release = release_transpose, .ctx = ctx,
-                          .kernel = kernel, .n = n, .repeat = repeat};
+                          .kernel = kernel, .trans = copy ? GEMMKIT_NO_TRANS : GEMMKIT_TRANS, .n = n,
+                          .repeat = repeat};
     snprintf(t->shapes, sizeof t->shapes, "%lldx%lld and %lldx%lld", (long long)n, (long long)n,
              (long long)(n - 1), (long long)(n - 1));
     gk_rng_seed(&t->rng, gk_rng_fresh_seed());
