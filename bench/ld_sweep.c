@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "check_transpose.h"
 #include "gemmkit.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -49,8 +49,8 @@ int main(int argc, char **argv)
     gemmkit_context *ctx;
     TRY(gemmkit_context_create(&ctx, NULL));
     const size_t na = (size_t)(base_a + 40) * cols + 8, nb = (size_t)(base_b + 40) * bcols + 8;
-    float *ha = malloc(na * sizeof(float)), *hb = malloc(nb * sizeof(float));
-    if (!ha || !hb) {
+    float *ha = malloc(na * sizeof(float)), *hb = malloc(nb * sizeof(float)), *hb0 = malloc(nb * sizeof(float));
+    if (!ha || !hb || !hb0) {
         fprintf(stderr, "out of host memory\n");
         return 1;
     }
@@ -67,30 +67,32 @@ int main(int argc, char **argv)
     for (int c = 0; c < ncases; c++) {
         const int lda = base_a + cases[c][0], ldb = base_b + cases[c][1];
         const size_t offa = cases[c][2], offb = cases[c][3];
+        gk_omatcopy_case kase = {GEMMKIT_COL_MAJOR, trans ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, rows, cols, 1.0f,
+                                 lda, ldb, offa, offb};
+        gk_omatcopy_fill_b(&kase, &rng, hb0, nb); /* B poisoned, what surrounds it random */
+        TRY(gemmkit_buffer_write(ctx, b, 0, nb, hb0));
         double ms[64], kms = 0;
         gemmkit_options opt = {.kernel = kernel, .params = params, .kernel_ms = &kms};
-        const int runs = repeat < 64 ? repeat : 64;
+        const int runs = repeat < 1 ? 1 : repeat < 64 ? repeat : 64;
         for (int r = -1; r < runs; r++) {
-            TRY(gemmkit_somatcopy_buffers(ctx, &opt, GEMMKIT_COL_MAJOR, trans ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
-                                          rows, cols, 1.0f, a, offa, lda, b, offb, ldb));
+            TRY(gemmkit_somatcopy_buffers(ctx, &opt, kase.layout, kase.trans, rows, cols, kase.alpha, a, offa, lda, b,
+                                          offb, ldb));
             if (r >= 0) ms[r] = kms;
         }
         qsort(ms, runs, sizeof ms[0], cmp_double);
         TRY(gemmkit_buffer_read(ctx, b, 0, nb, hb));
-        long bad = 0;
-        for (int j = 0; j < bcols; j++)
-            for (int i = 0; i < brows; i++) {
-                const float want = trans ? ha[offa + j + (size_t)i * lda] : ha[offa + i + (size_t)j * lda];
-                bad += hb[offb + i + (size_t)j * ldb] != want;
-            }
+        gk_check_result check;
+        gk_check_omatcopy(&kase, ha + offa, hb0 + offb, hb + offb, &check);
         const double med = ms[runs / 2], gbs = 2.0 * rows * cols * 4 / (med * 1e6);
         printf("%4d %4d %4zu %4zu %10.4f %9.1f  %s\n", cases[c][0], cases[c][1], offa, offb, med, gbs,
-               bad ? "WRONG" : "ok");
+               check.passed ? "ok" : "WRONG");
+        if (!check.passed) fprintf(stderr, "  %s\n", check.message);
     }
     gemmkit_buffer_destroy(a);
     gemmkit_buffer_destroy(b);
     gemmkit_context_destroy(ctx);
     free(ha);
     free(hb);
+    free(hb0);
     return 0;
 }

@@ -75,6 +75,13 @@ void gk_check_omatcopy(const gk_omatcopy_case *c, const float *a, const float *b
 }
 
 /* Elements [from, to) of two arrays are identical, bit for bit. */
+void gk_omatcopy_fill_b(const gk_omatcopy_case *c, gk_rng *rng, float *b, size_t count)
+{
+    gk_fill_random(rng, b, count); /* gaps and surroundings: random values that must survive */
+    for (int64_t j = 0; j < b_cols(c); j++) /* B itself: poison, every element must be written */
+        for (int64_t i = 0; i < b_rows(c); i++) b[c->offset_b + at(c->layout, i, j, c->ldb)] = NAN;
+}
+
 static int64_t count_changed(const float *x, const float *y, size_t from, size_t to)
 {
     int64_t changed = 0;
@@ -116,9 +123,7 @@ gemmkit_status gk_check_omatcopy_run(gemmkit_context *ctx, const gemmkit_options
     gemmkit_status status = GEMMKIT_ERROR_OUT_OF_HOST_MEMORY;
     if (!a || !b0 || !res) goto done;
     gk_fill_random(rng, a, na);
-    gk_fill_random(rng, b0, nb); /* gaps and surroundings: random values that must survive */
-    for (int64_t j = 0; j < b_cols(&c); j++) /* B itself: poison, every element must be written */
-        for (int64_t i = 0; i < b_rows(&c); i++) b0[c.offset_b + at(c.layout, i, j, c.ldb)] = NAN;
+    gk_omatcopy_fill_b(&c, rng, b0, nb);
     memcpy(res, b0, nb * sizeof *res);
     status = buffers ? run_buffers(ctx, options, &c, a, na, res, nb)
                      : gemmkit_somatcopy(ctx, c.layout, c.trans, c.rows, c.cols, c.alpha, a + c.offset_a, c.lda,

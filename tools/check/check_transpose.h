@@ -20,6 +20,10 @@ void gk_omatcopy_complete(gk_omatcopy_case *c);
 /* Elements spanned by A and by B (offsets not included). */
 void gk_omatcopy_extents(const gk_omatcopy_case *c, size_t *ea, size_t *eb);
 
+/* Fills the count floats of B's buffer (offset_b, B, gaps and what follows)
+ * with random values, then poisons B's own elements with NaN. */
+void gk_omatcopy_fill_b(const gk_omatcopy_case *c, gk_rng *rng, float *b, size_t count);
+
 /* Compares result (B after the call) with alpha * op(A) exactly: one rounding
  * of one product; alpha == 0 gives zeros. Elements between B's columns (rows)
  * must still equal b0, bit for bit. */
