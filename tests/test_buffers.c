@@ -96,6 +96,7 @@ static void test_offsets_all_transposes(void **state)
 static void test_cl_mem_entry_point(void **state)
 {
     (void)state;
+    if (!test_backend_is("opencl")) skip_because("gemmkit_sgemm_cl is OpenCL interop; this context is not OpenCL");
     device_case d = {{GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 64, 48, 33, 1.0f, -1.0f, 40, 40, 70}, 1, 2, 3};
     run_device_case(d, 1);
 }

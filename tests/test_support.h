@@ -37,6 +37,21 @@ static inline int test_setup_context(void **state)
     return 0;
 }
 
+/* Whether the test context runs on the named backend ("opencl" or "cuda", as gemmkit_device_info names it). */
+static inline int test_backend_is(const char *backend)
+{
+    gemmkit_device_info info;
+    return gemmkit_context_device_info(test_ctx, &info) == GEMMKIT_SUCCESS && strcmp(info.backend, backend) == 0;
+}
+
+/* Skips the current test, saying why: for what a backend does not have. */
+#define skip_because(...)                                                                                            \
+    do {                                                                                                               \
+        printf("skipped: " __VA_ARGS__);                                                                               \
+        printf("\n");                                                                                                  \
+        skip();                                                                                                        \
+    } while (0)
+
 static inline int test_teardown_context(void **state)
 {
     (void)state;
