@@ -1,33 +1,93 @@
-# Sourced (`. bench/gpu-env.sh`) on the GPU machine (see /work/shared/gpu/NOTES.md):
-# registers NVIDIA's OpenCL driver, unpacks the packages carried in .deps/
-# (CLBlast, cmocka, jansson: scripts/fetch-gpu-deps.sh fetches them elsewhere)
-# beside the tree, and exports the paths that make them and CUDA visible.
+# The one setup of the GPU machine, sourced by bench/gpu.sh, bench/gpu-tests.sh
+# and bench/cuda-check.sh (or by hand: `. bench/gpu-env.sh`). See
+# ../shared/gpu/NOTES.md for that machine. It
+#   - registers NVIDIA's OpenCL driver (only PoCL is registered on a fresh machine),
+#   - unpacks the packages carried in .deps/ (scripts/fetch-gpu-deps.sh fetches
+#     them: CLBlast, cmocka, jansson, OpenCL headers) into .deps/root, the one
+#     way scripts/unpack-deps.sh does it, and exports the paths that make them
+#     and the CUDA toolkit visible to CMake, the linker and dlopen,
+#   - sets GEMMKIT_OFFLINE=1, so that `make` unpacks instead of calling apt-get,
+#   - defines the step runner the scripts share (gk_steps_begin, gk_step,
+#     gk_log, gk_steps_end), with one time budget for the whole script.
 # Messages go to stderr; nothing here exits the shell that sources it.
 gk_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# NVIDIA's OpenCL driver (only PoCL is registered on a fresh machine); only
-# where the driver exists: never touch a machine without NVIDIA's library.
-if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p 2>/dev/null | grep -q libnvidia-opencl.so.1; then
-  gk_sudo=""
-  [ "$(id -u)" -ne 0 ] && gk_sudo="sudo -n"
-  if $gk_sudo mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 | $gk_sudo tee /etc/OpenCL/vendors/nvidia.icd >/dev/null; then
-    echo "gpu-env: registered NVIDIA's OpenCL driver" >&2
-  else
-    echo "gpu-env: could not register NVIDIA's OpenCL driver (needs root): GPU runs will fail" >&2
+# NVIDIA's OpenCL driver, where the driver exists: never touch a machine without
+# NVIDIA's library. As root it goes into /etc/OpenCL/vendors; otherwise into a
+# private vendors folder (OCL_ICD_VENDORS) that keeps the machine's other ICDs.
+gk_register_nvidia_opencl() {
+  grep -qsl nvidia /etc/OpenCL/vendors/*.icd && return 0
+  ldconfig -p 2>/dev/null | grep -q libnvidia-opencl.so.1 || return 0
+  if [ "$(id -u)" -eq 0 ] && mkdir -p /etc/OpenCL/vendors &&
+    echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd; then
+    echo "gpu-env: registered NVIDIA's OpenCL driver in /etc/OpenCL/vendors" >&2
+    return 0
   fi
-fi
+  local vendors
+  vendors=$(mktemp -d)
+  cp /etc/OpenCL/vendors/*.icd "$vendors/" 2>/dev/null
+  echo libnvidia-opencl.so.1 >"$vendors/nvidia.icd"
+  export OCL_ICD_VENDORS="$vendors"
+  echo "gpu-env: registered NVIDIA's OpenCL driver through OCL_ICD_VENDORS=$vendors" >&2
+}
+gk_register_nvidia_opencl
 
 # Carried packages, unpacked beside the tree (never over /).
-gk_prefix="$gk_root/.deps/root"
 if compgen -G "$gk_root/.deps/*.deb" >/dev/null; then
   "$gk_root/scripts/unpack-deps.sh" >&2 || echo "gpu-env: could not unpack .deps" >&2
-  export LD_LIBRARY_PATH="$gk_prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  export CMAKE_PREFIX_PATH="$gk_prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export LD_LIBRARY_PATH="$gk_root/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export CMAKE_PREFIX_PATH="$gk_root/.deps/root/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
 else
   echo "gpu-env: no .deps/*.deb (scripts/fetch-gpu-deps.sh): CLBlast, cmocka and jansson only if installed" >&2
 fi
-# cuBLAS and the CUDA runtime are found with dlopen; make the toolkit's folder visible.
-for gk_d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
+# NVRTC, cuBLAS and the CUDA runtime are loaded with dlopen: make the toolkit's folder visible.
+for gk_d in "${CUDA_HOME:-/usr/local/cuda}/lib64" /usr/local/cuda/lib; do
   [ -d "$gk_d" ] && export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$gk_d"
 done
-export GEMMKIT_DEVICE=${GEMMKIT_DEVICE:-NVIDIA}
+# No registry there: scripts/install-deps.sh goes straight to the carried packages.
+export GEMMKIT_OFFLINE=1
+
+# --- Steps with one time budget -------------------------------------------
+# gk_steps_begin OUTDIR BUDGET_SECONDS: every later step writes OUTDIR/NAME.log
+# and is cut to what is left of the budget; gk_failed lists the failed steps.
+gk_steps_begin() {
+  gk_out=$1
+  mkdir -p "$gk_out" && gk_out=$(cd "$gk_out" && pwd)
+  gk_start=$(date +%s)
+  gk_deadline=$((gk_start + $2))
+  gk_failed=()
+}
+gk_log() { echo "[$(basename "$0") $(($(date +%s) - gk_start)) s] $*" | tee -a "$gk_out/steps.log" >&2; }
+# gk_cap SECONDS: the limit cut to the time left before the deadline (0 when none is left).
+gk_cap() {
+  local left=$((gk_deadline - $(date +%s) - 5))
+  [ $left -lt 0 ] && left=0
+  echo $(($1 < left ? $1 : left))
+}
+# gk_step NAME SECONDS COMMAND...: runs COMMAND with a time limit, its output in
+# OUTDIR/NAME.log; a failure or a time-out is logged and recorded in gk_failed.
+gk_step() {
+  local name=$1 limit
+  limit=$(gk_cap "$2")
+  shift 2
+  if [ "$limit" -lt 10 ]; then
+    gk_log "$name: skipped, the time budget is spent"
+    gk_failed+=("$name")
+    return 1
+  fi
+  gk_log "$name: $*"
+  timeout --kill-after=10 "$limit" "$@" >"$gk_out/$name.log" 2>&1
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    [ $rc -eq 124 ] && gk_log "$name: stopped after $limit s" || gk_log "$name: exit status $rc"
+    gk_failed+=("$name")
+  else
+    gk_log "$name: ok"
+  fi
+  return $rc
+}
+# gk_steps_end: the closing line; returns 0 when no step failed.
+gk_steps_end() {
+  gk_log "done in $(($(date +%s) - gk_start)) s; failed steps: ${gk_failed[*]:-none}"
+  [ ${#gk_failed[@]} -eq 0 ]
+}

@@ -1,56 +1,57 @@
 #!/usr/bin/env bash
-# The whole test suite on a GPU machine (the H200 run in docs/RELIABILITY.md).
-# The tests open their device through GEMMKIT_DEVICE: unset means the first GPU,
-# else the first device; set it to an index or a name ("H200", "NVIDIA") to choose.
+# The whole test suite on a GPU machine, on both backends (the H200 run in
+# docs/RELIABILITY.md):
+#   1. `make test`: the Release suite, then the ASan+UBSan suite with the
+#      Makefile's own sanitizer settings (tests/sanitizers/), on the default
+#      device (the first GPU; GEMMKIT_DEVICE chooses another);
+#   2. the Release suite again with GEMMKIT_BACKEND=cuda, when the CUDA backend
+#      is built and sees a device (every test then opens a CUDA context).
 #
-#   bench/gpu-tests.sh                 # Release build in build-gpu/, full ctest
-#   bench/gpu-tests.sh --soak 100000   # a longer soak (test_soak calls)
-#   bench/gpu-tests.sh --sanitize      # also the ASan+UBSan build (build-gpu-asan/)
-#   GEMMKIT_DEVICE=1 bench/gpu-tests.sh
+#   bench/gpu-tests.sh [OUTDIR]            logs in OUTDIR (default results/gpu-tests)
+#   bench/gpu-tests.sh --soak 100000       a longer soak (test_soak calls)
+#   bench/gpu-tests.sh --no-sanitize       the Release suites only
 #
-# Needs cmake, a C compiler, the OpenCL ICD loader and headers, cmocka, and the
-# vendor's OpenCL driver (for NVIDIA: libnvidia-opencl.so.1 from the driver).
-set -euo pipefail
+# Environment: BUDGET (seconds for the whole script, default 560), GEMMKIT_DEVICE.
+# The machine's setup (NVIDIA's OpenCL driver, carried packages) is bench/gpu-env.sh's.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-sanitize=0
+sanitize=1
 soak=""
+out=results/gpu-tests
 while [ $# -gt 0 ]; do
   case "$1" in
-    --sanitize) sanitize=1 ;;
-    --soak) soak="$2"; shift ;;
-    *) echo "usage: $0 [--sanitize] [--soak CALLS]" >&2; exit 2 ;;
+    --no-sanitize) sanitize=0 ;;
+    --soak) soak="${2:?--soak needs a number of calls}"; shift ;;
+    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "usage: $0 [--no-sanitize] [--soak CALLS] [OUTDIR]" >&2; exit 2 ;;
+    *) out=$1 ;;
   esac
   shift
 done
-jobs=$(nproc 2>/dev/null || echo 4)
 
-# Containers often ship NVIDIA's OpenCL library without its ICD file: register
-# it for the ICD loader through OCL_ICD_VENDORS.
-if ! grep -qsl nvidia /etc/OpenCL/vendors/*.icd && ldconfig -p | grep -q libnvidia-opencl.so.1; then
-  vendors=$(mktemp -d)
-  echo libnvidia-opencl.so.1 >"$vendors/nvidia.icd"
-  export OCL_ICD_VENDORS="$vendors"
-  echo "gpu-tests: registered libnvidia-opencl.so.1 via OCL_ICD_VENDORS=$vendors"
-fi
-
+. bench/gpu-env.sh
+gk_steps_begin "$out" "${BUDGET:-560}" || exit 2
 [ -n "$soak" ] && export GEMMKIT_SOAK_CALLS="$soak"
 
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-gpu -j "$jobs"
-./build-gpu/gemmkit devices
-if [ -z "${GEMMKIT_DEVICE:-}" ] && ! ./build-gpu/gemmkit devices | grep -q "(GPU)"; then
-  echo "gpu-tests: no GPU visible to OpenCL; set GEMMKIT_DEVICE to run on another device" >&2
+gk_step build 240 make build || { tail -30 "$gk_out/build.log" >&2; exit 1; }
+./build/gemmkit devices | tee "$gk_out/devices.txt" >&2
+if [ -z "${GEMMKIT_DEVICE:-}" ] && ! grep -q "(GPU)" "$gk_out/devices.txt"; then
+  gk_log "no GPU visible to OpenCL; set GEMMKIT_DEVICE to run on another device"
   exit 1
 fi
-(cd build-gpu && ctest --output-on-failure -j 2)
 
 if [ "$sanitize" = 1 ]; then
-  # NVIDIA's driver maps memory inside ASan's protected shadow gap:
-  # without protect_shadow_gap=0 its allocations fail (google/sanitizers#629).
-  cmake -S . -B build-gpu-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGEMMKIT_SANITIZE=ON \
-    "-DGEMMKIT_ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:protect_shadow_gap=0" \
-    ${soak:+-DGEMMKIT_SANITIZE_SOAK_CALLS=$soak} >/dev/null
-  cmake --build build-gpu-asan -j "$jobs"
-  (cd build-gpu-asan && ctest --output-on-failure -j 2)
+  gk_step make-test 420 make test
+else
+  gk_step ctest-opencl 240 ctest --test-dir build --output-on-failure -j "$(nproc)"
 fi
+if ./build/gemmkit --backend cuda devices 2>/dev/null | grep -q "^CUDA: [1-9]"; then
+  gk_step ctest-cuda 240 env GEMMKIT_BACKEND=cuda ctest --test-dir build --output-on-failure -j "$(nproc)"
+else
+  gk_log "ctest-cuda: skipped, no CUDA device (or gemmkit built without the CUDA backend)"
+fi
+for log in "$gk_out"/make-test.log "$gk_out"/ctest-*.log; do
+  [ -f "$log" ] && grep -E "tests passed|tests failed|Failed|\*\*\*" "$log" | sed "s|^|$(basename "$log"): |" >&2
+done
+gk_steps_end

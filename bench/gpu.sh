@@ -25,49 +25,20 @@ fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 archive=${2:-}
-mkdir -p "$out" || exit 2
-out=$(cd "$out" && pwd)
-start=$(date +%s)
-deadline=$((start + ${BUDGET:-540})) # every step's time limit is cut to what is left of this
-failed=()
 
-log() { echo "[gpu.sh $(($(date +%s) - start)) s] $*" | tee -a "$out/gpu.log" >&2; }
-# cap SECONDS: the limit cut to the time left before the deadline (0 when none is left).
-cap() {
-  local left=$((deadline - $(date +%s) - 5))
-  [ $left -lt 0 ] && left=0
-  echo $(($1 < left ? $1 : left))
-}
-# step NAME SECONDS COMMAND...: runs with a time limit, output to OUTDIR/NAME.log; records failures.
-step() {
-  local name=$1 limit
-  limit=$(cap "$2")
-  shift 2
-  if [ "$limit" -lt 10 ]; then
-    log "$name: skipped, the time budget is spent"
-    failed+=("$name")
-    return 1
-  fi
-  log "$name: $*"
-  timeout --kill-after=10 "$limit" "$@" >"$out/$name.log" 2>&1
-  local rc=$?
-  if [ $rc -ne 0 ]; then
-    [ $rc -eq 124 ] && log "$name: stopped after $limit s" || log "$name: exit status $rc"
-    failed+=("$name")
-  fi
-  return $rc
-}
-
-# 1. NVIDIA's OpenCL driver, the carried packages, library paths.
-. "$root/bench/gpu-env.sh" 2>>"$out/gpu.log"
+# 1. NVIDIA's OpenCL driver, the carried packages, library paths, the step runner.
+. "$root/bench/gpu-env.sh"
+export GEMMKIT_DEVICE=${GEMMKIT_DEVICE:-NVIDIA}
+gk_steps_begin "$out" "${BUDGET:-540}" || exit 2
+out=$gk_out
 
 # 2. Build.
 build="$root/build-gpu"
-step configure 180 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
-step build 300 cmake --build "$build" -j "${JOBS:-$(nproc)}"
+gk_step configure 180 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
+gk_step build 300 cmake --build "$build" -j "${JOBS:-$(nproc)}"
 gemmkit="$build/gemmkit"
 if [ ! -x "$gemmkit" ]; then
-  log "no gemmkit binary: see $out/build.log"
+  gk_log "no gemmkit binary: see $out/build.log"
   tail -30 "$out/build.log" >&2
   exit 1
 fi
@@ -75,30 +46,30 @@ fi
 cat "$out/devices.txt" >&2
 
 # 3. The test suite on the GPU (cmocka tests are skipped by CMake if cmocka is missing).
-[ "${SKIP_TESTS:-0}" = 1 ] || step tests 180 ctest --test-dir "$build" --output-on-failure -j 4 --timeout 200
+[ "${SKIP_TESTS:-0}" = 1 ] || gk_step tests 180 ctest --test-dir "$build" --output-on-failure -j 4 --timeout 200
 
 # 4. Benchmarks. gnuplot draws with --plot; without it bench/plot.py (matplotlib) does.
 have_gnuplot=0
 command -v gnuplot >/dev/null && have_gnuplot=1
 bench() { # bench NAME SECONDS ARGS...
   local name=$1 limit
-  limit=$(cap "$2")
+  limit=$(gk_cap "$2")
   shift 2
   if [ "$limit" -lt 10 ]; then
-    log "bench $name: skipped, the time budget is spent"
-    failed+=("bench-$name")
+    gk_log "bench $name: skipped, the time budget is spent"
+    gk_failed+=("bench-$name")
     return 1
   fi
   local plot=()
   [ $have_gnuplot -eq 1 ] && plot=(--plot "$out/$name.png")
-  log "bench $name: gemmkit $*"
+  gk_log "bench $name: gemmkit $*"
   timeout --kill-after=10 "$limit" "$gemmkit" "$@" --json "$out/$name.json" --csv "$out/$name.csv" "${plot[@]}" \
     >"$out/$name.txt" 2>"$out/$name.log"
   local rc=$?
-  [ $rc -ne 0 ] && { log "bench $name: exit status $rc (see $name.txt, $name.log)"; failed+=("bench-$name"); }
+  [ $rc -ne 0 ] && { gk_log "bench $name: exit status $rc (see $name.txt, $name.log)"; gk_failed+=("bench-$name"); }
   if [ $have_gnuplot -eq 0 ] && [ -s "$out/$name.json" ]; then
     python3 "$root/bench/plot.py" "$out/$name.json" -o "$out/$name.png" 2>>"$out/$name.log" ||
-      log "bench $name: no plot (neither gnuplot nor matplotlib)"
+      gk_log "bench $name: no plot (neither gnuplot nor matplotlib)"
   fi
   return $rc
 }
@@ -124,14 +95,12 @@ fi
 jsons=()
 for name in ladder best transpose cuda; do [ -s "$out/$name.json" ] && jsons+=("$out/$name.json"); done
 if [ ${#jsons[@]} -gt 0 ]; then
-  python3 "$root/bench/summary.py" "${jsons[@]}" >"$out/summary.txt" 2>&1 || failed+=("summary")
+  python3 "$root/bench/summary.py" "${jsons[@]}" >"$out/summary.txt" 2>&1 || gk_failed+=("summary")
 fi
-log "done in $(($(date +%s) - start)) s; failed steps: ${failed[*]:-none}"
 if [ -n "$archive" ]; then
-  tar czf "$archive" -C "$out" . && log "packed $out into $archive"
+  tar czf "$archive" -C "$out" . && gk_log "packed $out into $archive"
 fi
 echo
 echo "=== gemmkit on the GPU: results in $out ==="
 [ -s "$out/summary.txt" ] && cat "$out/summary.txt"
-echo "failed steps: ${failed[*]:-none}"
-[ ${#failed[@]} -eq 0 ]
+gk_steps_end

@@ -175,7 +175,7 @@ static void test_newer_device_gets_ptx(void **state)
     mock->cc_major = 99;
     mock->cc_minor = 0;
     gemmkit_context *ctx = NULL;
-    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, NULL), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, "mock"), GEMMKIT_SUCCESS);
     int ptx = mock->ptx_loaded;
     gk_sgemm_case kase = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 33, 17, 9, 1.0f, 0.0f, 0, 0, 0};
     gk_rng rng;
