@@ -220,7 +220,7 @@ static void test_backend_and_device_environment(void **state)
     gemmkit_context *ctx = NULL;
     setenv("GEMMKIT_DEVICE", "no device has this name", 1);
     assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_OPENCL, NULL), GEMMKIT_ERROR_NO_DEVICE);
-    assert_non_null(strstr(gemmkit_last_error_message(), "GEMMKIT_DEVICE"));
+    assert_non_null(strstr(gemmkit_last_error_message(), "GEMMKIT_DEVICE=\"no device has this name\" matches no"));
     /* A selector passed in code is not the environment's. */
     assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_OPENCL, "nor this"), GEMMKIT_ERROR_NO_DEVICE);
     assert_null(strstr(gemmkit_last_error_message(), "GEMMKIT_DEVICE"));

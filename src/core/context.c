@@ -92,18 +92,17 @@ static gemmkit_status select_device(const gk_backend_ops *ops, const char *selec
         return gk_fail(GEMMKIT_ERROR_NO_DEVICE,
                        "no %s device found (is an ICD such as pocl-opencl-icd installed?)", ops->name);
     /* A selector from the environment is named in messages: the user may not know it is set. */
-    const char *origin = "";
-    if (!selector || !*selector) {
-        selector = getenv("GEMMKIT_DEVICE");
-        origin = "GEMMKIT_DEVICE: ";
-    }
+    const int from_env = !selector || !*selector;
+    if (from_env) selector = getenv("GEMMKIT_DEVICE");
     if (selector && *selector) {
+        char what[300];
+        snprintf(what, sizeof what, "%s\"%s\"", from_env ? "GEMMKIT_DEVICE=" : "", selector);
         char *end = NULL;
         long wanted = strtol(selector, &end, 10);
         if (*end == '\0') {
             if (wanted < 0 || wanted >= count)
-                return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "%sdevice index %ld out of range: %d %s device(s)", origin,
-                               wanted, count, ops->name);
+                return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "%s: device index out of range: %d %s device(s)", what,
+                               count, ops->name);
             *index = (int)wanted;
             return GEMMKIT_SUCCESS;
         }
@@ -117,8 +116,7 @@ static gemmkit_status select_device(const gk_backend_ops *ops, const char *selec
                 return GEMMKIT_SUCCESS;
             }
         }
-        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "%sno %s device matches \"%s\" (see `gemmkit devices`)", origin,
-                       ops->name, selector);
+        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "%s matches no %s device (see `gemmkit devices`)", what, ops->name);
     }
     for (int i = 0; i < count; i++) {
         gemmkit_device_info info;
