@@ -41,7 +41,7 @@ done_case() {
 }
 
 # ---- help and version
-run help; want_rc 0; want_out '^usage: gemmkit'; done_case
+run help; want_rc 0; want_out '^usage: gemmkit'; want_out 'help env'; done_case
 run --help; want_rc 0; want_out '^usage: gemmkit'; done_case
 run --version; want_rc 0; want_out '^gemmkit [0-9]+\.[0-9]+\.[0-9]+$'; done_case
 for command in devices list verify bench tune gemm; do
@@ -51,6 +51,7 @@ for command in devices list verify bench tune gemm; do
     run "$command" -h; want_rc 0; want_out "^usage: gemmkit $command"; done_case
 done
 run bench --sizes 64 --help; want_rc 0; want_out '^usage: gemmkit bench'; done_case
+run help env; want_rc 0; want_out '^  GEMMKIT_DEVICE +default: '; want_out 'GEMMKIT_BLAS_THRESHOLD'; done_case
 run help nothing-of-that-name; want_rc 2; want_err 'no help on "nothing-of-that-name"'; done_case
 run; want_rc 2; want_err '^usage: gemmkit'; done_case
 run --frobnicate list; want_rc 2; want_err 'unknown option --frobnicate'; done_case

@@ -32,6 +32,10 @@ void gk_verify_usage(FILE *out);
 void gk_tune_usage(FILE *out);
 void gk_gemm_usage(FILE *out);
 
+/* The environment variables gemmkit reads, with their defaults (`gemmkit help
+ * env`; README.md has the same table, checked by tests/scripts/cli_env_table.sh). */
+void gk_env_help(FILE *out);
+
 /* Prints "gemmkit COMMAND: <message>" and where to find the usage to stderr;
  * returns GK_EXIT_USAGE. */
 int gk_cli_usage_error(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));

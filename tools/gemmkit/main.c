@@ -33,7 +33,7 @@ static const command commands[] = {
 static void usage(FILE *out)
 {
     fprintf(out, "usage: gemmkit [--device SEL] [--backend opencl|cuda] COMMAND [options]\n"
-                 "       gemmkit help [COMMAND]\n"
+                 "       gemmkit help [COMMAND|env]\n"
                  "       gemmkit --version\n"
                  "\n"
                  "commands:\n");
@@ -48,7 +48,8 @@ static void usage(FILE *out)
                  "                    (any case); default GEMMKIT_DEVICE, else the first GPU, else device 0\n"
                  "  --backend B       opencl or cuda (any case); default GEMMKIT_BACKEND, else opencl\n"
                  "\n"
-                 "`gemmkit COMMAND --help` (or `gemmkit help COMMAND`) shows a command's options.\n"
+                 "`gemmkit COMMAND --help` (or `gemmkit help COMMAND`) shows a command's options,\n"
+                 "`gemmkit help env` the environment variables.\n"
                  "Exit status: 0 success, 1 a wrong result or a failure of the device, 2 bad usage.\n");
 }
 
@@ -145,7 +146,7 @@ static int check_backend_env(const gk_cli *cli)
 
 static int is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
-/* `gemmkit help [COMMAND]`. */
+/* `gemmkit help [COMMAND|env]`. */
 static int help(int argc, char **argv)
 {
     if (argc == 0) {
@@ -157,8 +158,12 @@ static int help(int argc, char **argv)
         c->usage(stdout);
         return GK_EXIT_OK;
     }
+    if (argc == 1 && strcmp(argv[0], "env") == 0) {
+        gk_env_help(stdout);
+        return GK_EXIT_OK;
+    }
     if (argc > 1) fprintf(stderr, "gemmkit help: one topic at a time\n");
-    else fprintf(stderr, "gemmkit help: no help on \"%s\": not a command\n", argv[0]);
+    else fprintf(stderr, "gemmkit help: no help on \"%s\": a command or env\n", argv[0]);
     usage(stderr);
     return GK_EXIT_USAGE;
 }
