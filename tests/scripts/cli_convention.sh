@@ -44,11 +44,13 @@ done_case() {
 run help; want_rc 0; want_out '^usage: gemmkit'; want_out 'help env'; done_case
 run --help; want_rc 0; want_out '^usage: gemmkit'; done_case
 run --version; want_rc 0; want_out '^gemmkit [0-9]+\.[0-9]+\.[0-9]+$'; done_case
+run --version extra; want_rc 2; want_err 'takes no argument'; done_case
 for command in devices list verify bench tune gemm; do
     run "$command" --help; want_rc 0; want_out "^usage: gemmkit $command"; no_err .; done_case
     help_text=$out
     run help "$command"; want_rc 0; [[ $out == "$help_text" ]] || problem "differs from $command --help"; done_case
     run "$command" -h; want_rc 0; want_out "^usage: gemmkit $command"; done_case
+    run --help "$command"; want_rc 0; [[ $out == "$help_text" ]] || problem "differs from $command --help"; done_case
 done
 run bench --sizes 64 --help; want_rc 0; want_out '^usage: gemmkit bench'; done_case
 run help env; want_rc 0; want_out '^  GEMMKIT_DEVICE +default: '; want_out 'GEMMKIT_BLAS_THRESHOLD'; done_case

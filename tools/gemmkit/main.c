@@ -146,7 +146,7 @@ static int check_backend_env(const gk_cli *cli)
 
 static int is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
-/* `gemmkit help [COMMAND|env]`. */
+/* `gemmkit help [COMMAND|env]` (or --help / -h instead of help). */
 static int help(int argc, char **argv)
 {
     if (argc == 0) {
@@ -178,15 +178,15 @@ int main(int argc, char **argv)
         return GK_EXIT_USAGE;
     }
     const char *first = argv[1];
-    if (is_help(first)) {
-        usage(stdout);
-        return GK_EXIT_OK;
-    }
+    if (is_help(first) || strcmp(first, "help") == 0) return help(argc - 2, argv + 2);
     if (strcmp(first, "--version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "gemmkit: --version takes no argument, not \"%s\"\n", argv[2]);
+            return GK_EXIT_USAGE;
+        }
         printf("gemmkit %s\n", GEMMKIT_VERSION_TEXT);
         return GK_EXIT_OK;
     }
-    if (strcmp(first, "help") == 0) return help(argc - 2, argv + 2);
     const command *c = find_command(first);
     if (!c) {
         fprintf(stderr, first[0] == '-' ? "gemmkit: unknown option %s\n" : "gemmkit: unknown command \"%s\"\n",
