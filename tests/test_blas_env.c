@@ -1,7 +1,8 @@
 /* The BLAS drop-in's defaults and settings, in a process of their own: the
  * default xerbla_/cblas_xerbla messages (and that they return), the verbose
- * log, a bad GEMMKIT_BLAS_THRESHOLD, and the CPU fallback when no device
- * matches GEMMKIT_DEVICE. */
+ * log, a bad GEMMKIT_BLAS_THRESHOLD, and the CPU fallback (with a warning
+ * even when the log is off) when GEMMKIT_DEVICE or GEMMKIT_BACKEND cannot be
+ * honoured. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -102,15 +104,11 @@ static void test_verbose_log_and_bad_threshold(void **state)
     assert_string_equal(text, "");
 }
 
-/* No device matches: calls above the threshold still succeed, on the CPU. */
-static void test_no_device_falls_back_to_cpu(void **state)
+/* One sgemm_ call of a random problem (C0 = NaN, beta = 0) through the drop-in;
+ * returns whether the result is right. */
+static int random_call_is_right(uint64_t seed, gk_check_result *result)
 {
-    (void)state;
-    setenv("GEMMKIT_DEVICE", "no-such-device-anywhere", 1);
-    setenv("GEMMKIT_BLAS_THRESHOLD", "0", 1);
-    setenv("GEMMKIT_BLAS_VERBOSE", "1", 1);
     gk_rng rng;
-    uint64_t seed = gk_rng_fresh_seed();
     gk_rng_seed(&rng, seed);
     gk_sgemm_case c = {GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 37, 21, 45, 0.5f, 0.0f, 0, 0, 0};
     gk_case_complete(&c);
@@ -118,35 +116,89 @@ static void test_no_device_falls_back_to_cpu(void **state)
     gk_case_extents(&c, &ea, &eb, &ec);
     float *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c0 = malloc(ec * sizeof *c0),
           *res = malloc(ec * sizeof *res);
-    assert_true(a && b && c0 && res);
-    gk_fill_random(&rng, a, ea);
-    gk_fill_random(&rng, b, eb);
-    gk_fill_value(c0, ec, NAN);
-    memcpy(res, c0, ec * sizeof *res);
-    gk_blas_stats before, after;
-    gk_blas_get_stats(&before);
-    int m = (int)c.m, n = (int)c.n, k = (int)c.k, lda = (int)c.lda, ldb = (int)c.ldb, ldc = (int)c.ldc;
-    capture_begin();
-    sgemm_("T", "N", &m, &n, &k, &c.alpha, a, &lda, b, &ldb, &c.beta, res, &ldc);
-    const char *text = capture_end();
-    gk_blas_get_stats(&after);
-    assert_int_equal(after.cpu_calls, before.cpu_calls + 1);
-    assert_int_equal(after.device_calls, before.device_calls);
-    assert_non_null(strstr(text, "no device"));
-    assert_non_null(strstr(text, "cpu (no device)"));
-    gk_check_result result;
-    gk_check_sgemm(&c, a, b, c0, res, &result);
-    if (!result.passed) print_error("GEMMKIT_SEED=%llu: %s\n", (unsigned long long)seed, result.message);
-    assert_true(result.passed);
+    int passed = 0;
+    if (a && b && c0 && res) {
+        gk_fill_random(&rng, a, ea);
+        gk_fill_random(&rng, b, eb);
+        gk_fill_value(c0, ec, NAN);
+        memcpy(res, c0, ec * sizeof *res);
+        int m = (int)c.m, n = (int)c.n, k = (int)c.k, lda = (int)c.lda, ldb = (int)c.ldb, ldc = (int)c.ldc;
+        sgemm_("T", "N", &m, &n, &k, &c.alpha, a, &lda, b, &ldb, &c.beta, res, &ldc);
+        gk_check_sgemm(&c, a, b, c0, res, result);
+        passed = result->passed;
+    }
     free(a);
     free(b);
     free(c0);
     free(res);
+    return passed;
+}
+
+/* A device setting the drop-in cannot honour is said once on stderr, with
+ * the log off, and the calls still come out right (on the CPU). In a child
+ * process, forked before this process touches a device: the drop-in makes
+ * its context once per process. */
+static void expect_warning_once(const char *name, const char *value, const char *words)
+{
+    uint64_t seed = gk_rng_fresh_seed();
+    capture_begin();
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setenv(name, value, 1);
+        setenv("GEMMKIT_BLAS_THRESHOLD", "0", 1);
+        unsetenv("GEMMKIT_BLAS_VERBOSE");
+        gk_check_result result;
+        int right = random_call_is_right(seed, &result) && random_call_is_right(seed + 1, &result);
+        if (!right) fprintf(stderr, "GEMMKIT_SEED=%llu: %s\n", (unsigned long long)seed, result.message);
+        fflush(stderr);
+        _exit(right ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    const char *text = capture_end();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("%s=\"%s\": the calls failed: %s", name, value, text);
+    const char *warning = strstr(text, "gemmkit-blas: ");
+    if (!warning || !strstr(warning, words) || !strstr(warning, "every call runs on the CPU"))
+        fail_msg("%s=\"%s\": expected one warning with \"%s\", got \"%s\"", name, value, words, text);
+    assert_null(strstr(warning + 1, "gemmkit-blas: ")); /* once, not per call */
+}
+
+static void test_bad_device_setting_warns_once(void **state)
+{
+    (void)state;
+    expect_warning_once("GEMMKIT_DEVICE", "no-such-device-anywhere", "GEMMKIT_DEVICE=\"no-such-device-anywhere\"");
+    expect_warning_once("GEMMKIT_BACKEND", "bogus", "GEMMKIT_BACKEND=\"bogus\"");
+}
+
+/* No device matches: calls above the threshold still succeed, on the CPU. */
+static void test_no_device_falls_back_to_cpu(void **state)
+{
+    (void)state;
+    setenv("GEMMKIT_DEVICE", "no-such-device-anywhere", 1);
+    setenv("GEMMKIT_BLAS_THRESHOLD", "0", 1);
+    setenv("GEMMKIT_BLAS_VERBOSE", "1", 1);
+    uint64_t seed = gk_rng_fresh_seed();
+    gk_blas_stats before, after;
+    gk_blas_get_stats(&before);
+    gk_check_result result;
+    capture_begin();
+    int right = random_call_is_right(seed, &result);
+    const char *text = capture_end();
+    gk_blas_get_stats(&after);
+    assert_int_equal(after.cpu_calls, before.cpu_calls + 1);
+    assert_int_equal(after.device_calls, before.device_calls);
+    assert_non_null(strstr(text, "no-such-device-anywhere"));
+    assert_non_null(strstr(text, "cpu (no device)"));
+    if (!right) print_error("GEMMKIT_SEED=%llu: %s\n", (unsigned long long)seed, result.message);
+    assert_true(right);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        /* First: its children must not inherit a device this process opened. */
+        cmocka_unit_test(test_bad_device_setting_warns_once),
         cmocka_unit_test(test_default_xerbla_prints_and_returns),
         cmocka_unit_test(test_verbose_log_and_bad_threshold),
         cmocka_unit_test(test_no_device_falls_back_to_cpu),

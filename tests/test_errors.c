@@ -191,6 +191,44 @@ static void test_device_selection(void **state)
     }
 }
 
+/* GEMMKIT_BACKEND in any case; anything else is refused with a message
+ * naming the variable. GEMMKIT_DEVICE is named when it matches nothing. */
+static void test_backend_and_device_environment(void **state)
+{
+    (void)state;
+    const char *saved_backend = getenv("GEMMKIT_BACKEND"), *saved_device = getenv("GEMMKIT_DEVICE");
+    char backend_copy[64] = "", device_copy[256] = "";
+    if (saved_backend) snprintf(backend_copy, sizeof backend_copy, "%s", saved_backend);
+    if (saved_device) snprintf(device_copy, sizeof device_copy, "%s", saved_device);
+    int count = 0;
+    static const char *const opencl_names[] = {"opencl", "OpenCL", "OPENCL"};
+    for (size_t i = 0; i < sizeof opencl_names / sizeof opencl_names[0]; i++) {
+        setenv("GEMMKIT_BACKEND", opencl_names[i], 1);
+        gemmkit_backend parsed = GEMMKIT_BACKEND_DEFAULT;
+        assert_true(gk_backend_parse(opencl_names[i], &parsed));
+        assert_int_equal(parsed, GEMMKIT_BACKEND_OPENCL);
+        assert_int_equal(gemmkit_device_count(GEMMKIT_BACKEND_DEFAULT, &count), GEMMKIT_SUCCESS);
+    }
+    /* CUDA may be absent here; what matters is that the name was understood. */
+    setenv("GEMMKIT_BACKEND", "CUDA", 1);
+    if (gemmkit_device_count(GEMMKIT_BACKEND_DEFAULT, &count) != GEMMKIT_SUCCESS)
+        assert_null(strstr(gemmkit_last_error_message(), "GEMMKIT_BACKEND"));
+    setenv("GEMMKIT_BACKEND", "cudaa", 1);
+    assert_int_equal(gemmkit_device_count(GEMMKIT_BACKEND_DEFAULT, &count), GEMMKIT_ERROR_UNSUPPORTED_BACKEND);
+    assert_non_null(strstr(gemmkit_last_error_message(), "GEMMKIT_BACKEND=\"cudaa\""));
+    unsetenv("GEMMKIT_BACKEND");
+    gemmkit_context *ctx = NULL;
+    setenv("GEMMKIT_DEVICE", "no device has this name", 1);
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_OPENCL, NULL), GEMMKIT_ERROR_NO_DEVICE);
+    assert_non_null(strstr(gemmkit_last_error_message(), "GEMMKIT_DEVICE=\"no device has this name\" matches no"));
+    /* A selector passed in code is not the environment's. */
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_OPENCL, "nor this"), GEMMKIT_ERROR_NO_DEVICE);
+    assert_null(strstr(gemmkit_last_error_message(), "GEMMKIT_DEVICE"));
+    if (saved_backend) setenv("GEMMKIT_BACKEND", backend_copy, 1);
+    if (saved_device) setenv("GEMMKIT_DEVICE", device_copy, 1);
+    else unsetenv("GEMMKIT_DEVICE");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_build_failure_keeps_log),
         cmocka_unit_test(test_strerror_names_every_code),
         cmocka_unit_test(test_device_selection),
+        cmocka_unit_test(test_backend_and_device_environment),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
 }

@@ -64,14 +64,24 @@ static void create_context(void)
     shared_ctx = ctx; /* published by pthread_once's own synchronisation */
 }
 
-/* The context, created on first need; NULL when no device can be used. */
+/* True when GEMMKIT_DEVICE or GEMMKIT_BACKEND is set: the user asked for a device. */
+static int device_requested(void)
+{
+    const char *device = getenv("GEMMKIT_DEVICE"), *backend = getenv("GEMMKIT_BACKEND");
+    return (device && *device) || (backend && *backend);
+}
+
+/* The context, created on first need; NULL when no device can be used. A
+ * device the user asked for and did not get is reported once even when the
+ * log is off (a silent CPU fallback would look like a slow GPU); no device on
+ * a machine without one is only logged. */
 static gemmkit_context *context_or_null(int verbose)
 {
     pthread_once(&context_once, create_context);
-    if (!shared_ctx && verbose) {
+    if (!shared_ctx && (verbose || device_requested())) {
         static atomic_int told;
         if (!atomic_exchange(&told, 1))
-            fprintf(stderr, "gemmkit-blas: no device (%s); every call runs on the CPU\n", shared_error);
+            fprintf(stderr, "gemmkit-blas: %s; every call runs on the CPU\n", shared_error);
     }
     return shared_ctx;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "status.h"
 
@@ -27,12 +28,20 @@ static int injected_alloc_failure(void)
     return left == 0;
 }
 
+int gk_backend_parse(const char *name, gemmkit_backend *backend)
+{
+    if (strcasecmp(name, "opencl") == 0) *backend = GEMMKIT_BACKEND_OPENCL;
+    else if (strcasecmp(name, "cuda") == 0) *backend = GEMMKIT_BACKEND_CUDA;
+    else return 0;
+    return 1;
+}
+
 static gemmkit_status backend_ops(gemmkit_backend backend, const gk_backend_ops **ops)
 {
     if (backend == GEMMKIT_BACKEND_DEFAULT) {
         const char *env = getenv("GEMMKIT_BACKEND");
-        backend = (env && strcmp(env, "cuda") == 0) ? GEMMKIT_BACKEND_CUDA : GEMMKIT_BACKEND_OPENCL;
-        if (env && *env && strcmp(env, "cuda") != 0 && strcmp(env, "opencl") != 0)
+        backend = GEMMKIT_BACKEND_OPENCL;
+        if (env && *env && !gk_backend_parse(env, &backend))
             return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND,
                            "GEMMKIT_BACKEND=\"%s\": expected \"opencl\" or \"cuda\"", env);
     }
@@ -82,14 +91,18 @@ static gemmkit_status select_device(const gk_backend_ops *ops, const char *selec
     if (count == 0)
         return gk_fail(GEMMKIT_ERROR_NO_DEVICE,
                        "no %s device found (is an ICD such as pocl-opencl-icd installed?)", ops->name);
-    if (!selector || !*selector) selector = getenv("GEMMKIT_DEVICE");
+    /* A selector from the environment is named in messages: the user may not know it is set. */
+    const int from_env = !selector || !*selector;
+    if (from_env) selector = getenv("GEMMKIT_DEVICE");
     if (selector && *selector) {
+        char what[300];
+        snprintf(what, sizeof what, "%s\"%s\"", from_env ? "GEMMKIT_DEVICE=" : "", selector);
         char *end = NULL;
         long wanted = strtol(selector, &end, 10);
         if (*end == '\0') {
             if (wanted < 0 || wanted >= count)
-                return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "device index %ld out of range: %d %s device(s)",
-                               wanted, count, ops->name);
+                return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "%s: device index out of range: %d %s device(s)", what,
+                               count, ops->name);
             *index = (int)wanted;
             return GEMMKIT_SUCCESS;
         }
@@ -103,8 +116,7 @@ static gemmkit_status select_device(const gk_backend_ops *ops, const char *selec
                 return GEMMKIT_SUCCESS;
             }
         }
-        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "no %s device matches \"%s\" (see `gemmkit devices`)",
-                       ops->name, selector);
+        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "%s matches no %s device (see `gemmkit devices`)", what, ops->name);
     }
     for (int i = 0; i < count; i++) {
         gemmkit_device_info info;

@@ -44,6 +44,9 @@ struct gemmkit_buffer {
     size_t count; /* floats; SIZE_MAX when unknown (wrapped cl_mem of unknown size) */
 };
 
+/* "opencl" or "cuda", any case (GEMMKIT_BACKEND, --backend); 0 when `name` is neither. */
+int gk_backend_parse(const char *name, gemmkit_backend *backend);
+
 /* The gk_context_* helpers below touch the context's caches: call them with
  * ctx->lock held (every public entry point takes it). */
 

@@ -2,6 +2,8 @@
 #ifndef GK_CLI_H
 #define GK_CLI_H
 
+#include <stdio.h>
+
 #include "gemmkit.h"
 
 /* Options every subcommand understands. */
@@ -22,11 +24,34 @@ int gk_cmd_bench(const gk_cli *cli);
 int gk_cmd_tune(const gk_cli *cli);
 int gk_cmd_gemm(const gk_cli *cli);
 
-/* `gemmkit verify` of one transpose or copy kernel; 1 when every case passes (verify_transpose.c). */
+/* Each command's usage text (`gemmkit COMMAND --help`, `gemmkit help COMMAND`:
+ * main.c answers --help for every command); bench's is in bench.h. */
+void gk_devices_usage(FILE *out);
+void gk_list_usage(FILE *out);
+void gk_verify_usage(FILE *out);
+void gk_tune_usage(FILE *out);
+void gk_gemm_usage(FILE *out);
+
+/* The environment variables gemmkit reads, with their defaults (`gemmkit help
+ * env`; README.md has the same table, checked by tests/scripts/cli_env_table.sh). */
+void gk_env_help(FILE *out);
+
+/* Prints "gemmkit COMMAND: <message>" and where to find the usage to stderr;
+ * returns GK_EXIT_USAGE. */
+int gk_cli_usage_error(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* What `gemmkit verify` found for one kernel. */
+typedef enum gk_verify_outcome {
+    GK_VERIFY_PASSED,
+    GK_VERIFY_FAILED,  /* a wrong result, or the kernel failed to run */
+    GK_VERIFY_SKIPPED, /* the backend cannot run it (a CUDA-only kernel on OpenCL) */
+} gk_verify_outcome;
+
+/* `gemmkit verify` of one transpose or copy kernel (verify_transpose.c). */
 struct gk_kernel_def;
 struct gk_rng;
-int gk_verify_transpose_kernel(gemmkit_context *ctx, const struct gk_kernel_def *def, const char *params,
-                               struct gk_rng *rng);
+gk_verify_outcome gk_verify_transpose_kernel(gemmkit_context *ctx, const struct gk_kernel_def *def,
+                                             const char *params, struct gk_rng *rng);
 
 /* Opens the chosen device, printing the reason on failure. */
 gemmkit_context *gk_cli_open(const gk_cli *cli);

@@ -25,9 +25,17 @@ static void list_backend(gemmkit_backend backend, const char *name)
     }
 }
 
+void gk_devices_usage(FILE *out)
+{
+    fprintf(out, "usage: gemmkit devices\n"
+                 "  Every OpenCL and CUDA device: platform, name, compute units, clock, local and\n"
+                 "  global memory, work-group limit and estimated fp32 peak. The index in brackets\n"
+                 "  is what --device and GEMMKIT_DEVICE take. No options.\n");
+}
+
 int gk_cmd_devices(const gk_cli *cli)
 {
-    (void)cli;
+    if (cli->argc) return gk_cli_usage_error("devices", "unexpected argument \"%s\" (it takes none)", cli->argv[0]);
     list_backend(GEMMKIT_BACKEND_OPENCL, "OpenCL");
     list_backend(GEMMKIT_BACKEND_CUDA, "CUDA");
     return GK_EXIT_OK;

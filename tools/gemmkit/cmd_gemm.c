@@ -17,7 +17,7 @@ typedef struct gemm_args {
     int beta_given;
 } gemm_args;
 
-static void gemm_usage(FILE *out)
+void gk_gemm_usage(FILE *out)
 {
     fprintf(out, "usage: gemmkit gemm A.npy B.npy -o C.npy [--transa] [--transb] [--alpha X] [--beta Y --c C0.npy]\n"
                  "  C = alpha * op(A) * op(B) + beta * C0, op(X) = X or X^T (--transa/--transb).\n"
@@ -30,7 +30,7 @@ static int usage_error(const char *format, const char *detail)
     fprintf(stderr, "gemmkit gemm: ");
     fprintf(stderr, format, detail);
     fprintf(stderr, "\n");
-    gemm_usage(stderr);
+    gk_gemm_usage(stderr);
     return GK_EXIT_USAGE;
 }
 
@@ -54,7 +54,7 @@ static int parse_args(const gk_cli *cli, gemm_args *g)
         const char *arg = cli->argv[i];
         const char *next = i + 1 < cli->argc ? cli->argv[i + 1] : NULL;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            gemm_usage(stdout);
+            gk_gemm_usage(stdout);
             return -1;
         } else if (strcmp(arg, "--transa") == 0) {
             g->trans_a = 1;

@@ -14,9 +14,16 @@ static const char *family_name(gk_family family)
     }
 }
 
+void gk_list_usage(FILE *out)
+{
+    fprintf(out, "usage: gemmkit list\n"
+                 "  Every kernel of the registry in ladder order: its operation, family, parameters\n"
+                 "  with their defaults, the sizes it handles and its constraints. No options.\n");
+}
+
 int gk_cmd_list(const gk_cli *cli)
 {
-    (void)cli;
+    if (cli->argc) return gk_cli_usage_error("list", "unexpected argument \"%s\" (it takes none)", cli->argv[0]);
     for (size_t i = 0; i < gk_kernel_count(); i++) {
         const gk_kernel_def *d = gk_kernel_at(i);
         const char *op = d->op == GK_OP_SGEMM ? "sgemm" : d->op == GK_OP_TRANSPOSE ? "transpose" : "copy";

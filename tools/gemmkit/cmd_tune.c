@@ -62,6 +62,14 @@ double gk_tune_time_calls(gk_tune_target *t, const char *params, int64_t size, g
     return gk_bench_stats_of(samples, t->repeat).median;
 }
 
+void gk_tune_usage(FILE *out)
+{
+    fprintf(out, "usage: gemmkit tune [--kernel NAME] [--size N] [--repeat R] [--max-configs C] "
+                 "[--db FILE] [--no-save] [--small]\n"
+                 "  --small: save as KERNEL/small, used for problems that the main entry's tiles\n"
+                 "           would spread over fewer work-groups than the device has compute units\n");
+}
+
 int gk_cmd_tune(const gk_cli *cli)
 {
     const char *kernel = "xgemm";
@@ -80,10 +88,7 @@ int gk_cmd_tune(const gk_cli *cli)
         else if (strcmp(arg, "--no-save") == 0) save = 0;
         else if (strcmp(arg, "--small") == 0) small = 1;
         else {
-            fprintf(stderr, "usage: gemmkit tune [--kernel NAME] [--size N] [--repeat R] [--max-configs C] "
-                            "[--db FILE] [--no-save] [--small]\n"
-                            "  --small: save as KERNEL/small, used for problems that the main entry's tiles\n"
-                            "           would spread over fewer work-groups than the device has compute units\n");
+            gk_tune_usage(stderr);
             return GK_EXIT_USAGE;
         }
     }

@@ -1,0 +1,57 @@
+/* `gemmkit help env`: every environment variable gemmkit reads, with its
+ * default. README.md carries the same table; tests/scripts/cli_env_table.sh
+ * checks that the two agree and that every GEMMKIT_* name in the sources is
+ * here. A new variable is one more row. */
+#include <stdio.h>
+
+#include "cli.h"
+
+#define MAX_PER_GROUP 12
+
+typedef struct env_var {
+    const char *name;
+    const char *fallback; /* the default, word for word as in README.md */
+    const char *meaning;
+} env_var;
+
+static const struct {
+    const char *who;
+    env_var vars[MAX_PER_GROUP];
+} groups[] = {
+    {"the library (every program using libgemmkit)",
+     {{"GEMMKIT_DEVICE", "the first GPU, else device 0",
+       "device of a context created without a selector: an index from `gemmkit devices` or part of "
+       "\"platform device\" (any case)"},
+      {"GEMMKIT_BACKEND", "opencl", "backend of a context created without one: opencl or cuda (any case)"},
+      {"GEMMKIT_TUNING_DB", "$XDG_CACHE_HOME/gemmkit/tuning.tsv, else ~/.cache/gemmkit/tuning.tsv",
+       "tuning database read by every new context and written by `gemmkit tune`"},
+      {"GEMMKIT_LIBCUDA", "libcuda.so.1", "NVIDIA driver library loaded by the CUDA backend"},
+      {"GEMMKIT_NVRTC", "libnvrtc.so.MAJOR, libnvrtc.so, then the CUDA toolkit's lib64",
+       "NVRTC library the CUDA backend compiles kernels with"}}},
+    {"the BLAS drop-in (sgemm_, cblas_sgemm)",
+     {{"GEMMKIT_BLAS_THRESHOLD", "1000000 (GPUs only)",
+       "multiply-adds (M*N*K) below which a call stays on the CPU; when set, a CPU device (PoCL) is used too"},
+      {"GEMMKIT_BLAS_VERBOSE", "0 (off)", "1: one line on stderr per call: where it ran, why, and how long"}}},
+    {"the gemmkit command",
+     {{"GEMMKIT_SEED", "a fresh seed per run", "seed of the random inputs of verify, bench, tune and the tests"},
+      {"GEMMKIT_CUBLAS", "libcublas.so, then versioned names", "cuBLAS library for bench's peer"},
+      {"GEMMKIT_CUDART", "libcudart.so, then versioned names", "CUDA runtime library for bench's cuBLAS peer"},
+      {"GEMMKIT_CLBLAST", "libclblast.so.1, then libclblast.so", "CLBlast library for bench's peer"},
+      {"GEMMKIT_GNUPLOT", "gnuplot on PATH", "gnuplot program for bench --plot"}}},
+    {"the tests only",
+     {{"GEMMKIT_SOAK_CALLS", "10000", "calls made by test_soak"},
+      {"GEMMKIT_THREAD_CALLS", "60", "calls per thread in test_threads"},
+      {"GEMMKIT_CUDA_TEST_ARCH", "90", "compute capability test_cuda_translation compiles for"},
+      {"GEMMKIT_KEEP_PLOT", "unset", "when set, test_bench_plot keeps the plot it draws"},
+      {"GEMMKIT_CLI", "set by ctest", "gemmkit program that test_cli_gemm runs"}}},
+};
+
+void gk_env_help(FILE *out)
+{
+    fprintf(out, "Environment variables (README.md has the same table):\n");
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+        fprintf(out, "\nread by %s:\n", groups[g].who);
+        for (const env_var *v = groups[g].vars; v < groups[g].vars + MAX_PER_GROUP && v->name; v++)
+            fprintf(out, "  %-24s default: %s\n      %s\n", v->name, v->fallback, v->meaning);
+    }
+}
