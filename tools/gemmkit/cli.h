@@ -2,6 +2,8 @@
 #ifndef GK_CLI_H
 #define GK_CLI_H
 
+#include <stdarg.h>
+
 #include "gemmkit.h"
 
 /* Options every subcommand understands. */
@@ -32,5 +34,12 @@ int gk_verify_transpose_kernel(gemmkit_context *ctx, const struct gk_kernel_def 
 gemmkit_context *gk_cli_open(const gk_cli *cli);
 /* Prints "gemmkit: <what>: <status>: <details>" to stderr. */
 void gk_cli_report(const char *what, gemmkit_status status);
+
+/* Argument checks (cli_args.c). A whole decimal integer in [lo, hi]: 0 and
+ * *out, or -1 ("abc", "64x64", "1.5", "2abc" and out-of-range values). */
+int gk_cli_parse_int(const char *text, long lo, long hi, long *out);
+/* Prints "gemmkit COMMAND: <message>" and where help is; returns GK_EXIT_USAGE. */
+int gk_cli_usage_error(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
+int gk_cli_usage_errorv(const char *command, const char *format, va_list args);
 
 #endif
