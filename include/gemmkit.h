@@ -99,6 +99,13 @@ GEMMKIT_API gemmkit_status gemmkit_context_create_ex(gemmkit_context **ctx, gemm
 GEMMKIT_API void gemmkit_context_destroy(gemmkit_context *ctx);
 GEMMKIT_API gemmkit_status gemmkit_context_device_info(gemmkit_context *ctx,
                                                        gemmkit_device_info *info);
+/* Problems found while creating the context that did not stop it: a tuning
+ * database line this device cannot use (its kernel then runs with the
+ * registry defaults), or a database that is not readable or not a tuning
+ * database. One line each, ending in '\n'; "" when there were none. They
+ * are also printed once on stderr when the context is created, unless the
+ * environment has GEMMKIT_QUIET=1. Valid until the context is destroyed. */
+GEMMKIT_API const char *gemmkit_context_warnings(const gemmkit_context *ctx);
 
 /* Optional controls for the _ex entry points; a NULL options pointer or
  * zero-initialised struct means defaults. */

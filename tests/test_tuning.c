@@ -1,6 +1,13 @@
 /* The per-device tuning database: saving, replacing and loading entries, and
- * a context picking up the parameters tuned for its device. */
+ * a context picking up the parameters tuned for its device; a database that
+ * cannot hurt (bad lines and files cost a warning, never the kernel), and
+ * saves that neither lose lines nor leave a broken file. */
+#include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "context.h"
@@ -8,12 +15,15 @@
 #include "sgemm.h"
 #include "tuning.h"
 
-static char db_path[64];
+static char db_dir[48], db_path[64], lock_path[72];
 
 static int make_db_path(void **state)
 {
     (void)state;
-    snprintf(db_path, sizeof db_path, "/tmp/gemmkit-tuning-%d/db.tsv", (int)getpid());
+    snprintf(db_dir, sizeof db_dir, "/tmp/gemmkit-tuning-%d", (int)getpid());
+    snprintf(db_path, sizeof db_path, "%s/db.tsv", db_dir);
+    snprintf(lock_path, sizeof lock_path, "%s.lock", db_path);
+    mkdir(db_dir, 0755);
     setenv("GEMMKIT_TUNING_DB", db_path, 1);
     return test_setup_context(state);
 }
@@ -21,6 +31,8 @@ static int make_db_path(void **state)
 static int remove_db(void **state)
 {
     unlink(db_path);
+    unlink(lock_path);
+    rmdir(db_dir);
     return test_teardown_context(state);
 }
 
@@ -41,16 +53,16 @@ static void test_save_replace_load(void **state)
     (void)state;
     gemmkit_device_info info;
     assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
-    gk_tuning_entry e = entry_for(&info, "xgemm", "TSM=64,TSN=64,TSK=8,WPTM=4,WPTN=4");
+    gk_tuning_entry e = entry_for(&info, "xgemm", "TSM=128,TSN=128,TSK=8,WPTM=8,WPTN=16");
     assert_int_equal(gk_tuning_save(db_path, &e), GEMMKIT_SUCCESS);
     gk_tuning_entry other = entry_for(&info, "direct", "TS=8,WPT=2");
     assert_int_equal(gk_tuning_save(db_path, &other), GEMMKIT_SUCCESS);
     /* Saving the same device and kernel again replaces the line. */
-    e = entry_for(&info, "xgemm", "TSM=64,TSN=32,TSK=8,WPTM=4,WPTN=4");
+    e = entry_for(&info, "xgemm", "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8");
     assert_int_equal(gk_tuning_save(db_path, &e), GEMMKIT_SUCCESS);
     gk_tuning_set set;
     gk_tuning_load(&info, &set);
-    assert_string_equal(gk_tuning_params(&set, "xgemm"), "TSM=64,TSN=32,TSK=8,WPTM=4,WPTN=4");
+    assert_string_equal(gk_tuning_params(&set, "xgemm"), "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8");
     assert_string_equal(gk_tuning_params(&set, "direct"), "TS=8,WPT=2");
     /* Another device's lines are ignored. */
     gemmkit_device_info elsewhere = info;
@@ -64,7 +76,7 @@ static void test_new_context_uses_tuned_parameters(void **state)
     (void)state;
     gemmkit_context *ctx = NULL;
     assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
-    assert_string_equal(gk_tuning_params(&ctx->tuned, "xgemm"), "TSM=64,TSN=32,TSK=8,WPTM=4,WPTN=4");
+    assert_string_equal(gk_tuning_params(&ctx->tuned, "xgemm"), "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8");
     gemmkit_context_destroy(ctx);
     /* A tuned kernel still computes the right thing, and so does a stale entry. */
     gemmkit_options options = {.kernel = "xgemm"};
@@ -108,12 +120,288 @@ static void test_small_problems_use_the_small_entry(void **state)
     test_ctx->info.compute_units = units;
 }
 
+static void write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The whole file as a string (NULs and all are not expected here). */
+static char *read_text(const char *path)
+{
+    char *text = NULL, why[256];
+    size_t len = 0;
+    assert_int_equal(gk_tuning_read_file(path, &text, &len, why, sizeof why), 0);
+    return text;
+}
+
+static int count_of(const char *haystack, const char *needle)
+{
+    int n = 0;
+    for (const char *p = haystack; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
+/* Parameters the fast kernel cannot run with on any device of today (a
+ * work-group or local memory far beyond every limit). */
+static const char *unusable_params(const gk_kernel_def *def)
+{
+    if (strcmp(def->name, "xgemm") == 0) return "TSM=4096,TSN=4096,TSK=4096,WPTM=64,WPTN=64";
+    assert_string_equal(def->name, "lecture-6-one-block-shared");
+    return "TW=100000,TH=16,TK=16";
+}
+
+/* One unusable line must not send the dispatch to another (slow) kernel:
+ * the same kernel runs with its registry defaults, and the context says why. */
+static void test_unusable_line_keeps_the_kernel_with_defaults(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    const gk_kernel_def *fast = gk_sgemm_fast_kernel(test_ctx);
+    assert_non_null(fast);
+    char text[1024];
+    int len = snprintf(text, sizeof text, "# a comment\n%s\t%s\t%s\t%s\t13.3\t2026-11-22\n", info.backend, info.name,
+                       fast->name, unusable_params(fast));
+    write_file(db_path, text, (size_t)len);
+
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
+    gk_sgemm_choice choice = gk_sgemm_default_kernel(ctx, 512, 512, 512);
+    assert_ptr_equal(choice.def, fast);
+    assert_null(choice.params);
+    gk_config used, defaults;
+    assert_int_equal(gk_context_resolve(ctx, fast, NULL, &used), GEMMKIT_SUCCESS);
+    assert_int_equal(gk_config_resolve(fast, NULL, &defaults), GEMMKIT_SUCCESS);
+    assert_string_equal(used.options, defaults.options);
+    char expected[512];
+    snprintf(expected, sizeof expected, "gemmkit: tuning database %s:2: %s %s: ", db_path, fast->name,
+             unusable_params(fast));
+    const char *warnings = gemmkit_context_warnings(ctx);
+    assert_non_null(strstr(warnings, expected));
+    assert_non_null(strstr(warnings, "; using the registry defaults\n"));
+    assert_int_equal(count_of(warnings, "\n"), 1); /* once per context */
+    gemmkit_context_destroy(ctx);
+    gemmkit_options options = {0};
+    assert_case_ok(&options, (gk_sgemm_case){GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 256, 256, 256,
+                                             1.0f, 0.0f, 0, 0, 0});
+}
+
+/* Loads the database at path and asserts a warning holds `what`. */
+static void assert_load_warns(const char *path, const char *what)
+{
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    setenv("GEMMKIT_TUNING_DB", path, 1);
+    gk_tuning_set set;
+    gk_tuning_load(&info, &set);
+    setenv("GEMMKIT_TUNING_DB", db_path, 1);
+    if (!strstr(set.warnings, what)) print_error("warnings \"%s\" lack \"%s\"\n", set.warnings, what);
+    assert_non_null(strstr(set.warnings, what));
+}
+
+/* Files that are no database are named with the line (or the reason) instead of ignored without a word. */
+static void test_malformed_databases_warn(void **state)
+{
+    (void)state;
+    char expected[512];
+    const char noise[] = "\x7f\x45\x4c\x46\x02\x01\x01\x00\x00\x00\t\x9c\xff\n\x03\x00\x3e\x00";
+    write_file(db_path, noise, sizeof noise - 1);
+    snprintf(expected, sizeof expected, "tuning database %s:1: a NUL byte: not a text file; ignoring it and 1 more",
+             db_path);
+    assert_load_warns(db_path, expected);
+
+    const char spaces[] = "# written by hand\nopencl NVIDIA H200 xgemm TSM=64 100.0 2026-01-01\n";
+    write_file(db_path, spaces, sizeof spaces - 1);
+    snprintf(expected, sizeof expected, "tuning database %s:2: fields separated by spaces; the database separates "
+             "them by tabs; ignoring the line\n", db_path);
+    assert_load_warns(db_path, expected);
+
+    const char bad_score[] = "opencl\tdev\txgemm\tTSM=64\tfast\t2026-01-01\n";
+    write_file(db_path, bad_score, sizeof bad_score - 1);
+    snprintf(expected, sizeof expected, "tuning database %s:1: score \"fast\" is not a number", db_path);
+    assert_load_warns(db_path, expected);
+
+    char dir[96];
+    snprintf(dir, sizeof dir, "%s.d", db_path);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(expected, sizeof expected, "tuning database %s: is a directory; not using it\n", dir);
+    assert_load_warns(dir, expected);
+    rmdir(dir);
+
+    /* Unreadable for a reason even root meets: a path through a regular file. */
+    char beyond[96];
+    snprintf(beyond, sizeof beyond, "%s/db.tsv", db_path);
+    snprintf(expected, sizeof expected, "tuning database %s: Not a directory; not using it\n", beyond);
+    assert_load_warns(beyond, expected);
+}
+
+/* A malformed line costs itself only: the lines after it still count. */
+static void test_lines_after_a_bad_one_still_load(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    char text[1024];
+    int len = snprintf(text, sizeof text, "opencl NVIDIA H200 xgemm TSM=64\n%s\t%s\tdirect\tTS=8,WPT=2\t1.0\t2026-01-01\n",
+                       info.backend, info.name);
+    write_file(db_path, text, (size_t)len);
+    gk_tuning_set set;
+    gk_tuning_load(&info, &set);
+    assert_non_null(gk_tuning_params(&set, "direct"));
+    assert_string_equal(gk_tuning_params(&set, "direct"), "TS=8,WPT=2");
+    assert_non_null(strstr(set.warnings, ":1: fields separated by spaces"));
+}
+
+static void test_unreadable_database_warns(void **state)
+{
+    (void)state;
+    if (geteuid() == 0) skip_because("root reads files whatever their mode");
+    write_file(db_path, "# nothing\n", 10);
+    assert_int_equal(chmod(db_path, 0), 0);
+    char expected[512];
+    snprintf(expected, sizeof expected, "tuning database %s: Permission denied; not using it\n", db_path);
+    assert_load_warns(db_path, expected);
+    chmod(db_path, 0644);
+}
+
+/* Before any `gemmkit tune` there is no file: that is normal, not a warning. */
+static void test_missing_database_is_silent(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
+    assert_string_equal(gemmkit_context_warnings(ctx), "");
+    gemmkit_context_destroy(ctx);
+}
+
+/* A file whose last line has no newline keeps that line, and so do comments and other devices' lines. */
+static void test_save_keeps_every_other_line(void **state)
+{
+    (void)state;
+    const char old[] = "# my notes\nopencl\tanother device\txgemm\tTSM=64\t1.0\t2026-01-01\nnot a database line\n"
+                       "opencl\tanother device\tdirect\tTS=8\t2.0\t2026-01-02";
+    write_file(db_path, old, sizeof old - 1);
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    gk_tuning_entry e = entry_for(&info, "direct", "TS=8,WPT=2");
+    assert_int_equal(gk_tuning_save(db_path, &e), GEMMKIT_SUCCESS);
+    char expected[1024];
+    snprintf(expected, sizeof expected, "%s\n%s\t%s\tdirect\tTS=8,WPT=2\t123.4\t2026-11-22\n", old, info.backend,
+             info.name);
+    char *text = read_text(db_path);
+    assert_string_equal(text, expected);
+    free(text);
+}
+
+/* Saves by several processes at once each keep their entry (no lost update). */
+static void test_concurrent_saves_keep_every_entry(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    enum { WRITERS = 3, SAVES = 30 };
+    pid_t pids[WRITERS];
+    for (int w = 0; w < WRITERS; w++) {
+        pids[w] = fork();
+        assert_true(pids[w] >= 0);
+        if (pids[w] == 0) {
+            for (int i = 0; i < SAVES; i++) {
+                char kernel[32];
+                snprintf(kernel, sizeof kernel, "writer-%d-%d", w, i);
+                gk_tuning_entry e = entry_for(&info, kernel, "A=1");
+                if (gk_tuning_save(db_path, &e) != GEMMKIT_SUCCESS) _exit(1);
+            }
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < WRITERS; w++) {
+        int status = 0;
+        assert_int_equal(waitpid(pids[w], &status, 0), pids[w]);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    char *text = read_text(db_path);
+    for (int w = 0; w < WRITERS; w++) {
+        for (int i = 0; i < SAVES; i++) {
+            char line[64];
+            snprintf(line, sizeof line, "\twriter-%d-%d\tA=1\t", w, i);
+            if (!strstr(text, line)) print_error("lost \"%s\"\n", line + 1);
+            assert_non_null(strstr(text, line));
+        }
+    }
+    assert_int_equal(count_of(text, "\n"), 1 + WRITERS * SAVES);
+    free(text);
+}
+
+/* No "<db>.tmp.*" file is left in the database's folder. */
+static void assert_no_temporary_files(void)
+{
+    const char *dir = db_dir;
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strstr(e->d_name, ".tmp.")) print_error("left behind: %s/%s\n", dir, e->d_name);
+    rewinddir(d);
+    for (struct dirent *e; (e = readdir(d));) assert_null(strstr(e->d_name, ".tmp."));
+    closedir(d);
+}
+
+/* Ctrl-C at any moment of a save leaves the old file or the new one, whole. */
+static void test_interrupted_saves_leave_a_whole_file(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    const char mine[] = "# my notes\nopencl\tanother device\txgemm\tTSM=64\t1.0\t2026-01-01\n";
+    write_file(db_path, mine, sizeof mine - 1);
+    gk_tuning_entry e = entry_for(&info, "direct", "TS=8,WPT=1");
+    assert_int_equal(gk_tuning_save(db_path, &e), GEMMKIT_SUCCESS);
+    srand((unsigned)time(NULL));
+    for (int round = 0; round < 40; round++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            for (int i = 0;; i++) {
+                gk_tuning_entry next = entry_for(&info, "direct", i % 2 ? "TS=8,WPT=1" : "TS=16,WPT=2");
+                gk_tuning_save(db_path, &next);
+            }
+        }
+        struct timespec pause = {0, (200 + rand() % 3000) * 1000L};
+        nanosleep(&pause, NULL);
+        kill(pid, SIGINT);
+        int status = 0;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status));
+        char *text = read_text(db_path);
+        if (strncmp(text, mine, sizeof mine - 1) != 0 || count_of(text, "\tdirect\tTS=") != 1 ||
+            count_of(text, "\n") != 3)
+            print_error("round %d left:\n%s\n", round, text);
+        assert_memory_equal(text, mine, sizeof mine - 1);
+        assert_int_equal(count_of(text, "\tdirect\tTS="), 1);
+        assert_int_equal(count_of(text, "\n"), 3);
+        free(text);
+        assert_no_temporary_files();
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_save_replace_load),
         cmocka_unit_test(test_new_context_uses_tuned_parameters),
         cmocka_unit_test(test_small_problems_use_the_small_entry),
+        cmocka_unit_test(test_unusable_line_keeps_the_kernel_with_defaults),
+        cmocka_unit_test(test_malformed_databases_warn),
+        cmocka_unit_test(test_lines_after_a_bad_one_still_load),
+        cmocka_unit_test(test_unreadable_database_warns),
+        cmocka_unit_test(test_missing_database_is_silent),
+        cmocka_unit_test(test_save_keeps_every_other_line),
+        cmocka_unit_test(test_concurrent_saves_keep_every_entry),
+        cmocka_unit_test(test_interrupted_saves_leave_a_whole_file),
     };
     return cmocka_run_group_tests(tests, make_db_path, remove_db);
 }

@@ -149,6 +149,7 @@ gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend 
         return status;
     }
     gk_tuning_load(&ctx->info, &ctx->tuned);
+    gk_tuning_print_warnings(&ctx->tuned); /* once per context; gemmkit_context_warnings keeps them */
     pthread_mutex_init(&ctx->lock, NULL);
     *out = ctx;
     return GEMMKIT_SUCCESS;
@@ -181,6 +182,8 @@ gemmkit_status gemmkit_context_device_info(gemmkit_context *ctx, gemmkit_device_
     *info = ctx->info;
     return GEMMKIT_SUCCESS;
 }
+
+const char *gemmkit_context_warnings(const gemmkit_context *ctx) { return ctx ? ctx->tuned.warnings : ""; }
 
 gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const char *options,
                                   gk_program **program)

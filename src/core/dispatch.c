@@ -17,6 +17,22 @@ static const char *fast_kernel_for(const gemmkit_device_info *info)
     return info->is_gpu ? "xgemm" : "lecture-6-one-block-shared";
 }
 
+/* Below ~64^3 multiply-adds, packing costs more than the fast kernel saves;
+ * nor is it worth padding a problem by more than half its work. */
+#define MIN_FAST_WORK 262144.0
+#define MAX_PADDING 1.5
+
+const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx)
+{
+    return gk_kernel_find(fast_kernel_for(&ctx->info));
+}
+
+const char *gk_sgemm_fast_kernel_scope(void)
+{
+    return "problems of at least 64^3 multiply-adds that padding to its tiles grows by less than 50% "
+           "(smaller and skinnier ones run direct)";
+}
+
 /* Work-groups a configuration launches for an m x n result. */
 static int64_t work_groups(const gk_geometry *g, int64_t m, int64_t n)
 {
@@ -26,7 +42,7 @@ static int64_t work_groups(const gk_geometry *g, int64_t m, int64_t n)
 gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)
 {
     gk_sgemm_choice direct = {gk_kernel_find("direct"), NULL};
-    gk_sgemm_choice fast = {gk_kernel_find(fast_kernel_for(&ctx->info)), NULL};
+    gk_sgemm_choice fast = {gk_sgemm_fast_kernel(ctx), NULL};
     gk_config config;
     gk_geometry g;
     if (!fast.def || gk_context_resolve(ctx, fast.def, NULL, &config) != GEMMKIT_SUCCESS ||
@@ -44,7 +60,6 @@ gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, i
     const double work = (double)m * (double)n * (double)k;
     const double padded = (double)round_up(m, g.tile_m) * (double)round_up(n, g.tile_n) *
                           (double)round_up(k, g.k_multiple);
-    /* Below ~64^3 multiply-adds, packing costs more than the fast kernel saves. */
-    if (work < 262144.0 || padded > 1.5 * work) return direct;
+    if (work < MIN_FAST_WORK || padded > MAX_PADDING * work) return direct;
     return fast;
 }

@@ -56,5 +56,9 @@ typedef struct gk_sgemm_choice {
     const char *params;
 } gk_sgemm_choice;
 gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k);
+/* The device class's fast kernel, which the dispatch gives the shapes that
+ * gk_sgemm_fast_kernel_scope describes in words (the rest run "direct"). */
+const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx);
+const char *gk_sgemm_fast_kernel_scope(void);
 
 #endif

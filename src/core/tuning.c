@@ -1,14 +1,24 @@
-/* Reading and writing the tuning database (see tuning.h). */
+/* Reading the tuning database (see tuning.h): where it is, what a line
+ * holds, and which lines a device keeps, with a warning for every line or
+ * file that cannot be used. Writing it: tuning_save.c. */
 #include "tuning.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "registry.h"
 #include "status.h"
+
+/* Far beyond any real database; keeps a wrong path (a disk image) from being read whole. */
+#define MAX_FILE_BYTES (16u << 20)
+#define MAX_LINE 1024
 
 const char *gk_tuning_path(char *buffer, size_t size)
 {
@@ -25,42 +35,128 @@ const char *gk_tuning_path(char *buffer, size_t size)
     return buffer;
 }
 
-static void copy_field(char *dst, size_t size, const char *src)
+static int line_error(char *why, size_t size, const char *format, ...) GK_PRINTF(3, 4);
+static int line_error(char *why, size_t size, const char *format, ...)
 {
-    size_t len = strlen(src);
-    if (len >= size) len = size - 1;
-    memcpy(dst, src, len);
-    dst[len] = '\0';
+    va_list args;
+    va_start(args, format);
+    vsnprintf(why, size, format, args);
+    va_end(args);
+    return GK_LINE_MALFORMED;
 }
 
-/* Parses one line; returns 0 for comments, blanks and malformed lines. */
-static int parse_line(const char *line, gk_tuning_entry *e)
+/* Copies a field into a fixed-size member; -1 when it does not fit. */
+static int copy_field(char *dst, size_t size, const char *src)
 {
-    if (line[0] == '#' || line[0] == '\n' || line[0] == '\0') return 0;
-    char copy[1024];
-    snprintf(copy, sizeof copy, "%s", line);
-    copy[strcspn(copy, "\r\n")] = '\0';
+    size_t len = strlen(src);
+    if (len >= size) return -1;
+    memcpy(dst, src, len + 1);
+    return 0;
+}
+
+gk_tuning_line gk_tuning_parse_line(const char *line, size_t len, gk_tuning_entry *e, char *why, size_t why_size)
+{
+    if (len && line[len - 1] == '\r') len--;
+    size_t start = strspn(line, " \t");
+    if (start >= len || line[start] == '#') return GK_LINE_SKIP;
+    if (memchr(line, '\0', len)) return line_error(why, why_size, "a NUL byte: not a text file");
+    if (len >= MAX_LINE) return line_error(why, why_size, "longer than %d characters", MAX_LINE - 1);
+    char copy[MAX_LINE];
+    memcpy(copy, line, len);
+    copy[len] = '\0';
+    static const char *const names[6] = {"backend", "device", "kernel", "params", "score", "date"};
     char *fields[6] = {0};
-    char *p = copy;
-    for (int i = 0; i < 6 && p; i++) {
-        fields[i] = p;
+    int count = 0;
+    for (char *p = copy; p; count++) {
+        if (count == 6) return line_error(why, why_size, "more than 6 tab-separated fields");
+        fields[count] = p;
         p = strchr(p, '\t');
         if (p) *p++ = '\0';
     }
-    if (!fields[4]) return 0;
+    if (count < 5) {
+        if (count == 1 && strchr(copy, ' '))
+            return line_error(why, why_size, "fields separated by spaces; the database separates them by tabs");
+        return line_error(why, why_size, "%d tab-separated field(s), want 6: backend, device, kernel, params, "
+                          "score, date", count);
+    }
     memset(e, 0, sizeof *e);
-    copy_field(e->backend, sizeof e->backend, fields[0]);
-    copy_field(e->device, sizeof e->device, fields[1]);
-    copy_field(e->kernel, sizeof e->kernel, fields[2]);
-    copy_field(e->params, sizeof e->params, fields[3]);
-    e->gflops = atof(fields[4]);
-    copy_field(e->date, sizeof e->date, fields[5] ? fields[5] : "");
-    return 1;
+    char *members[6] = {e->backend, e->device, e->kernel, e->params, NULL, e->date};
+    const size_t sizes[6] = {sizeof e->backend, sizeof e->device, sizeof e->kernel, sizeof e->params, 0,
+                             sizeof e->date};
+    for (int i = 0; i < count; i++) {
+        if (i < 3 && !fields[i][0]) return line_error(why, why_size, "empty %s", names[i]);
+        if (members[i] && copy_field(members[i], sizes[i], fields[i]))
+            return line_error(why, why_size, "%s longer than %zu characters", names[i], sizes[i] - 1);
+    }
+    char *end = NULL;
+    e->gflops = strtod(fields[4], &end);
+    if (end == fields[4] || *end || !isfinite(e->gflops))
+        return line_error(why, why_size, "score \"%.40s\" is not a number", fields[4]);
+    return GK_LINE_ENTRY;
 }
 
-static void add_matching(gk_tuning_set *set, const gemmkit_device_info *info, const gk_tuning_entry *e)
+int gk_tuning_read_file(const char *path, char **text, size_t *len, char *why, size_t why_size)
 {
-    if (strcmp(e->backend, info->backend) != 0 || strcmp(e->device, info->name) != 0) return;
+    *text = NULL;
+    *len = 0;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (errno == ENOENT) return 1;
+        snprintf(why, why_size, "%s", strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    const char *problem = NULL;
+    if (fstat(fd, &st) != 0) problem = strerror(errno);
+    else if (S_ISDIR(st.st_mode)) problem = "is a directory";
+    else if (!S_ISREG(st.st_mode)) problem = "not a regular file";
+    else if ((size_t)st.st_size > MAX_FILE_BYTES) problem = "larger than 16 MiB: not a tuning database";
+    char *buffer = problem ? NULL : malloc((size_t)st.st_size + 1);
+    if (!problem && !buffer) problem = "out of memory";
+    size_t used = 0;
+    while (!problem && used < (size_t)st.st_size) {
+        ssize_t got = read(fd, buffer + used, (size_t)st.st_size - used);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) problem = strerror(errno);
+        if (got <= 0) break; /* an error, or the file shrank while being read */
+        used += (size_t)got;
+    }
+    close(fd);
+    if (problem) {
+        free(buffer);
+        snprintf(why, why_size, "%s", problem);
+        return -1;
+    }
+    buffer[used] = '\0';
+    *text = buffer;
+    *len = used;
+    return 0;
+}
+
+static void warn(gk_tuning_set *set, const char *format, ...) GK_PRINTF(2, 3);
+static void warn(gk_tuning_set *set, const char *format, ...)
+{
+    size_t used = strlen(set->warnings), size = sizeof set->warnings;
+    if (used + 2 >= size) return;
+    used += (size_t)snprintf(set->warnings + used, size - used, "gemmkit: ");
+    va_list args;
+    va_start(args, format);
+    if (used < size) vsnprintf(set->warnings + used, size - used, format, args);
+    va_end(args);
+    used = strlen(set->warnings);
+    if (used + 1 >= size) used = size - 2; /* truncated: still one line per warning */
+    set->warnings[used] = '\n';
+    set->warnings[used + 1] = '\0';
+}
+
+static int same_device(const gk_tuning_entry *e, const gemmkit_device_info *info)
+{
+    return strcmp(e->backend, info->backend) == 0 && strcmp(e->device, info->name) == 0;
+}
+
+static void add_entry(gk_tuning_set *set, const gk_tuning_entry *e)
+{
     for (int i = 0; i < set->count; i++) {
         if (strcmp(set->entries[i].kernel, e->kernel) == 0) {
             set->entries[i] = *e;
@@ -70,32 +166,61 @@ static void add_matching(gk_tuning_set *set, const gemmkit_device_info *info, co
     if (set->count < GK_TUNED_MAX) set->entries[set->count++] = *e;
 }
 
-static void load_text(const char *text, const gemmkit_device_info *info, gk_tuning_set *set)
+/* Adds this device's usable lines of one database; `name` is for the warnings. */
+static void load_text(const char *name, const char *text, size_t len, const gemmkit_device_info *info,
+                      gk_tuning_set *set)
 {
-    while (text && *text) {
-        size_t len = strcspn(text, "\n");
-        char line[1024];
-        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), text);
+    int line_no = 0, malformed = 0, first_malformed = 0;
+    char first_why[256] = "";
+    for (size_t pos = 0; pos < len;) {
+        const char *line = text + pos;
+        const char *newline = memchr(line, '\n', len - pos);
+        size_t line_len = newline ? (size_t)(newline - line) : len - pos;
+        pos += line_len + (newline != NULL);
+        line_no++;
         gk_tuning_entry e;
-        if (parse_line(line, &e)) add_matching(set, info, &e);
-        text += len + (text[len] == '\n');
+        char why[256];
+        gk_tuning_line kind = gk_tuning_parse_line(line, line_len, &e, why, sizeof why);
+        if (kind == GK_LINE_MALFORMED && !malformed++) {
+            first_malformed = line_no;
+            snprintf(first_why, sizeof first_why, "%s", why);
+        }
+        if (kind != GK_LINE_ENTRY || !same_device(&e, info)) continue;
+        if (gk_tuning_check_entry(&e, info, why, sizeof why) != 0) {
+            warn(set, "tuning database %s:%d: %s %s: %s; using %s", name, line_no, e.kernel, e.params, why,
+                 gk_tuning_params(set, e.kernel) ? "the earlier line for this kernel" : "the registry defaults");
+            continue;
+        }
+        add_entry(set, &e);
     }
+    if (malformed > 1)
+        warn(set, "tuning database %s:%d: %s; ignoring it and %d more malformed line(s)", name, first_malformed,
+             first_why, malformed - 1);
+    else if (malformed)
+        warn(set, "tuning database %s:%d: %s; ignoring the line", name, first_malformed, first_why);
 }
 
 void gk_tuning_load(const gemmkit_device_info *info, gk_tuning_set *set)
 {
     set->count = 0;
-    load_text(gk_kernel_source("tuning/builtin.tsv"), info, set);
-    char path[1024];
+    set->warnings[0] = '\0';
+    const char *builtin = gk_kernel_source("tuning/builtin.tsv");
+    if (builtin) load_text("(built-in) src/kernels/tuning/builtin.tsv", builtin, strlen(builtin), info, set);
+    char path[1024], why[256];
     if (!gk_tuning_path(path, sizeof path)) return;
-    FILE *f = fopen(path, "r");
-    if (!f) return;
-    char line[1024];
-    while (fgets(line, sizeof line, f)) {
-        gk_tuning_entry e;
-        if (parse_line(line, &e)) add_matching(set, info, &e);
-    }
-    fclose(f);
+    char *text = NULL;
+    size_t len = 0;
+    int read = gk_tuning_read_file(path, &text, &len, why, sizeof why);
+    if (read < 0) warn(set, "tuning database %s: %s; not using it", path, why);
+    if (read == 0) load_text(path, text, len, info, set);
+    free(text);
+}
+
+void gk_tuning_print_warnings(const gk_tuning_set *set)
+{
+    const char *quiet = getenv("GEMMKIT_QUIET");
+    if (quiet && *quiet && strcmp(quiet, "0") != 0) return;
+    fputs(set->warnings, stderr);
 }
 
 const char *gk_tuning_params(const gk_tuning_set *set, const char *kernel)
@@ -103,55 +228,4 @@ const char *gk_tuning_params(const gk_tuning_set *set, const char *kernel)
     for (int i = 0; i < set->count; i++)
         if (strcmp(set->entries[i].kernel, kernel) == 0) return set->entries[i].params;
     return NULL;
-}
-
-/* Creates the parent folders of path. */
-static void make_parents(const char *path)
-{
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        mkdir(dir, 0755);
-        *p = '/';
-    }
-}
-
-gemmkit_status gk_tuning_save(const char *path, const gk_tuning_entry *entry)
-{
-    /* Keep every other line, drop the one this entry replaces, then append. */
-    char *kept = NULL;
-    size_t kept_len = 0;
-    FILE *f = fopen(path, "r");
-    if (f) {
-        FILE *mem = open_memstream(&kept, &kept_len);
-        if (!mem) {
-            fclose(f);
-            return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "reading %s", path);
-        }
-        char line[1024];
-        while (fgets(line, sizeof line, f)) {
-            gk_tuning_entry e;
-            if (parse_line(line, &e) && strcmp(e.backend, entry->backend) == 0 &&
-                strcmp(e.device, entry->device) == 0 && strcmp(e.kernel, entry->kernel) == 0)
-                continue;
-            fputs(line, mem);
-        }
-        fclose(mem);
-        fclose(f);
-    }
-    make_parents(path);
-    f = fopen(path, "w");
-    if (!f) {
-        free(kept);
-        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "cannot write the tuning database %s: %s", path,
-                       strerror(errno));
-    }
-    if (kept && kept_len) fputs(kept, f);
-    else fputs("# gemmkit tuning database: backend, device, kernel, params, GFLOPS, date (tab-separated)\n", f);
-    fprintf(f, "%s\t%s\t%s\t%s\t%.1f\t%s\n", entry->backend, entry->device, entry->kernel, entry->params, entry->gflops,
-            entry->date);
-    free(kept);
-    return fclose(f) == 0 ? GEMMKIT_SUCCESS : gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "writing %s failed", path);
 }

@@ -66,7 +66,7 @@ run verify --foo; want_rc 2; want_err 'unknown argument "--foo"'; done_case
 run verify --kernel; want_rc 2; want_err '--kernel needs a value'; done_case
 run bench --foo; want_rc 2; want_err 'unknown option "--foo"'; done_case
 run gemm --foo; want_rc 2; want_err 'unknown option --foo'; done_case
-run tune --foo; want_rc 2; want_err 'usage: gemmkit tune'; done_case
+run tune --foo; want_rc 2; want_err 'unknown option "--foo"'; want_err 'gemmkit tune --help'; done_case
 
 # ---- verify: usage errors and kernels it cannot verify are not passes or failures
 run verify --kernel no-such-kernel; want_rc 2; want_err 'no kernel named "no-such-kernel"'; done_case

@@ -47,9 +47,7 @@ static int usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "gemmkit bench: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see gemmkit bench --help)\n");
+    gk_cli_usage_errorv("bench", fmt, ap);
     va_end(ap);
     return GK_EXIT_USAGE;
 }
@@ -165,16 +163,6 @@ int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *c
     return 0;
 }
 
-static int parse_int(const char *text, long lo, long hi, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_trans(const char *text, gk_bench_args *args)
 {
     if (strlen(text) != 2) return -1;
@@ -240,10 +228,10 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
         } else if (strcmp(opt, "--trans") == 0) {
             if (parse_trans(value, args)) return usage_error("--trans must be NN, NT, TN or TT, not \"%s\"", value);
         } else if (strcmp(opt, "--repeat") == 0) {
-            if (parse_int(value, 1, 10000, &v)) return usage_error("--repeat must be an integer from 1 to 10000, not \"%s\"", value);
+            if (gk_cli_parse_int(value, 1, 10000, &v)) return usage_error("--repeat must be an integer from 1 to 10000, not \"%s\"", value);
             args->repeat = (int)v;
         } else if (strcmp(opt, "--sets") == 0) {
-            if (parse_int(value, 1, GK_BENCH_MAX_SETS, &v))
+            if (gk_cli_parse_int(value, 1, GK_BENCH_MAX_SETS, &v))
                 return usage_error("--sets must be an integer from 1 to %d, not \"%s\"", GK_BENCH_MAX_SETS, value);
             args->sets = (int)v;
         } else if (strcmp(opt, "--max-time") == 0) {

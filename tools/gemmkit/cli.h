@@ -2,6 +2,7 @@
 #ifndef GK_CLI_H
 #define GK_CLI_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "gemmkit.h"
@@ -36,10 +37,6 @@ void gk_gemm_usage(FILE *out);
  * env`; README.md has the same table, checked by tests/scripts/cli_env_table.sh). */
 void gk_env_help(FILE *out);
 
-/* Prints "gemmkit COMMAND: <message>" and where to find the usage to stderr;
- * returns GK_EXIT_USAGE. */
-int gk_cli_usage_error(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
-
 /* What `gemmkit verify` found for one kernel. */
 typedef enum gk_verify_outcome {
     GK_VERIFY_PASSED,
@@ -57,5 +54,12 @@ gk_verify_outcome gk_verify_transpose_kernel(gemmkit_context *ctx, const struct 
 gemmkit_context *gk_cli_open(const gk_cli *cli);
 /* Prints "gemmkit: <what>: <status>: <details>" to stderr. */
 void gk_cli_report(const char *what, gemmkit_status status);
+
+/* Argument checks (cli_args.c). A whole decimal integer in [lo, hi]: 0 and
+ * *out, or -1 ("abc", "64x64", "1.5", "2abc" and out-of-range values). */
+int gk_cli_parse_int(const char *text, long lo, long hi, long *out);
+/* Prints "gemmkit COMMAND: <message>" and where help is; returns GK_EXIT_USAGE. */
+int gk_cli_usage_error(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
+int gk_cli_usage_errorv(const char *command, const char *format, va_list args);
 
 #endif

@@ -2,17 +2,20 @@
  * `choices`, filtered by its constraints and the device's limits), times
  * every candidate with device events, verifies the winner, and stores it in
  * the per-device tuning database that the library reads at context creation.
- * What is timed and checked for SGEMM or transposes: tune_target.h. */
+ * By default it tunes the SGEMM kernel the library runs on the device.
+ * What is timed and checked for SGEMM or transposes: tune_target.h; the
+ * options and the progress display: tune.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "check.h"
 #include "cli.h"
 #include "context.h"
 #include "kernel_config.h"
+#include "sgemm.h"
+#include "tune.h"
 #include "tune_target.h"
 #include "tuning.h"
 
@@ -62,82 +65,14 @@ double gk_tune_time_calls(gk_tune_target *t, const char *params, int64_t size, g
     return gk_bench_stats_of(samples, t->repeat).median;
 }
 
-void gk_tune_usage(FILE *out)
+/* The candidates this device can run, in a shuffled order (so that a
+ * capped search still spreads over the space), at most `max` of them;
+ * returns how many fit in all, or -1 when out of memory. */
+static long fitting_candidates(const gk_kernel_def *def, const space *s, long total, const gemmkit_device_info *info,
+                               int64_t n, long max, long **out, long *count)
 {
-    fprintf(out, "usage: gemmkit tune [--kernel NAME] [--size N] [--repeat R] [--max-configs C] "
-                 "[--db FILE] [--no-save] [--small]\n"
-                 "  --small: save as KERNEL/small, used for problems that the main entry's tiles\n"
-                 "           would spread over fewer work-groups than the device has compute units\n");
-}
-
-int gk_cmd_tune(const gk_cli *cli)
-{
-    const char *kernel = "xgemm";
-    int64_t n = 0;
-    int repeat = 3, save = 1, small = 0;
-    long max_configs = 400;
-    char path_buffer[1024];
-    const char *path = NULL;
-    for (int i = 0; i < cli->argc; i++) {
-        const char *arg = cli->argv[i], *value = i + 1 < cli->argc ? cli->argv[i + 1] : NULL;
-        if (strcmp(arg, "--kernel") == 0 && value) kernel = cli->argv[++i];
-        else if (strcmp(arg, "--size") == 0 && value) n = atol(cli->argv[++i]);
-        else if (strcmp(arg, "--repeat") == 0 && value) repeat = atoi(cli->argv[++i]);
-        else if (strcmp(arg, "--max-configs") == 0 && value) max_configs = atol(cli->argv[++i]);
-        else if (strcmp(arg, "--db") == 0 && value) path = cli->argv[++i];
-        else if (strcmp(arg, "--no-save") == 0) save = 0;
-        else if (strcmp(arg, "--small") == 0) small = 1;
-        else {
-            gk_tune_usage(stderr);
-            return GK_EXIT_USAGE;
-        }
-    }
-    const gk_kernel_def *def = gk_kernel_find(kernel);
-    if (!def || (def->flags & GK_FLAG_HELPER)) {
-        fprintf(stderr, "gemmkit tune: no SGEMM or transpose kernel named \"%s\" (gemmkit list)\n", kernel);
-        return GK_EXIT_USAGE;
-    }
-    const int sgemm = def->op == GK_OP_SGEMM;
-    if (small && !sgemm) {
-        fprintf(stderr, "gemmkit tune: --small is for SGEMM kernels\n");
-        return GK_EXIT_USAGE;
-    }
-    if (repeat < 1 || repeat > 64 || max_configs < 1 || n < 0 || (!sgemm && n == 1)) {
-        fprintf(stderr, "gemmkit tune: --repeat must be 1..64, --max-configs and --size positive "
-                        "(at least 2 for transposes)\n");
-        return GK_EXIT_USAGE;
-    }
-    if (!path) path = gk_tuning_path(path_buffer, sizeof path_buffer);
-    gemmkit_context *ctx = gk_cli_open(cli);
-    if (!ctx) return GK_EXIT_FAILED;
-    gemmkit_device_info info;
-    gemmkit_context_device_info(ctx, &info);
-    if (n == 0 && sgemm) n = small ? (info.is_gpu ? 1024 : 128) : (info.is_gpu ? 4096 : 512);
-    if (n == 0 && !sgemm) n = info.is_gpu ? 8192 : 1024;
-
-    space s;
-    parse_space(def, &s);
-    long total = 1;
-    for (int p = 0; p < s.params; p++) total *= s.counts[p];
-    if (total > MAX_CANDIDATES * 16L) total = MAX_CANDIDATES * 16L;
-
-    gk_tune_target target;
-    gemmkit_status status = sgemm ? gk_tune_target_sgemm(&target, ctx, kernel, n, repeat)
-                                  : gk_tune_target_transpose(&target, ctx, kernel, n, repeat);
-    if (status != GEMMKIT_SUCCESS) {
-        gk_cli_report("allocating the tuning buffers", status);
-        gemmkit_context_destroy(ctx);
-        return GK_EXIT_FAILED;
-    }
-    int exit_code = GK_EXIT_FAILED;
-    printf("tuning %s on %s | %s at %s: %ld points in the space, at most %ld timed\n", kernel, info.platform,
-           info.name, target.shapes, total, max_configs);
-    char best[256] = "";
-    double best_ms = 0.0;
-    long timed = 0, rejected = 0;
-    /* Visit the space in a shuffled order, so a capped search still spreads out. */
     long *order = malloc((size_t)total * sizeof *order);
-    if (!order) goto done;
+    if (!order) return -1;
     gk_rng shuffle;
     gk_rng_seed(&shuffle, 12345);
     for (long i = 0; i < total; i++) order[i] = i;
@@ -147,66 +82,147 @@ int gk_cmd_tune(const gk_cli *cli)
         order[i] = order[j];
         order[j] = t;
     }
-    for (long i = 0; i < total && timed < max_configs; i++) {
+    long fit = 0;
+    *count = 0;
+    for (long i = 0; i < total; i++) {
         char params[256];
-        candidate(def, &s, order[i], params, sizeof params);
+        candidate(def, s, order[i], params, sizeof params);
         gk_config config;
         gk_geometry g;
         if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS ||
-            gk_config_geometry(&config, n, n, sgemm ? n : 0, &g) != GEMMKIT_SUCCESS ||
-            gk_config_check_device(&config, &g, &info) != GEMMKIT_SUCCESS) {
-            rejected++;
+            gk_config_geometry(&config, n, n, def->op == GK_OP_SGEMM ? n : 0, &g) != GEMMKIT_SUCCESS ||
+            gk_config_check_device(&config, &g, info) != GEMMKIT_SUCCESS)
             continue;
-        }
-        double ms = target.time(&target, params);
-        timed++;
-        if (!(ms > 0.0)) {
-            fprintf(stderr, "  %-48s failed: %s\n", params, gemmkit_last_error_message());
-            continue;
-        }
-        char message[256];
-        if (!target.verify(&target, params, message, sizeof message)) {
-            fprintf(stderr, "  %-48s WRONG RESULT: %s\n", params, message);
-            continue;
-        }
-        fprintf(stderr, "  %-48s %9.3f ms %9.1f %s\n", params, ms, target.work / (ms * 1e6), target.unit);
-        if (best_ms == 0.0 || ms < best_ms) {
-            best_ms = ms;
-            snprintf(best, sizeof best, "%s", params);
-        }
+        fit++;
+        if (*count < max) order[(*count)++] = order[i];
     }
-    free(order);
-    printf("%ld timed, %ld rejected by constraints or device limits\n", timed, rejected);
-    if (best_ms == 0.0) {
-        fprintf(stderr, "gemmkit tune: no configuration ran correctly\n");
-        goto done;
-    }
-    const double best_score = target.work / (best_ms * 1e6);
-    if (sgemm)
-        printf("best: %s  %.3f ms  %.1f GFLOPS (%.1f%% of peak)\n", best, best_ms, best_score,
-               100.0 * best_score / info.peak_gflops);
-    else
-        printf("best: %s  %.3f ms  %.1f GB/s\n", best, best_ms, best_score);
-    exit_code = GK_EXIT_OK;
-    if (save && path) {
-        gk_tuning_entry e = {0};
-        snprintf(e.backend, sizeof e.backend, "%s", info.backend);
-        snprintf(e.device, sizeof e.device, "%s", info.name);
-        snprintf(e.kernel, sizeof e.kernel, "%s%s", kernel, small ? "/small" : "");
-        snprintf(e.params, sizeof e.params, "%s", best);
-        e.gflops = best_score;
-        time_t now = time(NULL);
-        strftime(e.date, sizeof e.date, "%Y-%m-%d", gmtime(&now));
-        gemmkit_status status = gk_tuning_save(path, &e);
-        if (status != GEMMKIT_SUCCESS) {
-            gk_cli_report("saving the result", status);
-            exit_code = GK_EXIT_FAILED;
-        } else {
-            printf("saved to %s (used by every new context on this device)\n", path);
+    *out = order;
+    return fit;
+}
+
+typedef struct search_result {
+    char best[256];
+    double best_ms;
+    long timed;
+    double seconds;
+} search_result;
+
+/* Times and verifies each candidate, keeping the fastest correct one. */
+static void search(gk_tune_target *t, const gk_kernel_def *def, const space *s, const long *candidates, long count,
+                   int verbose, search_result *r)
+{
+    gk_tune_progress progress;
+    gk_tune_progress_start(&progress, stderr, count);
+    *r = (search_result){.best = ""};
+    for (long i = 0; i < count; i++) {
+        char params[256];
+        candidate(def, s, candidates[i], params, sizeof params);
+        double ms = t->time(t, params);
+        r->timed++;
+        char check[256] = "", problem[300] = "";
+        if (!(ms > 0.0)) snprintf(problem, sizeof problem, "failed: %s", gemmkit_last_error_message());
+        else if (!t->verify(t, params, check, sizeof check))
+            snprintf(problem, sizeof problem, "WRONG RESULT: %s", check);
+        else if (r->best_ms == 0.0 || ms < r->best_ms) {
+            r->best_ms = ms;
+            snprintf(r->best, sizeof r->best, "%s", params);
         }
+        if (problem[0] || verbose) {
+            gk_tune_progress_clear(&progress);
+            if (problem[0]) fprintf(stderr, "  %-48s %s\n", params, problem);
+            else fprintf(stderr, "  %-48s %9.3f ms %9.1f %s\n", params, ms, t->work / (ms * 1e6), t->unit);
+        }
+        gk_tune_progress_update(&progress, r->timed, r->best_ms > 0.0 ? t->work / (r->best_ms * 1e6) : 0.0, t->unit,
+                                r->best);
     }
-done:
+    gk_tune_progress_clear(&progress);
+    r->seconds = gk_tune_progress_seconds(&progress);
+}
+
+/* Searches, reports and saves; the arguments are checked. */
+static int tune(gemmkit_context *ctx, const gk_kernel_def *def, const gk_tune_args *args, const char *path)
+{
+    gemmkit_device_info info;
+    gemmkit_context_device_info(ctx, &info);
+    const int sgemm = def->op == GK_OP_SGEMM;
+    int64_t n = args->size;
+    if (n == 0 && sgemm) n = args->small ? (info.is_gpu ? 1024 : 128) : (info.is_gpu ? 4096 : 512);
+    if (n == 0 && !sgemm) n = info.is_gpu ? 8192 : 1024;
+
+    space s;
+    parse_space(def, &s);
+    long total = 1;
+    for (int p = 0; p < s.params; p++) total *= s.counts[p];
+    if (total > MAX_CANDIDATES * 16L) total = MAX_CANDIDATES * 16L;
+    long *candidates = NULL, count = 0;
+    long fit = fitting_candidates(def, &s, total, &info, n, args->max_configs, &candidates, &count);
+    if (fit < 0) {
+        fprintf(stderr, "gemmkit tune: out of memory\n");
+        return GK_EXIT_FAILED;
+    }
+    gk_tune_target target;
+    gemmkit_status status = sgemm ? gk_tune_target_sgemm(&target, ctx, def->name, n, args->repeat)
+                                  : gk_tune_target_transpose(&target, ctx, def->name, n, args->repeat);
+    if (status != GEMMKIT_SUCCESS) {
+        free(candidates);
+        gk_cli_report("allocating the tuning buffers", status);
+        return GK_EXIT_FAILED;
+    }
+    printf("tuning %s on %s | %s at %s: %ld points in the space, %ld fit the device, timing %ld\n", def->name,
+           info.platform, info.name, target.shapes, total, fit, count);
+    fflush(stdout);
+    search_result r;
+    search(&target, def, &s, candidates, count, args->verbose, &r);
+    free(candidates);
     target.release(&target);
+    printf("%ld timed in %.1f s\n", r.timed, r.seconds);
+    if (r.best_ms == 0.0) {
+        fprintf(stderr, "gemmkit tune: no configuration ran correctly\n");
+        return GK_EXIT_FAILED;
+    }
+    const double score = target.work / (r.best_ms * 1e6);
+    if (sgemm)
+        printf("best: %s  %.3f ms  %.1f GFLOPS (%.1f%% of peak)\n", r.best, r.best_ms, score,
+               100.0 * score / info.peak_gflops);
+    else
+        printf("best: %s  %.3f ms  %.1f GB/s\n", r.best, r.best_ms, score);
+    if (!args->save) return GK_EXIT_OK;
+    status = gk_tune_save(path, &info, def, args->small, r.best, score);
+    if (status != GEMMKIT_SUCCESS) {
+        gk_cli_report("saving the result", status);
+        return GK_EXIT_FAILED;
+    }
+    gk_tune_print_saved(path, ctx, def, args->small);
+    return GK_EXIT_OK;
+}
+
+int gk_cmd_tune(const gk_cli *cli)
+{
+    gk_tune_args args;
+    int parsed = gk_tune_parse_args(cli->argc, cli->argv, &args);
+    if (parsed) return parsed < 0 ? GK_EXIT_OK : parsed;
+    const gk_kernel_def *def = args.kernel ? gk_kernel_find(args.kernel) : NULL;
+    if (args.kernel && (!def || (def->flags & GK_FLAG_HELPER)))
+        return gk_cli_usage_error("tune", "no SGEMM or transpose kernel named \"%s\" (gemmkit list)", args.kernel);
+    if (def && def->op != GK_OP_SGEMM && args.small)
+        return gk_cli_usage_error("tune", "--small is for SGEMM kernels");
+    if (def && def->op != GK_OP_SGEMM && args.size == 1)
+        return gk_cli_usage_error("tune", "transposes need --size 2 or more");
+    char path_buffer[1024];
+    const char *path = args.db ? args.db : gk_tuning_path(path_buffer, sizeof path_buffer);
+    if (args.save && !path)
+        return gk_cli_usage_error("tune", "no HOME or XDG_CACHE_HOME for the default database: give --db FILE or "
+                                          "--no-save");
+    if (args.save && !gk_tune_database_usable(path)) return GK_EXIT_FAILED;
+    gemmkit_context *ctx = gk_cli_open(cli);
+    if (!ctx) return GK_EXIT_FAILED;
+    if (!def) def = gk_sgemm_fast_kernel(ctx);
+    int exit_code;
+    if ((def->flags & GK_FLAG_CUDA_ONLY) && strcmp(ctx->info.backend, "cuda") != 0)
+        exit_code = gk_cli_usage_error("tune", "kernel %s needs the CUDA backend (gemmkit --backend cuda tune ...)",
+                                       def->name);
+    else
+        exit_code = tune(ctx, def, &args, path);
     gemmkit_context_destroy(ctx);
     return exit_code;
 }

@@ -25,6 +25,9 @@ static const struct {
       {"GEMMKIT_BACKEND", "opencl", "backend of a context created without one: opencl or cuda (any case)"},
       {"GEMMKIT_TUNING_DB", "$XDG_CACHE_HOME/gemmkit/tuning.tsv, else ~/.cache/gemmkit/tuning.tsv",
        "tuning database read by every new context and written by `gemmkit tune`"},
+      {"GEMMKIT_QUIET", "unset (warnings shown)",
+       "any value but empty or 0: a context's warnings (unusable tuning-database lines) are not printed on "
+       "stderr; gemmkit_context_warnings() still has them"},
       {"GEMMKIT_LIBCUDA", "libcuda.so.1", "NVIDIA driver library loaded by the CUDA backend"},
       {"GEMMKIT_NVRTC", "libnvrtc.so.MAJOR, libnvrtc.so, then the CUDA toolkit's lib64",
        "NVRTC library the CUDA backend compiles kernels with"}}},

@@ -78,17 +78,6 @@ void gk_cli_report(const char *what, gemmkit_status status)
     if (status == GEMMKIT_ERROR_BUILD_FAILED && log[0]) fprintf(stderr, "build log:\n%s\n", log);
 }
 
-int gk_cli_usage_error(const char *command, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    fprintf(stderr, "gemmkit %s: ", command);
-    vfprintf(stderr, format, args);
-    fprintf(stderr, "\n(see gemmkit %s --help)\n", command);
-    va_end(args);
-    return GK_EXIT_USAGE;
-}
-
 /* The value of global option `name` at argv[*i] ("--name V" or "--name=V"),
  * advancing *i past it; NULL when argv[*i] is not that option. *missing is
  * set when it is, without a value. */

@@ -1,0 +1,79 @@
+/* `gemmkit tune` options, each number checked whole (exit status 2 for
+ * "abc", "64x64", "1.5" or "2abc", as in `gemmkit bench`). */
+#include <string.h>
+
+#include "cli.h"
+#include "tune.h"
+
+/* The sizes that make sense: 3 square operands of n^2 floats. */
+#define MAX_SIZE 65536
+/* Timed samples per candidate: gk_tune_time_calls keeps them on the stack. */
+#define MAX_REPEAT 64
+#define MAX_CONFIGS 65536
+
+void gk_tune_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gemmkit tune [options]\n"
+            "  --kernel NAME      the kernel to tune (default: the SGEMM kernel the library runs on\n"
+            "                     this device: xgemm on GPUs, lecture-6-one-block-shared on CPUs)\n"
+            "  --size N           n of the timed n x n x n SGEMM or n x n transpose (default: GPU\n"
+            "                     4096, CPU 512; --small GPU 1024, CPU 128; transposes GPU 8192, CPU 1024)\n"
+            "  --repeat R         timed runs per candidate after one warm-up, 1 to %d (default 3)\n"
+            "  --max-configs C    candidates timed at most, 1 to %d (default 400)\n"
+            "  --db FILE          save to FILE instead of the default database (contexts read FILE\n"
+            "                     only when GEMMKIT_TUNING_DB=FILE)\n"
+            "  --no-save          search and report only\n"
+            "  --small            save as KERNEL/small, used for problems that the main entry's tiles\n"
+            "                     would spread over fewer work-groups than the device has compute units\n"
+            "  --verbose          one line per candidate timed\n"
+            "Exit status: 0 a configuration was found (and saved), 1 none ran correctly or saving\n"
+            "failed, 2 bad usage.\n",
+            MAX_REPEAT, MAX_CONFIGS);
+}
+
+int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args)
+{
+    *args = (gk_tune_args){.repeat = 3, .max_configs = 400, .save = 1};
+    for (int i = 0; i < argc; i++) {
+        const char *opt = argv[i];
+        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+            gk_tune_usage(stdout);
+            return -1;
+        }
+        if (strcmp(opt, "--no-save") == 0) args->save = 0;
+        else if (strcmp(opt, "--small") == 0) args->small = 1;
+        else if (strcmp(opt, "--verbose") == 0) args->verbose = 1;
+        else {
+            const int valued = strcmp(opt, "--kernel") == 0 || strcmp(opt, "--size") == 0 ||
+                               strcmp(opt, "--repeat") == 0 || strcmp(opt, "--max-configs") == 0 ||
+                               strcmp(opt, "--db") == 0;
+            if (!valued) return gk_cli_usage_error("tune", "unknown option \"%s\"", opt);
+            if (i + 1 >= argc || !argv[i + 1][0] || strncmp(argv[i + 1], "--", 2) == 0)
+                return gk_cli_usage_error("tune", "%s needs a value", opt);
+            const char *value = argv[++i];
+            long v = 0;
+            if (strcmp(opt, "--kernel") == 0) {
+                args->kernel = value;
+            } else if (strcmp(opt, "--db") == 0) {
+                args->db = value;
+            } else if (strcmp(opt, "--size") == 0) {
+                if (gk_cli_parse_int(value, 1, MAX_SIZE, &v))
+                    return gk_cli_usage_error("tune", "--size must be an integer from 1 to %d, not \"%s\"", MAX_SIZE,
+                                              value);
+                args->size = v;
+            } else if (strcmp(opt, "--repeat") == 0) {
+                if (gk_cli_parse_int(value, 1, MAX_REPEAT, &v))
+                    return gk_cli_usage_error("tune", "--repeat must be an integer from 1 to %d, not \"%s\"",
+                                              MAX_REPEAT, value);
+                args->repeat = (int)v;
+            } else {
+                if (gk_cli_parse_int(value, 1, MAX_CONFIGS, &v))
+                    return gk_cli_usage_error("tune", "--max-configs must be an integer from 1 to %d, not \"%s\"",
+                                              MAX_CONFIGS, value);
+                args->max_configs = v;
+            }
+        }
+    }
+    return 0;
+}
