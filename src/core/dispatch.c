@@ -6,8 +6,6 @@
 
 #include "sgemm.h"
 
-static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
-
 /* The fastest kernel per device class, measured with `gemmkit bench --kernel all`
  * (docs/PERFORMANCE.md): on GPUs xgemm (48 TFLOPS on the H200); on CPUs through
  * PoCL the lecture's rank-1-update kernel, whose register-resident C column
@@ -42,8 +40,8 @@ gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, i
         gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS)
         fast.params = small;
     const double work = (double)m * (double)n * (double)k;
-    const double padded = (double)round_up(m, g.tile_m) * (double)round_up(n, g.tile_n) *
-                          (double)round_up(k, g.k_multiple);
+    const double padded = (double)gk_round_up(m, g.tile_m) * (double)gk_round_up(n, g.tile_n) *
+                          (double)gk_round_up(k, g.k_multiple);
     /* Below ~64^3 multiply-adds, packing costs more than the fast kernel saves. */
     if (work < 262144.0 || padded > 1.5 * work) return direct;
     return fast;

@@ -88,11 +88,11 @@ int gk_cmd_tune(const gk_cli *cli)
         }
     }
     const gk_kernel_def *def = gk_kernel_find(kernel);
-    if (!def || (def->flags & GK_FLAG_HELPER)) {
+    if (!def || gk_kernel_is_helper(def)) {
         fprintf(stderr, "gemmkit tune: no SGEMM or transpose kernel named \"%s\" (gemmkit list)\n", kernel);
         return GK_EXIT_USAGE;
     }
-    const int sgemm = def->op == GK_OP_SGEMM;
+    const int sgemm = gk_kernel_op(def) == GK_OP_SGEMM;
     if (small && !sgemm) {
         fprintf(stderr, "gemmkit tune: --small is for SGEMM kernels\n");
         return GK_EXIT_USAGE;

@@ -68,7 +68,7 @@ int gk_cmd_verify(const gk_cli *cli)
     }
     if (strcmp(kernel, "all") != 0) {
         const gk_kernel_def *def = gk_kernel_find(kernel);
-        if (!def || (def->flags & GK_FLAG_HELPER)) {
+        if (!def || gk_kernel_is_helper(def)) {
             fprintf(stderr, "gemmkit verify: no kernel named \"%s\" (see gemmkit list)\n", kernel);
             return GK_EXIT_USAGE;
         }
@@ -84,10 +84,10 @@ int gk_cmd_verify(const gk_cli *cli)
     int failures = 0, count = 0;
     for (size_t i = 0; i < gk_kernel_count(); i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
-        if (def->flags & GK_FLAG_HELPER) continue;
+        if (gk_kernel_is_helper(def)) continue;
         if (strcmp(kernel, "all") != 0 && strcmp(kernel, def->name) != 0) continue;
         count++;
-        if (def->op == GK_OP_SGEMM) failures += !verify_kernel(ctx, def, params, &rng);
+        if (gk_kernel_op(def) == GK_OP_SGEMM) failures += !verify_kernel(ctx, def, params, &rng);
         else failures += !gk_verify_transpose_kernel(ctx, def, params, &rng);
     }
     gemmkit_context_destroy(ctx);
