@@ -184,7 +184,7 @@ static const gk_kernel_def kernels[] = {
     {
         /* The tutorial's kernel 10 is not a new inner kernel: it is the fast
          * kernel run at any size by zero-padding the inputs and cutting the
-         * padding off C, which src/core/sgemm_run.c does (library/pack.cl). */
+         * padding off C, which the GEMM plan does (src/core/routine_gemm.c) (library/pack.cl). */
         .name = "tutorial-10-padded",
         .contract = GK_CONTRACT_GEMM_PACKED_BT,
         .family = GK_FAMILY_TUTORIAL,
