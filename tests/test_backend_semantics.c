@@ -112,9 +112,8 @@ static void run_on(const backend_case *b, int device_index)
     const float alpha = 0.75f;
 
     assert_int_equal(ops->open(device_index, &dev), GEMMKIT_SUCCESS);
-    char options[64];
-    snprintf(options, sizeof options, "-DLX=%d -DLY=%d", LX, LY);
-    gemmkit_status status = ops->build(dev, semantics_source, options, &prog, &log);
+    const gk_define defines[] = {{"LX", LX}, {"LY", LY}};
+    gemmkit_status status = ops->build(dev, semantics_source, defines, 2, &prog, &log);
     if (status != GEMMKIT_SUCCESS) fail_msg("%s build: %s\n%s", b->name, gemmkit_last_error_message(), log ? log : "");
     assert_int_equal(ops->alloc(dev, a_count * sizeof *a, &ma), GEMMKIT_SUCCESS);
     assert_int_equal(ops->alloc(dev, out_count * sizeof *out, &mout), GEMMKIT_SUCCESS);
@@ -162,7 +161,7 @@ static void run_on(const backend_case *b, int device_index)
     /* A compile error comes back as BUILD_FAILED with the compiler's log. */
     log = NULL;
     prog = NULL;
-    status = ops->build(dev, "__kernel void broken(__global float* A) { A[0] = no_such_name; }\n", "", &prog, &log);
+    status = ops->build(dev, "__kernel void broken(__global float* A) { A[0] = no_such_name; }\n", NULL, 0, &prog, &log);
     assert_int_equal(status, GEMMKIT_ERROR_BUILD_FAILED);
     assert_null(prog);
     assert_non_null(log);

@@ -109,12 +109,14 @@ static void test_leaves_calls_and_conditions_alone(void **state)
 }
 
 /* Compiles one source and fails the test with the NVRTC log on error. */
-static void compile_ok(const char *what, const char *source, const char *options, int arch, gk_cuda_image *image)
+static void compile_ok(const char *what, const char *source, const gk_define *defines, unsigned count, int arch,
+                       gk_cuda_image *image)
 {
-    char *log = NULL;
-    gemmkit_status status = gk_cuda_compile_source(source, options, arch, image, &log);
+    char *log = NULL, options[512];
+    gemmkit_status status = gk_cuda_compile_source(source, defines, count, arch, image, &log);
     if (status != GEMMKIT_SUCCESS)
-        fail_msg("%s with \"%s\" for arch %d: %s: %s\n%s", what, options, arch, gemmkit_strerror(status),
+        fail_msg("%s with \"%s\" for arch %d: %s: %s\n%s", what, gk_defines_text(defines, count, options, sizeof options),
+                 arch, gemmkit_strerror(status),
                  gemmkit_last_error_message(), log ? log : "(no log)");
     free(log);
     assert_non_null(image->data);
@@ -143,15 +145,18 @@ static void test_every_registry_kernel_compiles(void **state)
         gk_config config;
         if (gk_config_resolve(def, NULL, &config) != GEMMKIT_SUCCESS)
             fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
-        const char *extras[] = {"", "-DTRANS_A=1 -DTRANS_B=1"};
-        int variants = (def->flags & GK_FLAG_DIRECT) ? 2 : 1;
+        int variants = (def->contract == GK_CONTRACT_GEMM_DIRECT) ? 2 : 1;
         for (int v = 0; v < variants; v++) {
-            char options[sizeof config.options + 64];
-            snprintf(options, sizeof options, "%s %s", config.options, extras[v]);
+            gk_define defines[GK_MAX_DEFINES];
+            unsigned count = gk_config_defines(&config, defines);
+            if (v == 1) { /* both operands transposed */
+                defines[count++] = (gk_define){"TRANS_A", 1};
+                defines[count++] = (gk_define){"TRANS_B", 1};
+            }
             gk_cuda_image image;
             char what[160];
             snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
-            compile_ok(what, source, options, arch, &image);
+            compile_ok(what, source, defines, count, arch, &image);
             /* extern "C": the function keeps its OpenCL name. */
             if (!image_has(&image, def->function))
                 fail_msg("kernel %s: no function %s in the %s output", def->name, def->function, image.target);
@@ -237,10 +242,10 @@ static void test_header_idioms_compile(void **state)
 {
     (void)state;
     require_nvrtc();
-    const char *widths[] = {"-DWIDTH=1", "-DWIDTH=2", "-DWIDTH=4"};
+    const gk_define widths[] = {{"WIDTH", 1}, {"WIDTH", 2}, {"WIDTH", 4}};
     for (int w = 0; w < 3; w++) {
         gk_cuda_image image;
-        compile_ok("the idioms kernel", idioms, widths[w], test_arch(), &image);
+        compile_ok("the idioms kernel", idioms, &widths[w], 1, test_arch(), &image);
         assert_true(image.is_cubin);
         assert_true(image_has(&image, "idioms"));
         assert_true(image_has(&image, "plain"));
@@ -261,7 +266,7 @@ static void test_float4_pointers_give_vector_loads(void **state)
         "    ((__global float4*)B)[i] = v * 2.0f;\n"
         "}\n";
     gk_cuda_image image;
-    compile_ok("copy4", source, "", 9990, &image);
+    compile_ok("copy4", source, NULL, 0, 9990, &image);
     assert_false(image.is_cubin);
     assert_true(strncmp(image.target, "compute_", 8) == 0);
     if (!strstr(image.data, "ld.global.v4.f32") && !strstr(image.data, "ld.global.nc.v4.f32"))
@@ -276,8 +281,9 @@ static void test_build_errors_return_the_log(void **state)
     require_nvrtc();
     gk_cuda_image image;
     char *log = NULL;
+    const gk_define x[] = {{"X", 1}, {"--not-an-identifier", 0}};
     gemmkit_status status =
-        gk_cuda_compile_source("__kernel void k(__global float* A) {\n  A[0] = undefined_name;\n}\n", "-DX=1",
+        gk_cuda_compile_source("__kernel void k(__global float* A) {\n  A[0] = undefined_name;\n}\n", x, 1,
                                test_arch(), &image, &log);
     assert_int_equal(status, GEMMKIT_ERROR_BUILD_FAILED);
     assert_non_null(log);
@@ -287,15 +293,14 @@ static void test_build_errors_return_the_log(void **state)
     free(log);
 
     log = NULL;
-    status = gk_cuda_compile_source("__kernel void k(void) {}\n", "-DX=1 --not-an-opencl-option", test_arch(), &image,
-                                    &log);
+    status = gk_cuda_compile_source("__kernel void k(void) {}\n", x, 2, test_arch(), &image, &log);
     assert_int_equal(status, GEMMKIT_ERROR_BUILD_FAILED);
-    assert_non_null(strstr(gemmkit_last_error_message(), "--not-an-opencl-option"));
+    assert_non_null(strstr(gemmkit_last_error_message(), "--not-an-identifier"));
     free(log);
 
-    /* OpenCL-only optimisation hints are accepted. */
-    compile_ok("hints", "__kernel void k(void) {}\n", "-cl-mad-enable -cl-fast-relaxed-math -D X=1 -cl-std=CL1.2",
-               test_arch(), &image);
+    /* 64-bit define values pass through. */
+    const gk_define big[] = {{"X", 1}, {"BIG", (int64_t)1 << 40}};
+    compile_ok("defines", "__kernel void k(__global long* A) { A[0] = BIG; }\n", big, 2, test_arch(), &image);
     free(image.data);
 }
 

@@ -10,6 +10,7 @@
 
 #include "context.h"
 #include "kernel_config.h"
+#include "plan.h"
 #include "registry.h"
 
 /* At least one non-default parameter set per kernel (kernel 8 is CUDA-only). */
@@ -79,7 +80,7 @@ static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 static int is_cuda_only(const char *name)
 {
     const gk_kernel_def *def = gk_kernel_find(name);
-    return def && (def->flags & GK_FLAG_CUDA_ONLY);
+    return def && !gk_kernel_runs_on(def, GK_BACKEND_BIT_OPENCL);
 }
 
 /* CUDA-only kernels are refused by the other backends (UNSUPPORTED_BACKEND). */
@@ -116,13 +117,13 @@ static void test_registry_ladder(void **state)
     int count = 0;
     for (const gk_kernel_def *def; (def = tutorial_kernel((size_t)count)); count++) {
         assert_int_equal(def->step, count + 1);
-        assert_int_equal(def->op, GK_OP_SGEMM);
+        assert_int_equal(gk_kernel_op(def), GK_OP_SGEMM);
         assert_non_null(gk_kernel_source(def->source));
         assert_ptr_equal(gk_kernel_find(def->name), def);
         assert_true(strncmp(def->name, "tutorial-", 9) == 0);
         /* kernel 5 onwards takes B transposed */
-        assert_int_equal(!!(def->flags & GK_FLAG_B_TRANSPOSED), def->step >= 5);
-        assert_int_equal(!!(def->flags & GK_FLAG_CUDA_ONLY), def->step == 8);
+        assert_int_equal(!!(def->contract == GK_CONTRACT_GEMM_PACKED_BT), def->step >= 5);
+        assert_int_equal(!!!gk_kernel_runs_on(def, GK_BACKEND_BIT_OPENCL), def->step == 8);
     }
     assert_int_equal(count, 10);
 }
@@ -299,7 +300,7 @@ static void run_kernel8_fallback(const char *params)
 {
     enum { M = 128, N = 256, K = 48 };
     gk_kernel_def def = *gk_kernel_find("tutorial-8-cuda");
-    def.flags &= ~(unsigned)GK_FLAG_CUDA_ONLY;
+    def.backends = 0; /* every backend */
     gk_config config;
     gk_geometry g;
     assert_int_equal(gk_config_resolve(&def, params, &config), GEMMKIT_SUCCESS);
@@ -324,9 +325,10 @@ static void run_kernel8_fallback(const char *params)
     assert_int_equal(gemmkit_buffer_write(test_ctx, da, 0, M * K, a), GEMMKIT_SUCCESS);
     assert_int_equal(gemmkit_buffer_write(test_ctx, dbt, 0, N * K, bt), GEMMKIT_SUCCESS);
     assert_int_equal(gemmkit_buffer_write(test_ctx, dc, 0, M * N, c), GEMMKIT_SUCCESS);
-    size_t global[2] = {(size_t)(M / g.tile_m * g.local_x), (size_t)(N / g.tile_n * g.local_y)};
-    gk_arg args[] = {GK_INT(M), GK_INT(N), GK_INT(K), GK_MEM(da->mem), GK_MEM(dbt->mem), GK_MEM(dc->mem)};
-    gemmkit_status status = gk_context_launch(test_ctx, &config, &g, 2, global, args, 6, NULL);
+    gk_operands operands = {.m = M, .n = N, .k = K, .a = {da->mem, 0, M}, .b = {dbt->mem, 0, N}, .c = {dc->mem, 0, M}};
+    gk_plan plan = {0};
+    gemmkit_status status = gk_plan_add(test_ctx, &plan, &config, &g, &operands, 1);
+    if (status == GEMMKIT_SUCCESS) status = gk_plan_execute(test_ctx, &plan, NULL, NULL);
     if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
     assert_int_equal(gemmkit_buffer_read(test_ctx, dc, 0, M * N, c), GEMMKIT_SUCCESS);
 

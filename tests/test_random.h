@@ -136,7 +136,9 @@ static inline const char *packed_kernel_for(gemmkit_context *ctx, gk_rng *rng)
 {
     for (size_t i = 0; i < gk_kernel_count(); i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
-        if (def->op != GK_OP_SGEMM || (def->flags & (GK_FLAG_HELPER | GK_FLAG_DIRECT | GK_FLAG_CUDA_ONLY))) continue;
+        if (gk_kernel_op(def) != GK_OP_SGEMM || def->contract == GK_CONTRACT_GEMM_DIRECT ||
+            !gk_kernel_runs_on(def, GK_BACKEND_BIT_OPENCL))
+            continue;
         gemmkit_options options = {.kernel = def->name};
         gk_sgemm_case probe = {GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 5, 7, 3, 0.5f, 2.0f, 0, 0, 9};
         gk_check_result result;

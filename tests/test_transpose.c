@@ -41,7 +41,7 @@ static gk_omatcopy_case make(gemmkit_layout layout, int trans, int64_t rows, int
 
 static int is_variant(const gk_kernel_def *def)
 {
-    return (def->op == GK_OP_TRANSPOSE || def->op == GK_OP_COPY) && !(def->flags & GK_FLAG_HELPER);
+    return (gk_kernel_op(def) == GK_OP_TRANSPOSE || gk_kernel_op(def) == GK_OP_COPY) && !gk_kernel_is_helper(def);
 }
 
 /* Every variant: odd, tall, wide, tile-multiple and tiny shapes, with and
@@ -56,7 +56,7 @@ static void test_every_variant(void **state)
         if (!is_variant(def)) continue;
         variants++;
         const gemmkit_options options = {.kernel = def->name};
-        const int trans = def->op == GK_OP_TRANSPOSE;
+        const int trans = gk_kernel_op(def) == GK_OP_TRANSPOSE;
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
             for (int l = 0; l < 2; l++)
                 for (int a = 0; a < 3; a++) {

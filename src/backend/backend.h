@@ -3,39 +3,74 @@
 #ifndef GK_BACKEND_H
 #define GK_BACKEND_H
 
+#include <stdint.h>
+
 #include "gemmkit.h"
 
 typedef struct gk_device gk_device;   /* an opened device with its queue/stream */
 typedef struct gk_mem gk_mem;         /* a device allocation */
 typedef struct gk_program gk_program; /* a compiled kernel source */
 
-typedef enum gk_arg_kind { GK_ARG_INT, GK_ARG_FLOAT, GK_ARG_MEM } gk_arg_kind;
+/* Kernel arguments: 32-bit int, 64-bit int (GK_CAP_INT64_ARGS), float, buffer. */
+typedef enum gk_arg_kind { GK_ARG_INT, GK_ARG_LONG, GK_ARG_FLOAT, GK_ARG_MEM } gk_arg_kind;
 
 typedef struct gk_arg {
     gk_arg_kind kind;
     union {
         int i;
+        int64_t l;
         float f;
         gk_mem *mem;
     } value;
 } gk_arg;
 
 #define GK_INT(x) ((gk_arg){.kind = GK_ARG_INT, .value.i = (x)})
+#define GK_LONG(x) ((gk_arg){.kind = GK_ARG_LONG, .value.l = (x)})
 #define GK_FLOAT(x) ((gk_arg){.kind = GK_ARG_FLOAT, .value.f = (x)})
 #define GK_MEM(x) ((gk_arg){.kind = GK_ARG_MEM, .value.mem = (x)})
 
-/* A launch in OpenCL terms: global[] counts work-items (a multiple of local[]). */
+/* A preprocessor define of a build: -DNAME=value. Names point at static
+ * strings (the registry's parameter names). */
+typedef struct gk_define {
+    const char *name;
+    int64_t value;
+} gk_define;
+
+#define GK_MAX_DEFINES 16
+
+/* The defines as "-DNAME=value -DNAME=value" (truncated to size); returns text. */
+char *gk_defines_text(const gk_define *defines, unsigned count, char *text, size_t size);
+
+/* A launch in OpenCL terms: global[] counts work-items (a multiple of local[]);
+ * dimensions past dims count as 1. */
 typedef struct gk_launch {
     const char *function;
-    unsigned dims;
-    size_t global[2];
-    size_t local[2];
+    unsigned dims; /* 1, 2 or 3 */
+    size_t global[3];
+    size_t local[3];
     const gk_arg *args;
     unsigned arg_count;
 } gk_launch;
 
+/* Which backends a registry kernel runs on (gk_kernel_def.backends; 0: all). */
+enum gk_backend_bit { GK_BACKEND_BIT_OPENCL = 1u << 0, GK_BACKEND_BIT_CUDA = 1u << 1 };
+
+/* What a backend can do, declared in its table rather than inferred from its name. */
+enum gk_backend_caps {
+    GK_CAP_LAUNCH_3D = 1u << 0,   /* launches of 3 dimensions */
+    GK_CAP_INT64_ARGS = 1u << 1,  /* GK_ARG_LONG scalars */
+    GK_CAP_PROFILING = 1u << 2    /* device time of each launch */
+};
+
+/* fp32 lanes per NVIDIA multiprocessor for compute capability major.minor,
+ * and the peak rate the info's units, lanes and clock give (device_peak.c). */
+int gk_nvidia_lanes_per_unit(int major, int minor);
+double gk_peak_gflops(const gemmkit_device_info *info);
+
 typedef struct gk_backend_ops {
     const char *name;
+    unsigned bit;  /* its gk_backend_bit */
+    unsigned caps; /* gk_backend_caps */
     gemmkit_status (*device_count)(int *count);
     gemmkit_status (*device_info)(int index, gemmkit_device_info *info);
     gemmkit_status (*open)(int index, gk_device **device);
@@ -48,10 +83,10 @@ typedef struct gk_backend_ops {
     gemmkit_status (*read)(gk_device *device, gk_mem *mem, size_t byte_offset, size_t bytes,
                            void *dst);
 
-    /* Compiles `source` with `options` (-D defines). On failure *log receives
+    /* Compiles `source` with the given defines. On failure *log receives
      * the compiler output (malloc'd, caller frees). */
-    gemmkit_status (*build)(gk_device *device, const char *source, const char *options,
-                            gk_program **program, char **log);
+    gemmkit_status (*build)(gk_device *device, const char *source, const gk_define *defines,
+                            unsigned define_count, gk_program **program, char **log);
     void (*release_program)(gk_program *program);
 
     /* Enqueues a kernel. When elapsed_ms is non-NULL the call waits for the

@@ -60,15 +60,6 @@ static gemmkit_status cuda_device_count(int *count)
     return GEMMKIT_SUCCESS;
 }
 
-/* fp32 lanes per multiprocessor by compute capability. */
-static int lanes_per_sm(int major, int minor)
-{
-    if (major == 3) return 192;
-    if (major == 6 && minor == 0) return 64;
-    if (major == 7 || (major == 8 && minor == 0)) return 64;
-    return 128; /* Maxwell, Pascal 6.1+, Ampere 8.6+, Ada, Hopper, Blackwell */
-}
-
 static gemmkit_status device_handle(int index, const gk_cu_api **cu, CUdevice *device)
 {
     int count = 0;
@@ -107,7 +98,7 @@ static gemmkit_status cuda_device_info(int index, gemmkit_device_info *info)
     info->is_gpu = 1;
     info->compute_units = attribute(cu, device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
     info->clock_mhz = attribute(cu, device, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;
-    info->lanes_per_unit = lanes_per_sm(major, minor);
+    info->lanes_per_unit = gk_nvidia_lanes_per_unit(major, minor);
     /* Statically declared shared memory is limited to 48 KiB per block. */
     info->local_mem_bytes = (size_t)attribute(cu, device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
     info->max_work_group_size = (size_t)attribute(cu, device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
@@ -115,7 +106,7 @@ static gemmkit_status cuda_device_info(int index, gemmkit_device_info *info)
     if (cu->cuDeviceTotalMem(&total, device) != CUDA_SUCCESS) total = 0;
     info->global_mem_bytes = total;
     info->max_alloc_bytes = total; /* CUDA has no separate per-allocation limit */
-    info->peak_gflops = (double)info->compute_units * info->lanes_per_unit * 2.0 * info->clock_mhz / 1000.0;
+    info->peak_gflops = gk_peak_gflops(info);
     return GEMMKIT_SUCCESS;
 }
 
@@ -258,11 +249,11 @@ static gemmkit_status load_module(gk_device *dev, const gk_cuda_image *image, CU
     return gk_cu_fail(r, "cuModuleLoadDataEx");
 }
 
-static gemmkit_status cuda_build(gk_device *dev, const char *source, const char *options, gk_program **out,
-                                 char **log)
+static gemmkit_status cuda_build(gk_device *dev, const char *source, const gk_define *defines,
+                                 unsigned define_count, gk_program **out, char **log)
 {
     gk_cuda_image image;
-    GK_TRY(gk_cuda_compile_source(source, options, dev->arch, &image, log));
+    GK_TRY(gk_cuda_compile_source(source, defines, define_count, dev->arch, &image, log));
     if (log && *log) { /* warnings of a successful build are not kept */
         free(*log);
         *log = NULL;
@@ -299,8 +290,8 @@ static void cuda_release_program(gk_program *prog)
 /* OpenCL's NDRange as a CUDA grid: global must be a multiple of local. */
 static gemmkit_status launch_shape(const gk_device *dev, const gk_launch *launch, unsigned grid[3], unsigned block[3])
 {
-    if (launch->dims < 1 || launch->dims > 2)
-        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "launches have 1 or 2 dimensions, not %u", launch->dims);
+    if (launch->dims < 1 || launch->dims > 3)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "launches have 1 to 3 dimensions, not %u", launch->dims);
     for (unsigned d = 0; d < 3; d++) {
         size_t global = d < launch->dims ? launch->global[d] : 1, local = d < launch->dims ? launch->local[d] : 1;
         if (local == 0 || global % local != 0)
@@ -321,6 +312,7 @@ static gemmkit_status launch_shape(const gk_device *dev, const gk_launch *launch
 
 typedef union arg_value {
     int i;
+    int64_t l;
     float f;
     CUdeviceptr ptr;
 } arg_value;
@@ -339,6 +331,7 @@ static gemmkit_status launch_kernel(gk_device *dev, gk_program *prog, const gk_l
         const gk_arg *arg = &launch->args[i];
         switch (arg->kind) {
         case GK_ARG_INT: values[i].i = arg->value.i; break;
+        case GK_ARG_LONG: values[i].l = arg->value.l; break;
         case GK_ARG_FLOAT: values[i].f = arg->value.f; break;
         case GK_ARG_MEM: values[i].ptr = arg->value.mem->ptr; break;
         }
@@ -394,6 +387,8 @@ static gemmkit_status cuda_finish(gk_device *dev)
 
 static const gk_backend_ops cuda_ops = {
     .name = "cuda",
+    .bit = GK_BACKEND_BIT_CUDA,
+    .caps = GK_CAP_LAUNCH_3D | GK_CAP_INT64_ARGS | GK_CAP_PROFILING,
     .device_count = cuda_device_count,
     .device_info = cuda_device_info,
     .open = cuda_open,

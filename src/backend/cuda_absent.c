@@ -16,11 +16,12 @@ void gk_cuda_nvrtc_version(int *major, int *minor)
     *minor = 0;
 }
 
-gemmkit_status gk_cuda_compile_source(const char *source, const char *options, int arch, gk_cuda_image *image,
-                                      char **log)
+gemmkit_status gk_cuda_compile_source(const char *source, const gk_define *defines, unsigned define_count, int arch,
+                                      gk_cuda_image *image, char **log)
 {
     (void)source;
-    (void)options;
+    (void)defines;
+    (void)define_count;
     (void)arch;
     (void)image;
     if (log) *log = 0;

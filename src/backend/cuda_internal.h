@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "gemmkit.h"
+#include "backend.h"
 
 /* The OpenCL C kernel source as CUDA C++: the translation header
  * (src/kernels/cl_to_cuda.h), then the source with the rewrites a header
@@ -30,12 +30,12 @@ gemmkit_status gk_cuda_nvrtc_load(void);
 /* NVRTC's version, e.g. 13.0, after a successful gk_cuda_nvrtc_load. */
 void gk_cuda_nvrtc_version(int *major, int *minor);
 
-/* Translates and compiles an OpenCL C `source` with OpenCL-style `options`
- * ("-DNAME=value ...") for compute capability `arch` (major * 10 + minor,
+/* Translates and compiles an OpenCL C `source` with the given defines
+ * (names must be C identifiers) for compute capability `arch` (major * 10 + minor,
  * e.g. 90). On a compile error returns GEMMKIT_ERROR_BUILD_FAILED with the
  * NVRTC log in *log (malloc'd, caller frees; also set on success when NVRTC
  * printed warnings). The caller frees image->data. Needs no GPU. */
-gemmkit_status gk_cuda_compile_source(const char *source, const char *options, int arch,
+gemmkit_status gk_cuda_compile_source(const char *source, const gk_define *defines, unsigned define_count, int arch,
                                       gk_cuda_image *image, char **log);
 
 #endif

@@ -1,6 +1,7 @@
 /* NVRTC, loaded with dlopen so gemmkit runs where it is absent: compiles a
  * translated OpenCL C kernel to CUBIN for the device's architecture (PTX for
  * a device newer than this NVRTC). Runs on the CPU; needs no GPU. */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <nvrtc.h>
 #include <pthread.h>
@@ -128,76 +129,48 @@ static gemmkit_status pick_target(int arch, gk_cuda_image *image)
     return GEMMKIT_SUCCESS;
 }
 
-/* OpenCL build options as NVRTC options; one malloc'd block holds them all. */
+/* NVRTC's options; one block holds their text. */
 typedef struct nvrtc_options {
-    const char *argv[64];
+    const char *argv[GK_MAX_DEFINES + 8];
     int argc;
     char storage[2048];
     size_t used;
 } nvrtc_options;
 
-static int add_option(nvrtc_options *o, const char *a, size_t n)
+static int add_option(nvrtc_options *o, const char *text)
 {
-    if (o->argc >= (int)(sizeof o->argv / sizeof o->argv[0]) || o->used + n + 1 > sizeof o->storage)
-        return 0;
+    size_t n = strlen(text);
+    if (o->argc >= (int)(sizeof o->argv / sizeof o->argv[0]) || o->used + n + 1 > sizeof o->storage) return 0;
     char *dst = o->storage + o->used;
-    memcpy(dst, a, n);
-    dst[n] = '\0';
+    memcpy(dst, text, n + 1);
     o->used += n + 1;
     o->argv[o->argc++] = dst;
     return 1;
 }
 
-static int add_option_str(nvrtc_options *o, const char *a) { return add_option(o, a, strlen(a)); }
-
-static gemmkit_status translate_options(const char *options, const gk_cuda_image *image, nvrtc_options *o,
-                                        char **log)
+static int is_identifier(const char *name)
 {
-    char arch_option[48];
-    snprintf(arch_option, sizeof arch_option, "--gpu-architecture=%s", image->target);
-    /* Unannotated helper functions in the .cl files become device functions. */
-    int ok = add_option_str(o, arch_option) && add_option_str(o, "-default-device") &&
-             add_option_str(o, "--std=c++17");
-    const char *s = options ? options : "";
-    while (ok && *s) {
-        while (*s == ' ' || *s == '\t') s++;
-        if (!*s) break;
-        const char *end = s;
-        while (*end && *end != ' ' && *end != '\t') end++;
-        size_t n = (size_t)(end - s);
-        if (n == 2 && strncmp(s, "-D", 2) == 0) {
-            /* "-D NAME=value": the define is the next word. */
-            const char *d = end;
-            while (*d == ' ' || *d == '\t') d++;
-            const char *dend = d;
-            while (*dend && *dend != ' ' && *dend != '\t') dend++;
-            char define[256];
-            snprintf(define, sizeof define, "-D%.*s", (int)(dend - d), d);
-            ok = add_option_str(o, define);
-            end = dend;
-        } else if (n > 2 && strncmp(s, "-D", 2) == 0) {
-            ok = add_option(o, s, n);
-        } else if (n == 21 && strncmp(s, "-cl-fast-relaxed-math", n) == 0) {
-            ok = add_option_str(o, "--use_fast_math");
-        } else if (n == 14 && strncmp(s, "-cl-mad-enable", n) == 0) {
-            ok = add_option_str(o, "--fmad=true");
-        } else if (n == 20 && strncmp(s, "-cl-denorms-are-zero", n) == 0) {
-            ok = add_option_str(o, "--ftz=true");
-        } else if (n == 2 && strncmp(s, "-w", 2) == 0) {
-            ok = add_option_str(o, "-w");
-        } else if (n > 4 && strncmp(s, "-cl-", 4) == 0) {
-            /* Other OpenCL optimisation hints (-cl-no-signed-zeros, -cl-std=...) do not apply. */
-        } else {
-            if (log) {
-                *log = malloc(n + 80);
-                if (*log) snprintf(*log, n + 80, "unsupported OpenCL build option for CUDA: %.*s\n", (int)n, s);
-            }
-            return gk_fail(GEMMKIT_ERROR_BUILD_FAILED,
-                           "the CUDA backend does not understand the build option \"%.*s\"", (int)n, s);
-        }
-        s = end;
+    if (!name || !(isalpha((unsigned char)*name) || *name == '_')) return 0;
+    for (const char *c = name; *c; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '_')) return 0;
+    return 1;
+}
+
+/* The target, C++17, helper functions as device functions, then one -D per define. */
+static gemmkit_status nvrtc_arguments(const gk_define *defines, unsigned count, const gk_cuda_image *image,
+                                      nvrtc_options *o)
+{
+    char option[160];
+    snprintf(option, sizeof option, "--gpu-architecture=%s", image->target);
+    int ok = add_option(o, option) && add_option(o, "-default-device") && add_option(o, "--std=c++17");
+    for (unsigned i = 0; ok && i < count; i++) {
+        if (!is_identifier(defines[i].name))
+            return gk_fail(GEMMKIT_ERROR_BUILD_FAILED, "the define name \"%s\" is not an identifier",
+                           defines[i].name ? defines[i].name : "(null)");
+        snprintf(option, sizeof option, "-D%s=%lld", defines[i].name, (long long)defines[i].value);
+        ok = add_option(o, option);
     }
-    if (!ok) return gk_fail(GEMMKIT_ERROR_BUILD_FAILED, "too many or too long build options: \"%s\"", options);
+    if (!ok) return gk_fail(GEMMKIT_ERROR_BUILD_FAILED, "too many or too long defines (%u)", count);
     return GEMMKIT_SUCCESS;
 }
 
@@ -233,7 +206,7 @@ static gemmkit_status take_output(nvrtcProgram program, gk_cuda_image *image)
     return GEMMKIT_SUCCESS;
 }
 
-gemmkit_status gk_cuda_compile_source(const char *source, const char *options, int arch,
+gemmkit_status gk_cuda_compile_source(const char *source, const gk_define *defines, unsigned define_count, int arch,
                                       gk_cuda_image *image, char **log)
 {
     if (log) *log = NULL;
@@ -241,7 +214,7 @@ gemmkit_status gk_cuda_compile_source(const char *source, const char *options, i
     GK_TRY(gk_cuda_nvrtc_load());
     GK_TRY(pick_target(arch, image));
     nvrtc_options opts = {.argc = 0, .used = 0};
-    GK_TRY(translate_options(options, image, &opts, log));
+    GK_TRY(nvrtc_arguments(defines, define_count, image, &opts));
     char *text = gk_cuda_translate(source);
     if (!text) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "translating the kernel source for CUDA");
 

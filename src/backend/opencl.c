@@ -89,14 +89,6 @@ static gemmkit_status opencl_device_count(int *count)
     return GEMMKIT_SUCCESS;
 }
 
-static int lanes_for_nvidia(cl_uint major, cl_uint minor)
-{
-    if (major == 3) return 192;
-    if (major == 6 && minor == 0) return 64;
-    if (major == 7 || (major == 8 && minor == 0)) return 64;
-    return 128; /* Maxwell, Pascal (6.1+), Ampere 8.6+, Ada, Hopper, Blackwell */
-}
-
 static gemmkit_status opencl_device_info(int index, gemmkit_device_info *info)
 {
     int count = 0;
@@ -145,14 +137,14 @@ static gemmkit_status opencl_device_info(int index, gemmkit_device_info *info)
             CL_SUCCESS &&
         clGetDeviceInfo(dev, GK_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) ==
             CL_SUCCESS) {
-        info->lanes_per_unit = lanes_for_nvidia(major, minor);
+        info->lanes_per_unit = gk_nvidia_lanes_per_unit((int)major, (int)minor);
     } else if (info->is_gpu) {
         info->lanes_per_unit = 64; /* AMD compute units; a rough figure elsewhere */
     } else {
         /* A CPU core: its SIMD width times two FMA pipes. */
         info->lanes_per_unit = (int)(vector_width ? vector_width : 1) * 2;
     }
-    info->peak_gflops = (double)info->compute_units * info->lanes_per_unit * 2.0 * info->clock_mhz / 1000.0;
+    info->peak_gflops = gk_peak_gflops(info);
     return GEMMKIT_SUCCESS;
 }
 
@@ -241,9 +233,11 @@ static char *program_log(cl_program program, cl_device_id dev)
     return log;
 }
 
-static gemmkit_status opencl_build(gk_device *dev, const char *source, const char *options,
-                                   gk_program **out, char **log)
+static gemmkit_status opencl_build(gk_device *dev, const char *source, const gk_define *defines,
+                                   unsigned define_count, gk_program **out, char **log)
 {
+    char options[1024];
+    gk_defines_text(defines, define_count, options, sizeof options);
     cl_int err = CL_SUCCESS;
     cl_program program = clCreateProgramWithSource(dev->context, 1, &source, NULL, &err);
     if (err != CL_SUCCESS) return cl_fail(err, "clCreateProgramWithSource");
@@ -307,6 +301,11 @@ static gemmkit_status set_args(cl_kernel kernel, const gk_launch *launch)
         cl_int err = CL_SUCCESS;
         switch (arg->kind) {
         case GK_ARG_INT: err = clSetKernelArg(kernel, i, sizeof(cl_int), &arg->value.i); break;
+        case GK_ARG_LONG: {
+            const cl_long value = arg->value.l;
+            err = clSetKernelArg(kernel, i, sizeof(cl_long), &value);
+            break;
+        }
         case GK_ARG_FLOAT: err = clSetKernelArg(kernel, i, sizeof(cl_float), &arg->value.f); break;
         case GK_ARG_MEM: err = clSetKernelArg(kernel, i, sizeof(cl_mem), &arg->value.mem->buffer); break;
         }
@@ -318,6 +317,8 @@ static gemmkit_status set_args(cl_kernel kernel, const gk_launch *launch)
 static gemmkit_status opencl_launch(gk_device *dev, gk_program *prog, const gk_launch *launch,
                                     double *elapsed_ms)
 {
+    if (launch->dims < 1 || launch->dims > 3)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "launches have 1 to 3 dimensions, not %u", launch->dims);
     cl_kernel kernel = NULL;
     int transient = 0;
     GK_TRY(kernel_for(prog, launch->function, &kernel, &transient));
@@ -352,6 +353,8 @@ static gemmkit_status opencl_finish(gk_device *dev)
 
 static const gk_backend_ops opencl_ops = {
     .name = "opencl",
+    .bit = GK_BACKEND_BIT_OPENCL,
+    .caps = GK_CAP_LAUNCH_3D | GK_CAP_INT64_ARGS | GK_CAP_PROFILING,
     .device_count = opencl_device_count,
     .device_info = opencl_device_info,
     .open = opencl_open,

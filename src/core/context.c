@@ -149,6 +149,13 @@ gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend 
         return status;
     }
     gk_tuning_load(&ctx->info, &ctx->tuned);
+    for (int h = 0; h < GK_HELPER_COUNT && status == GEMMKIT_SUCCESS; h++)
+        status = gk_config_resolve(gk_kernel_helper((gk_helper)h), NULL, &ctx->helpers[h]);
+    if (status != GEMMKIT_SUCCESS) {
+        ops->close(ctx->device);
+        free(ctx);
+        return status;
+    }
     gk_tuning_print_warnings(&ctx->tuned); /* once per context; gemmkit_context_warnings keeps them */
     pthread_mutex_init(&ctx->lock, NULL);
     *out = ctx;
@@ -185,9 +192,11 @@ gemmkit_status gemmkit_context_device_info(gemmkit_context *ctx, gemmkit_device_
 
 const char *gemmkit_context_warnings(const gemmkit_context *ctx) { return ctx ? ctx->tuned.warnings : ""; }
 
-gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const char *options,
-                                  gk_program **program)
+gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const gk_define *defines,
+                                  unsigned define_count, gk_program **program)
 {
+    char options[1024];
+    gk_defines_text(defines, define_count, options, sizeof options);
     size_t key_len = strlen(source_file) + strlen(options) + 2;
     char *key = malloc(key_len);
     if (!key) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a cache key");
@@ -218,7 +227,7 @@ gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file,
     }
     char *log = NULL;
     gk_program *built = NULL;
-    gemmkit_status status = ctx->ops->build(ctx->device, source, options, &built, &log);
+    gemmkit_status status = ctx->ops->build(ctx->device, source, defines, define_count, &built, &log);
     free(patched);
     if (status != GEMMKIT_SUCCESS) {
         gk_set_build_log(log ? log : "");
@@ -279,24 +288,4 @@ gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, 
     ctx->scratch_bytes[slot] = bytes;
     *mem = ctx->scratch[slot];
     return GEMMKIT_SUCCESS;
-}
-
-gemmkit_status gk_context_launch(gemmkit_context *ctx, const gk_config *config,
-                                 const gk_geometry *geometry, unsigned dims, const size_t global[2],
-                                 const gk_arg *args, unsigned arg_count, double *elapsed_ms)
-{
-    GK_TRY(gk_config_check_device(config, geometry, &ctx->info));
-    char options[sizeof config->options + sizeof config->extra_options + 2];
-    snprintf(options, sizeof options, "%s %s", config->options, config->extra_options);
-    gk_program *program = NULL;
-    GK_TRY(gk_context_program(ctx, config->def->source, options, &program));
-    gk_launch launch = {
-        .function = config->def->function,
-        .dims = dims,
-        .global = {global[0], dims > 1 ? global[1] : 1},
-        .local = {(size_t)geometry->local_x, dims > 1 ? (size_t)geometry->local_y : 1},
-        .args = args,
-        .arg_count = arg_count,
-    };
-    return ctx->ops->launch(ctx->device, program, &launch, elapsed_ms);
 }

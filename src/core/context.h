@@ -11,7 +11,7 @@
 #include "tuning.h"
 
 typedef struct gk_program_entry {
-    char *key; /* source file + '\n' + options */
+    char *key; /* source file + '\n' + defines as text */
     gk_program *program;
     struct gk_program_entry *next;
 } gk_program_entry;
@@ -36,6 +36,7 @@ struct gemmkit_context {
     gk_mem *scratch[GK_SCRATCH_COUNT];
     size_t scratch_bytes[GK_SCRATCH_COUNT];
     gk_tuning_set tuned; /* per-device parameter choices, loaded at creation */
+    gk_config helpers[GK_HELPER_COUNT]; /* the helper kernels with their defaults, resolved at creation */
 };
 
 struct gemmkit_buffer {
@@ -50,9 +51,9 @@ int gk_backend_parse(const char *name, gemmkit_backend *backend);
 /* The gk_context_* helpers below touch the context's caches: call them with
  * ctx->lock held (every public entry point takes it). */
 
-/* A compiled program for a kernel configuration, from the cache or built now. */
-gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const char *options,
-                                  gk_program **program);
+/* A compiled program of a source file with these defines, from the cache or built now. */
+gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const gk_define *defines,
+                                  unsigned define_count, gk_program **program);
 
 /* Resolves a kernel's parameters: the caller's when given, else the ones
  * tuned for this device, else the registry defaults. */
@@ -64,12 +65,6 @@ gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, 
 
 /* Allocates device memory after checking it against the device's limits. */
 gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem);
-
-/* Launches a kernel configuration over `global` work-items; adds its device
- * time to *elapsed_ms when that is non-NULL. */
-gemmkit_status gk_context_launch(gemmkit_context *ctx, const gk_config *config,
-                                 const gk_geometry *geometry, unsigned dims, const size_t global[2],
-                                 const gk_arg *args, unsigned arg_count, double *elapsed_ms);
 
 /* Test hook: when set, every kernel build gets this extra text appended to
  * its source (used to inject a build failure). Not part of the public API. */

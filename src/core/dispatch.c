@@ -6,8 +6,6 @@
 
 #include "sgemm.h"
 
-static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
-
 /* The fastest kernel per device class, measured with `gemmkit bench --kernel all`
  * (docs/PERFORMANCE.md): on GPUs xgemm (48 TFLOPS on the H200); on CPUs through
  * PoCL the lecture's rank-1-update kernel, whose register-resident C column
@@ -58,8 +56,8 @@ gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, i
         gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS)
         fast.params = small;
     const double work = (double)m * (double)n * (double)k;
-    const double padded = (double)round_up(m, g.tile_m) * (double)round_up(n, g.tile_n) *
-                          (double)round_up(k, g.k_multiple);
+    const double padded = (double)gk_round_up(m, g.tile_m) * (double)gk_round_up(n, g.tile_n) *
+                          (double)gk_round_up(k, g.k_multiple);
     if (work < MIN_FAST_WORK || padded > MAX_PADDING * work) return direct;
     return fast;
 }

@@ -135,6 +135,13 @@ gemmkit_status gk_config_check_device(const gk_config *config, const gk_geometry
     return GEMMKIT_SUCCESS;
 }
 
+unsigned gk_config_defines(const gk_config *config, gk_define *out)
+{
+    int n = param_count(config->def);
+    for (int i = 0; i < n; i++) out[i] = (gk_define){config->def->params[i].name, config->values[i]};
+    return (unsigned)n;
+}
+
 int gk_config_value(const gk_config *config, const char *name, int fallback)
 {
     for (int i = 0; i < param_count(config->def); i++)

@@ -11,8 +11,7 @@
 typedef struct gk_config {
     const gk_kernel_def *def;
     int values[GK_MAX_PARAMS];
-    char options[512]; /* "-DTSM=64 -DTSN=64 ..." */
-    char extra_options[128]; /* e.g. "-DTRANS_A=1" for direct kernels */
+    char options[512]; /* "-DTSM=64 -DTSN=64 ...": for messages and listings */
 } gk_config;
 
 typedef struct gk_geometry {
@@ -32,6 +31,9 @@ gemmkit_status gk_config_geometry(const gk_config *config, int64_t m, int64_t n,
 /* Rejects configurations the device cannot run (work-group size, local memory). */
 gemmkit_status gk_config_check_device(const gk_config *config, const gk_geometry *geometry,
                                       const gemmkit_device_info *info);
+
+/* The parameters as typed defines (out holds GK_MAX_PARAMS); returns their count. */
+unsigned gk_config_defines(const gk_config *config, gk_define *out);
 
 /* Looks up a parameter's value by name; returns `fallback` when absent. */
 int gk_config_value(const gk_config *config, const char *name, int fallback);

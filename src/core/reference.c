@@ -8,12 +8,12 @@ gemmkit_status gemmkit_sgemm_reference(gemmkit_layout layout, gemmkit_transpose 
                                        const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
                                        float *c, int64_t ldc)
 {
-    gk_sgemm_problem p = {0};
-    GK_TRY(gk_sgemm_prepare(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc, &p));
+    const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, a, b, c, 0, 0, 0, lda, ldb, ldc};
+    gk_sgemm_problem p;
+    GK_TRY(gk_sgemm_prepare(&call, &p));
     if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
     if (!c) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "C is NULL");
-    const float *pa = layout == GEMMKIT_ROW_MAJOR ? b : a;
-    const float *pb = layout == GEMMKIT_ROW_MAJOR ? a : b;
+    const float *pa = p.source_a, *pb = p.source_b; /* the caller's B and A when row-major */
     int reads = gk_sgemm_reads_ab(&p);
     if (reads && (!pa || !pb)) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "A or B is NULL");
     for (int64_t j = 0; j < p.n; j++) {

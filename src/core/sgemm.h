@@ -1,56 +1,56 @@
-/* SGEMM inside the library: argument checking shared by every entry point,
- * and the execution on device memory of a problem already put in
- * column-major form. */
+/* The GEMM routine (routine_gemm.c): a call in the caller's terms, prepared
+ * once into a column-major problem, planned and run on device memory. */
 #ifndef GK_SGEMM_H
 #define GK_SGEMM_H
 
-#include "context.h"
+#include "routine.h"
 
-typedef struct gk_matrix {
-    gk_mem *mem;
-    size_t offset; /* elements */
-    int64_t ld;
-} gk_matrix;
+/* A call as the caller made it: a, b, c are host arrays or gemmkit_buffers. */
+typedef struct gk_gemm_call {
+    gemmkit_layout layout;
+    gemmkit_transpose trans_a, trans_b;
+    int64_t m, n, k;
+    float alpha, beta;
+    const void *a, *b;
+    void *c;
+    size_t offset_a, offset_b, offset_c;
+    int64_t lda, ldb, ldc;
+} gk_gemm_call;
 
-/* A column-major problem: C = alpha * op(A) * op(B) + beta * C. */
+/* A column-major problem: C = alpha * op(A) * op(B) + beta * C. Row-major
+ * calls become C^T = op(B)^T op(A)^T: a and b are then the caller's B and A,
+ * which source_* and name_* keep (for staging and for messages). */
 typedef struct gk_sgemm_problem {
     int trans_a, trans_b; /* 0 or 1 */
     int64_t m, n, k;
     float alpha, beta;
-    gk_matrix a, b, c;
+    gk_matrix a, b, c; /* mem set by the entry point (buffers or staging) */
+    const void *source_a, *source_b;
+    void *source_c;
+    const char *name_a, *name_b;
 } gk_sgemm_problem;
 
-/* The rows of a stored column-major matrix holding op(X) of size rows x cols. */
-int64_t gk_stored_rows(int trans, int64_t rows, int64_t cols);
-/* Elements spanned by a column-major matrix: (cols - 1) * ld + rows, or 0. */
-int64_t gk_extent(int64_t rows, int64_t cols, int64_t ld);
-
-/* Argument checks shared by the entry points (SGEMM, transposition): each
- * fails with a message naming the argument. */
-gemmkit_status gk_check_pointer(const void *ptr, const char *name);
-/* ld >= max(1, min_rows). */
-gemmkit_status gk_check_ld(const char *name, int64_t ld, int64_t min_rows);
-/* buf belongs to ctx and holds offset + extent floats, within 32-bit indexing. */
-gemmkit_status gk_check_buffer(gemmkit_context *ctx, const gemmkit_buffer *buf, const char *name,
-                               size_t offset, int64_t extent);
-
-/* Checks everything but pointers, in the reference BLAS order, and fills a
- * column-major problem (row-major is turned into the transposed product). */
-gemmkit_status gk_sgemm_prepare(gemmkit_layout layout, gemmkit_transpose trans_a,
-                                gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k,
-                                float alpha, int64_t lda, int64_t ldb, float beta, int64_t ldc,
-                                gk_sgemm_problem *problem);
+/* Checks everything but pointers, in the reference BLAS order, and fills the
+ * column-major problem: the only place where row-major swaps operands. */
+gemmkit_status gk_sgemm_prepare(const gk_gemm_call *call, gk_sgemm_problem *problem);
 
 /* True when the call reads A and B / changes C at all. */
 int gk_sgemm_reads_ab(const gk_sgemm_problem *p);
 int gk_sgemm_writes_c(const gk_sgemm_problem *p);
 
-/* Runs a prepared problem on device memory (the context is locked). */
-gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options,
-                            const gk_sgemm_problem *problem);
+/* The plan of a prepared problem whose operands are on the device (the
+ * context is locked): the kernel (options->kernel, else the policy's), then
+ * one direct step, or packing, the tiled kernel and unpacking; or scaling C
+ * alone when A and B are not read. */
+gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *problem,
+                             gk_plan *plan);
+
+/* Plans and executes (the context is locked); fills options' timings. */
+gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *problem);
 
 /* The kernel the library picks for a shape when the caller names none, and
- * its parameters (NULL: the device's tuned ones, else the defaults). */
+ * its parameters (NULL: the device's tuned ones, else the defaults):
+ * the device policy (dispatch.c). */
 typedef struct gk_sgemm_choice {
     const gk_kernel_def *def;
     const char *params;

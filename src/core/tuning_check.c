@@ -29,11 +29,11 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
     char *variant = strchr(name, '/');
     if (variant) *variant = '\0';
     const gk_kernel_def *def = gk_kernel_find(name);
-    if (!def || (def->flags & GK_FLAG_HELPER)) {
+    if (!def || gk_kernel_is_helper(def)) {
         snprintf(why, why_size, "no kernel named \"%s\" in this gemmkit", name);
         return -1;
     }
-    if (variant && (strcmp(variant + 1, "small") != 0 || def->op != GK_OP_SGEMM)) {
+    if (variant && (strcmp(variant + 1, "small") != 0 || gk_kernel_op(def) != GK_OP_SGEMM)) {
         snprintf(why, why_size, "unknown variant \"%s\" (only SGEMM kernels have a /small line)", variant + 1);
         return -1;
     }
@@ -42,7 +42,7 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
     snprintf(saved, sizeof saved, "%s", gemmkit_last_error_message());
     gk_config config;
     gk_geometry g;
-    const int64_t k = def->op == GK_OP_SGEMM ? CHECK_SIZE : 0;
+    const int64_t k = gk_kernel_op(def) == GK_OP_SGEMM ? CHECK_SIZE : 0;
     int fails = gk_config_resolve(def, e->params, &config) != GEMMKIT_SUCCESS ||
                 gk_config_geometry(&config, CHECK_SIZE, CHECK_SIZE, k, &g) != GEMMKIT_SUCCESS ||
                 gk_config_check_device(&config, &g, info) != GEMMKIT_SUCCESS;

@@ -10,18 +10,46 @@
 
 #include <stddef.h>
 
+#include "backend.h"
+
 #define GK_MAX_PARAMS 10
 #define GK_MAX_CONSTRAINTS 10
 
+/* A kernel's argument contract: its argument list and launch grid, built by
+ * one function per contract from the operands (src/core/contract.c).
+ * Column-major throughout; offsets in elements. */
+typedef enum gk_contract {
+    /* The full BLAS contract in one kernel, any size, op() through the problem
+     * defines TRANS_A/TRANS_B:
+     *   (M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc). */
+    GK_CONTRACT_GEMM_DIRECT,
+    /* C = A * B on packed buffers (A: M x K, B: K x N, C: M x N, leading
+     * dimension = rows, no offsets), sizes multiples of tile_m, tile_n and
+     * k_multiple; the library pads around it (tutorial kernel 10) and applies
+     * alpha/beta afterwards: (M, N, K, A, B, C). */
+    GK_CONTRACT_GEMM_PACKED,
+    GK_CONTRACT_GEMM_PACKED_BT, /* the same with B as N x K (tutorial kernel 5 onwards) */
+    /* Transposes and copies, any sizes (bounds-checked), A(r, c) = A[offA + r + c*lda]:
+     *   (rows, cols, alpha, A, offA, lda, B, offB, ldb).
+     * A transpose writes B[offB + c + r*ldb] = alpha * A(r, c) (B is cols x rows),
+     * a copy B[offB + r + c*ldb] = alpha * A(r, c) (the bandwidth reference). */
+    GK_CONTRACT_TRANSPOSE,
+    GK_CONTRACT_COPY,
+    /* Helpers around the packed kernels: C = beta * C (C not read when beta == 0),
+     *   (rows, cols, beta, C, offC, ldc); */
+    GK_CONTRACT_SCALE,
+    /* C = alpha * P + beta * C from a padded result P (leading dimension ldp):
+     *   (rows, cols, alpha, P, ldp, beta, C, offC, ldc). */
+    GK_CONTRACT_UNPACK,
+    GK_CONTRACT_COUNT
+} gk_contract;
+
+/* The public routine a kernel serves (derived from its contract). */
 typedef enum gk_operation {
-    GK_OP_SGEMM,     /* C = A * B, column-major (see the flags for the exact contract) */
-    /* Transposes and copies share one argument list, column-major:
-     *   (rows, cols, alpha, A, offA, lda, B, offB, ldb), A(r, c) = A[offA + r + c*lda],
-     * rows x cols, any sizes (bounds-checked), offsets in elements. The launch
-     * covers A: ceil(ROWS / tile_m) * local_x by ceil(COLS / tile_n) * local_y.
-     * (GK_FLAG_HELPER kernels have arguments of their own.) */
-    GK_OP_TRANSPOSE, /* B = alpha * A^T: B[offB + c + r*ldb] = alpha * A(r, c), B is cols x rows */
-    GK_OP_COPY       /* B = alpha * A: B[offB + r + c*ldb] = alpha * A(r, c) (the bandwidth reference) */
+    GK_OP_SGEMM,
+    GK_OP_TRANSPOSE,
+    GK_OP_COPY,
+    GK_OP_HELPER /* internal steps of other routines' plans: not listed in the ladder */
 } gk_operation;
 
 /* Which documents a kernel comes from; the ladder prints each group in order. */
@@ -32,20 +60,19 @@ typedef enum gk_family {
     GK_FAMILY_LECTURE   /* CUDA transpose and matmul lecture */
 } gk_family;
 
+/* Shape restrictions beyond the contract's. */
 enum gk_kernel_flags {
-    /* SGEMM kernels without this flag compute C = A*B on packed column-major
-     * buffers (A: M x K, B: K x N, C: M x N, no offsets) whose sizes are
-     * multiples of tile_m, tile_n and k_multiple; the library pads around them
-     * (tutorial kernel 10) and applies alpha/beta afterwards. */
-    GK_FLAG_B_TRANSPOSED = 1u << 0, /* takes B as N x K (tutorial kernel 5 onwards) */
-    /* Full BLAS contract in one kernel: arguments (M, N, K, alpha, A, offA, lda,
-     * B, offB, ldb, beta, C, offC, ldc) with -DTRANS_A/-DTRANS_B, any size. */
-    GK_FLAG_DIRECT = 1u << 1,
-    GK_FLAG_CUDA_ONLY = 1u << 2, /* needs the CUDA backend (tutorial kernel 8) */
-    /* Square problems only (M == N == K), as in the slides' kernels. */
-    GK_FLAG_SQUARE_ONLY = 1u << 3,
-    GK_FLAG_HELPER = 1u << 4 /* internal helper kernel (padding, scaling): not listed in the ladder */
+    GK_FLAG_SQUARE_ONLY = 1u << 0 /* M == N == K only, as in the slides' kernels: padded to a cube */
 };
+
+/* Defines a kernel takes from the problem (not tuning parameters). */
+enum gk_problem_define {
+    GK_DEFINE_TRANS_A = 1u << 0, /* -DTRANS_A=0|1: op(A) */
+    GK_DEFINE_TRANS_B = 1u << 1  /* -DTRANS_B=0|1: op(B) */
+};
+
+/* The library's internal helper kernels, referenced directly by plans. */
+typedef enum gk_helper { GK_HELPER_SCALE, GK_HELPER_UNPACK, GK_HELPER_COUNT } gk_helper;
 
 typedef struct gk_param_def {
     const char *name;    /* the -D define */
@@ -56,7 +83,7 @@ typedef struct gk_param_def {
 
 typedef struct gk_kernel_def {
     const char *name;     /* unique, user-facing: "tutorial-5-transposed" */
-    gk_operation op;
+    gk_contract contract; /* its arguments and grid */
     gk_family family;
     int step;             /* position within the family's ladder */
     const char *source;   /* file under src/kernels/ ("tutorial/05_transposed.cl") */
@@ -70,13 +97,22 @@ typedef struct gk_kernel_def {
     const char *tile_m, *tile_n;
     const char *k_multiple;      /* K is padded to a multiple of this ("1" = none) */
     const char *local_mem_bytes; /* static local memory the kernel declares */
-    unsigned flags;
+    unsigned flags;    /* gk_kernel_flags */
+    unsigned backends; /* gk_backend_bit mask of the backends it runs on; 0: all */
+    unsigned defines;  /* gk_problem_define mask */
 } gk_kernel_def;
 
 /* All registered kernels, in ladder order; count via gk_kernel_count(). */
 const gk_kernel_def *gk_kernel_at(size_t index);
 size_t gk_kernel_count(void);
 const gk_kernel_def *gk_kernel_find(const char *name);
+const gk_kernel_def *gk_kernel_helper(gk_helper which);
+
+/* The routine a kernel serves; whether it is an internal helper. */
+gk_operation gk_kernel_op(const gk_kernel_def *def);
+int gk_kernel_is_helper(const gk_kernel_def *def);
+/* Whether it runs on a backend (a gk_backend_bit). */
+int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit);
 
 /* The embedded text of a kernel source file, or NULL. */
 const char *gk_kernel_source(const char *file);

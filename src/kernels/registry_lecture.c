@@ -8,7 +8,7 @@
 static const gk_kernel_def kernels[] = {
     {
         .name = "lecture-1-naive-1x128",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_LECTURE,
         .step = 1,
         .source = "lecture/01_naive.cl",
@@ -24,7 +24,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "lecture-2-naive-128x1",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_LECTURE,
         .step = 2,
         .source = "lecture/01_naive.cl",
@@ -40,7 +40,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "lecture-3-tiled",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_LECTURE,
         .step = 3,
         .source = "lecture/03_tiled.cl",
@@ -55,7 +55,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "lecture-4-32x16-blocks",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_LECTURE,
         .step = 4,
         .source = "lecture/04_rect_blocks.cl",
@@ -71,7 +71,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "lecture-5-transposed-bs",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_LECTURE,
         .step = 5,
         .source = "lecture/05_transposed_bs.cl",
@@ -88,7 +88,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "lecture-6-one-block-shared",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_LECTURE,
         .step = 6,
         .source = "lecture/06_one_block_shared.cl",

@@ -1,12 +1,15 @@
-/* Registry entries of the library's own kernels: the general direct SGEMM
- * and the unpacking/scaling helpers used around the tiled kernels (the
+/* Registry entries of the library's own kernels: the general direct SGEMM,
+ * xgemm, and the unpacking/scaling helpers used around the tiled kernels (the
  * packing runs on the transpose kernels, registry_transpose.c). */
 #include "registry.h"
+
+/* Helpers by position, so plans reach them without a lookup (gk_kernel_helper). */
+enum { DIRECT, XGEMM, UNPACK, SCALE };
 
 static const gk_kernel_def kernels[] = {
     {
         .name = "direct",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_DIRECT,
         .family = GK_FAMILY_LIBRARY,
         .step = 1,
         .source = "library/direct.cl",
@@ -19,11 +22,11 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TS*WPT", .tile_n = "TS*WPT",
         .k_multiple = "1",
         .local_mem_bytes = "2 * TS * (TS*WPT + 1) * 4",
-        .flags = GK_FLAG_DIRECT,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
     },
     {
         .name = "xgemm",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED_BT,
         .family = GK_FAMILY_LIBRARY,
         .step = 2,
         .source = "library/xgemm.cl",
@@ -44,11 +47,10 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "TSK",
         .local_mem_bytes = "2 * TSK * (TSM + TSN) * 4",
-        .flags = GK_FLAG_B_TRANSPOSED,
     },
-    {
+    [UNPACK] = {
         .name = "unpack",
-        .op = GK_OP_COPY,
+        .contract = GK_CONTRACT_UNPACK,
         .family = GK_FAMILY_LIBRARY,
         .step = 91,
         .source = "library/pack.cl",
@@ -58,11 +60,10 @@ static const gk_kernel_def kernels[] = {
         .local_x = "TILE", .local_y = "TILE",
         .tile_m = "TILE", .tile_n = "TILE",
         .k_multiple = "1",
-        .flags = GK_FLAG_HELPER,
     },
-    {
+    [SCALE] = {
         .name = "scale",
-        .op = GK_OP_COPY,
+        .contract = GK_CONTRACT_SCALE,
         .family = GK_FAMILY_LIBRARY,
         .step = 92,
         .source = "library/pack.cl",
@@ -72,9 +73,13 @@ static const gk_kernel_def kernels[] = {
         .local_x = "TILE", .local_y = "TILE",
         .tile_m = "TILE", .tile_n = "TILE",
         .k_multiple = "1",
-        .flags = GK_FLAG_HELPER,
     },
 };
+
+const gk_kernel_def *gk_kernel_helper(gk_helper which)
+{
+    return which == GK_HELPER_SCALE ? &kernels[SCALE] : which == GK_HELPER_UNPACK ? &kernels[UNPACK] : NULL;
+}
 
 const gk_kernel_def *const gk_library_kernels = kernels;
 const size_t gk_library_kernel_count = sizeof kernels / sizeof kernels[0];

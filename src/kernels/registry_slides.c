@@ -7,7 +7,7 @@
 static const gk_kernel_def kernels[] = {
     {
         .name = "slides-1-elem-per-item",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_SLIDES,
         .step = 1,
         .source = "slides/01_elem_per_item.cl",
@@ -23,7 +23,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "slides-2-row-per-item",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_SLIDES,
         .step = 2,
         .source = "slides/02_row_per_item.cl",
@@ -40,7 +40,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "slides-3-row-private-a",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_SLIDES,
         .step = 3,
         .source = "slides/03_row_private_a.cl",
@@ -56,7 +56,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "slides-4-private-a-local-b",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_SLIDES,
         .step = 4,
         .source = "slides/04_private_a_local_b.cl",
@@ -72,7 +72,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "slides-5-blocked",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_SLIDES,
         .step = 5,
         .source = "slides/05_blocked.cl",

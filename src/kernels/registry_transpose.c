@@ -1,7 +1,7 @@
 /* Registry entries of the transposition kernels: the CUDA lecture's ladder
  * (copy, naive, coalesced, padded, diagonal) and the library's fast transpose
  * and copy. All take (rows, cols, alpha, A, offA, lda, B, offB, ldb), see
- * GK_OP_TRANSPOSE in registry.h. */
+ * GK_CONTRACT_TRANSPOSE in registry.h. */
 #include "registry.h"
 
 /* The lecture's launch shape: TILE_DIM x BLOCK_ROWS work-items per TILE_DIM^2 block. */
@@ -30,7 +30,7 @@
 static const gk_kernel_def kernels[] = {
     {
         .name = "lecture-copy",
-        .op = GK_OP_COPY,
+        .contract = GK_CONTRACT_COPY,
         .family = GK_FAMILY_LECTURE,
         .step = 1,
         .source = "transpose/untiled.cl",
@@ -44,7 +44,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "lecture-transpose-naive",
-        .op = GK_OP_TRANSPOSE,
+        .contract = GK_CONTRACT_TRANSPOSE,
         .family = GK_FAMILY_LECTURE,
         .step = 2,
         .source = "transpose/untiled.cl",
@@ -58,7 +58,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "lecture-transpose-coalesced",
-        .op = GK_OP_TRANSPOSE,
+        .contract = GK_CONTRACT_TRANSPOSE,
         .family = GK_FAMILY_LECTURE,
         .step = 3,
         .source = "transpose/tiled.cl",
@@ -74,7 +74,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "lecture-transpose-padded",
-        .op = GK_OP_TRANSPOSE,
+        .contract = GK_CONTRACT_TRANSPOSE,
         .family = GK_FAMILY_LECTURE,
         .step = 4,
         .source = "transpose/tiled.cl",
@@ -90,7 +90,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "lecture-transpose-diagonal",
-        .op = GK_OP_TRANSPOSE,
+        .contract = GK_CONTRACT_TRANSPOSE,
         .family = GK_FAMILY_LECTURE,
         .step = 5,
         .source = "transpose/tiled.cl",
@@ -106,7 +106,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "transpose-fast",
-        .op = GK_OP_TRANSPOSE,
+        .contract = GK_CONTRACT_TRANSPOSE,
         .family = GK_FAMILY_LIBRARY,
         .step = 10,
         .source = "transpose/vector.cl",
@@ -122,7 +122,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "copy-fast",
-        .op = GK_OP_COPY,
+        .contract = GK_CONTRACT_COPY,
         .family = GK_FAMILY_LIBRARY,
         .step = 11,
         .source = "transpose/vector.cl",
@@ -136,7 +136,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "transpose-aligned",
-        .op = GK_OP_TRANSPOSE,
+        .contract = GK_CONTRACT_TRANSPOSE,
         .family = GK_FAMILY_LIBRARY,
         .step = 12,
         .source = "transpose/vector.cl",

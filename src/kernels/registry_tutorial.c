@@ -22,7 +22,7 @@
 static const gk_kernel_def kernels[] = {
     {
         .name = "tutorial-1-naive",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_TUTORIAL,
         .step = 1,
         .source = "tutorial/01_naive.cl",
@@ -37,7 +37,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "tutorial-2-tiling",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_TUTORIAL,
         .step = 2,
         .source = "tutorial/02_tiling.cl",
@@ -52,7 +52,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "tutorial-3-more-work",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_TUTORIAL,
         .step = 3,
         .source = "tutorial/03_more_work.cl",
@@ -68,7 +68,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "tutorial-4-wide",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED,
         .family = GK_FAMILY_TUTORIAL,
         .step = 4,
         .source = "tutorial/04_wide.cl",
@@ -84,7 +84,7 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "tutorial-5-transposed",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED_BT,
         .family = GK_FAMILY_TUTORIAL,
         .step = 5,
         .source = "tutorial/05_transposed.cl",
@@ -104,11 +104,10 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "TSK",
         .local_mem_bytes = "4 * (TSK * TSM + TSN * (TSK + PADB))",
-        .flags = GK_FLAG_B_TRANSPOSED,
     },
     {
         .name = "tutorial-6-register-blocking",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED_BT,
         .family = GK_FAMILY_TUTORIAL,
         .step = 6,
         .source = "tutorial/06_register_blocking.cl",
@@ -121,11 +120,10 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "TSK",
         .local_mem_bytes = "4 * (TSK * TSM + TSN * (TSK + PADB))",
-        .flags = GK_FLAG_B_TRANSPOSED,
     },
     {
         .name = "tutorial-7-wide-loads",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED_BT,
         .family = GK_FAMILY_TUTORIAL,
         .step = 7,
         .source = "tutorial/07_wide_loads.cl",
@@ -140,11 +138,10 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "TSK",
         .local_mem_bytes = "4 * TSK * (TSM + TSN)",
-        .flags = GK_FLAG_B_TRANSPOSED,
     },
     {
         .name = "tutorial-8-cuda",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED_BT,
         .family = GK_FAMILY_TUTORIAL,
         .step = 8,
         .source = "tutorial/08_cuda.cl",
@@ -164,11 +161,11 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "TSK",
         .local_mem_bytes = "4 * TSK * (TSM + TSN)",
-        .flags = GK_FLAG_B_TRANSPOSED | GK_FLAG_CUDA_ONLY,
+        .backends = GK_BACKEND_BIT_CUDA,
     },
     {
         .name = "tutorial-9-prefetch",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED_BT,
         .family = GK_FAMILY_TUTORIAL,
         .step = 9,
         .source = "tutorial/09_prefetch.cl",
@@ -183,14 +180,13 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "TSK",
         .local_mem_bytes = "2 * 4 * TSK * (TSM + TSN)",
-        .flags = GK_FLAG_B_TRANSPOSED,
     },
     {
         /* The tutorial's kernel 10 is not a new inner kernel: it is the fast
          * kernel run at any size by zero-padding the inputs and cutting the
-         * padding off C, which src/core/sgemm_run.c does (library/pack.cl). */
+         * padding off C, which the GEMM plan does (src/core/routine_gemm.c) (library/pack.cl). */
         .name = "tutorial-10-padded",
-        .op = GK_OP_SGEMM,
+        .contract = GK_CONTRACT_GEMM_PACKED_BT,
         .family = GK_FAMILY_TUTORIAL,
         .step = 10,
         .source = "tutorial/09_prefetch.cl",
@@ -207,7 +203,6 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "KREM + (1 - KREM) * TSK",
         .local_mem_bytes = "2 * 4 * TSK * (TSM + TSN)",
-        .flags = GK_FLAG_B_TRANSPOSED,
     },
 };
 

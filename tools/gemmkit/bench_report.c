@@ -107,7 +107,7 @@ double gk_bench_step_speedup(const gk_bench_report *report, const gk_bench_recor
     for (size_t i = 0; i < report->count; i++) {
         const gk_bench_record *c = &report->records[i];
         const gk_kernel_def *cd = gk_kernel_find(c->name);
-        if (!cd || cd->family != def->family || cd->op != def->op || cd->step >= def->step ||
+        if (!cd || cd->family != def->family || gk_kernel_op(cd) != gk_kernel_op(def) || cd->step >= def->step ||
             cd->step <= before_step || c->status != GK_BENCH_OK || !same_problem(c, record))
             continue;
         before = c;

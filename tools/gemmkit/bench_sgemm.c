@@ -167,7 +167,7 @@ static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, const g
     int count = 0;
     for (size_t i = 0; i < gk_kernel_count() && count < max; i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
-        if (def->op != GK_OP_SGEMM || (def->flags & GK_FLAG_HELPER)) continue;
+        if (gk_kernel_op(def) != GK_OP_SGEMM || gk_kernel_is_helper(def)) continue;
         if (strcmp(want, "all") != 0 && strcmp(want, def->name) != 0) continue;
         gk_runner *r = gk_runner_gemmkit(s->ctx, def->name, s->args->params);
         if (!r) break;
@@ -199,7 +199,7 @@ void gk_bench_sgemm(gk_bench_session *s)
                           in.sets == 1 ? "" : "s");
         if (s->args->baseline) baseline(s, &in);
         for (int k = 0; k < nk; k++) {
-            if (defs[k] && (defs[k]->flags & GK_FLAG_CUDA_ONLY) && !cuda) {
+            if (defs[k] && !gk_kernel_runs_on(defs[k], GK_BACKEND_BIT_OPENCL) && !cuda) {
                 gk_bench_record *rec = gk_bench_report_add(&s->report);
                 if (!rec) continue;
                 fill_record(s, kernels[k], &in, rec);

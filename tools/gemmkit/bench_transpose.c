@@ -139,7 +139,7 @@ static void measure(gk_bench_session *s, gk_runner *r, inputs *in, int trans)
 
 static int is_variant(const gk_kernel_def *def)
 {
-    return (def->op == GK_OP_TRANSPOSE || def->op == GK_OP_COPY) && !(def->flags & GK_FLAG_HELPER);
+    return (gk_kernel_op(def) == GK_OP_TRANSPOSE || gk_kernel_op(def) == GK_OP_COPY) && !gk_kernel_is_helper(def);
 }
 
 /* gemmkit's runners, with whether each transposes: the library's own choice
@@ -164,12 +164,12 @@ static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, int *tr
         if (!is_variant(def)) continue;
         const int reference = strcmp(def->name, REFERENCE_COPY) == 0;
         if (best && !reference) continue;
-        if (named && def != named && (named->op == GK_OP_COPY || !reference)) continue;
+        if (named && def != named && (gk_kernel_op(named) == GK_OP_COPY || !reference)) continue;
         gk_runner *r = gk_runner_gemmkit(s->ctx, def->name, def == named ? s->args->params : NULL);
         if (!r) break;
         snprintf(r->label, sizeof r->label, "gemmkit %s: %s", def->name, def->summary);
         runners[count] = r;
-        transposes[count++] = def->op == GK_OP_TRANSPOSE;
+        transposes[count++] = gk_kernel_op(def) == GK_OP_TRANSPOSE;
     }
     return count;
 }

@@ -122,7 +122,7 @@ static int check_kernel(const gk_bench_args *args)
 {
     if (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0) return 0;
     const gk_kernel_def *def = gk_kernel_find(args->kernel);
-    if (!def || (def->flags & GK_FLAG_HELPER) || (def->op == GK_OP_SGEMM) == args->transpose) {
+    if (!def || gk_kernel_is_helper(def) || (gk_kernel_op(def) == GK_OP_SGEMM) == args->transpose) {
         fprintf(stderr, "gemmkit bench: no %s kernel named \"%s\" (see gemmkit list; or all, best)\n",
                 args->transpose ? "transpose or copy" : "SGEMM", args->kernel);
         return GK_EXIT_USAGE;

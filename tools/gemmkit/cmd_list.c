@@ -26,16 +26,16 @@ int gk_cmd_list(const gk_cli *cli)
     if (cli->argc) return gk_cli_usage_error("list", "unexpected argument \"%s\" (it takes none)", cli->argv[0]);
     for (size_t i = 0; i < gk_kernel_count(); i++) {
         const gk_kernel_def *d = gk_kernel_at(i);
-        const char *op = d->op == GK_OP_SGEMM ? "sgemm" : d->op == GK_OP_TRANSPOSE ? "transpose" : "copy";
+        const char *op = gk_kernel_op(d) == GK_OP_SGEMM ? "sgemm" : gk_kernel_op(d) == GK_OP_TRANSPOSE ? "transpose" : "copy";
         printf("%-28s %-9s [%s] %s\n", d->name, op, family_name(d->family), d->summary);
         printf("%-28s   params:", "");
         for (int p = 0; p < GK_MAX_PARAMS && d->params[p].name; p++)
             printf(" %s=%d", d->params[p].name, d->params[p].default_value);
-        if (d->op == GK_OP_SGEMM)
+        if (gk_kernel_op(d) == GK_OP_SGEMM)
             printf("\n%-28s   sizes: tile %s x %s, K multiple of %s%s%s%s\n", "", d->tile_m, d->tile_n,
-                   d->k_multiple, (d->flags & GK_FLAG_DIRECT) ? "; any size directly" : "; any size via padding",
+                   d->k_multiple, (d->contract == GK_CONTRACT_GEMM_DIRECT) ? "; any size directly" : "; any size via padding",
                    (d->flags & GK_FLAG_SQUARE_ONLY) ? "; square kernel" : "",
-                   (d->flags & GK_FLAG_CUDA_ONLY) ? "; CUDA backend only" : "");
+                   !gk_kernel_runs_on(d, GK_BACKEND_BIT_OPENCL) ? "; CUDA backend only" : "");
         else
             printf("\n%-28s   sizes: tile %s x %s of A per work-group; any size (bounds-checked)\n", "",
                    d->tile_m, d->tile_n);

@@ -90,7 +90,7 @@ static long fitting_candidates(const gk_kernel_def *def, const space *s, long to
         gk_config config;
         gk_geometry g;
         if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS ||
-            gk_config_geometry(&config, n, n, def->op == GK_OP_SGEMM ? n : 0, &g) != GEMMKIT_SUCCESS ||
+            gk_config_geometry(&config, n, n, gk_kernel_op(def) == GK_OP_SGEMM ? n : 0, &g) != GEMMKIT_SUCCESS ||
             gk_config_check_device(&config, &g, info) != GEMMKIT_SUCCESS)
             continue;
         fit++;
@@ -144,7 +144,7 @@ static int tune(gemmkit_context *ctx, const gk_kernel_def *def, const gk_tune_ar
 {
     gemmkit_device_info info;
     gemmkit_context_device_info(ctx, &info);
-    const int sgemm = def->op == GK_OP_SGEMM;
+    const int sgemm = gk_kernel_op(def) == GK_OP_SGEMM;
     int64_t n = args->size;
     if (n == 0 && sgemm) n = args->small ? (info.is_gpu ? 1024 : 128) : (info.is_gpu ? 4096 : 512);
     if (n == 0 && !sgemm) n = info.is_gpu ? 8192 : 1024;
@@ -202,11 +202,11 @@ int gk_cmd_tune(const gk_cli *cli)
     int parsed = gk_tune_parse_args(cli->argc, cli->argv, &args);
     if (parsed) return parsed < 0 ? GK_EXIT_OK : parsed;
     const gk_kernel_def *def = args.kernel ? gk_kernel_find(args.kernel) : NULL;
-    if (args.kernel && (!def || (def->flags & GK_FLAG_HELPER)))
+    if (args.kernel && (!def || gk_kernel_is_helper(def)))
         return gk_cli_usage_error("tune", "no SGEMM or transpose kernel named \"%s\" (gemmkit list)", args.kernel);
-    if (def && def->op != GK_OP_SGEMM && args.small)
+    if (def && gk_kernel_op(def) != GK_OP_SGEMM && args.small)
         return gk_cli_usage_error("tune", "--small is for SGEMM kernels");
-    if (def && def->op != GK_OP_SGEMM && args.size == 1)
+    if (def && gk_kernel_op(def) != GK_OP_SGEMM && args.size == 1)
         return gk_cli_usage_error("tune", "transposes need --size 2 or more");
     char path_buffer[1024];
     const char *path = args.db ? args.db : gk_tuning_path(path_buffer, sizeof path_buffer);
@@ -218,7 +218,7 @@ int gk_cmd_tune(const gk_cli *cli)
     if (!ctx) return GK_EXIT_FAILED;
     if (!def) def = gk_sgemm_fast_kernel(ctx);
     int exit_code;
-    if ((def->flags & GK_FLAG_CUDA_ONLY) && strcmp(ctx->info.backend, "cuda") != 0)
+    if (!gk_kernel_runs_on(def, ctx->ops->bit))
         exit_code = gk_cli_usage_error("tune", "kernel %s needs the CUDA backend (gemmkit --backend cuda tune ...)",
                                        def->name);
     else

@@ -77,7 +77,7 @@ static int check_request(const char *kernel, const char *params)
         return 0;
     }
     const gk_kernel_def *def = gk_kernel_find(kernel);
-    if (!def || (def->flags & GK_FLAG_HELPER))
+    if (!def || gk_kernel_is_helper(def))
         return gk_cli_usage_error("verify", "no kernel named \"%s\" (see gemmkit list)", kernel);
     gk_config config;
     if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS)
@@ -109,9 +109,9 @@ int gk_cmd_verify(const gk_cli *cli)
     char skipped_why[512] = "";
     for (size_t i = 0; i < gk_kernel_count(); i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
-        if (def->flags & GK_FLAG_HELPER) continue;
+        if (gk_kernel_is_helper(def)) continue;
         if (strcmp(kernel, "all") != 0 && strcmp(kernel, def->name) != 0) continue;
-        gk_verify_outcome outcome = def->op == GK_OP_SGEMM ? verify_kernel(ctx, def, params, &rng)
+        gk_verify_outcome outcome = gk_kernel_op(def) == GK_OP_SGEMM ? verify_kernel(ctx, def, params, &rng)
                                                             : gk_verify_transpose_kernel(ctx, def, params, &rng);
         if (outcome == GK_VERIFY_SKIPPED) snprintf(skipped_why, sizeof skipped_why, "%s", gemmkit_last_error_message());
         counts[outcome]++;

@@ -29,7 +29,7 @@ void gk_tune_print_saved(const char *path, gemmkit_context *ctx, const gk_kernel
     printf("saved to %s; used by new contexts on this device", path);
     if (!read || !same_file(read, path)) printf(" when GEMMKIT_TUNING_DB=%s", path);
     const gk_kernel_def *fast = gk_sgemm_fast_kernel(ctx);
-    if (def->op != GK_OP_SGEMM)
+    if (gk_kernel_op(def) != GK_OP_SGEMM)
         printf(", whenever %s runs\n", def->name);
     else if (def != fast)
         printf(", only in SGEMM calls that name %s (the default dispatch runs %s on this device)\n", def->name,

@@ -63,7 +63,7 @@ gemmkit_status gk_tune_target_transpose(gk_tune_target *t, gemmkit_context *ctx,
                                         int repeat)
 {
     const double m = (double)(n - 1);
-    const int copy = gk_kernel_find(kernel)->op == GK_OP_COPY;
+    const int copy = gk_kernel_op(gk_kernel_find(kernel)) == GK_OP_COPY;
     *t = (gk_tune_target){.unit = "GB/s", .work = 8.0 * ((double)n * n + m * m), .time = time_transpose,
                           .verify = verify_transpose, .release = release_transpose, .ctx = ctx,
                           .kernel = kernel, .trans = copy ? GEMMKIT_NO_TRANS : GEMMKIT_TRANS, .n = n,

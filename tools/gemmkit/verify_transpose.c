@@ -10,7 +10,7 @@
 gk_verify_outcome gk_verify_transpose_kernel(gemmkit_context *ctx, const gk_kernel_def *def, const char *params,
                                              gk_rng *rng)
 {
-    const gemmkit_transpose trans = def->op == GK_OP_TRANSPOSE ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
+    const gemmkit_transpose trans = gk_kernel_op(def) == GK_OP_TRANSPOSE ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
     const struct {
         gk_omatcopy_case c;
         const char *what;

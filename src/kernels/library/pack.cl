@@ -1,7 +1,7 @@
 // Post-processing around the tiled SGEMM kernels (tutorial kernel 10): writing
 // a padded result back into C with alpha and beta, and scaling C alone. The
 // pre-processing (packing an operand, transposed or not, into a zero-padded
-// buffer) runs on the transpose and copy kernels (src/core/transpose.c).
+// buffer) runs on the transpose and copy kernels (src/core/routine_omatcopy.c).
 
 #ifndef TILE
 #define TILE 16 // work-group is TILE x TILE; each work-item moves one element

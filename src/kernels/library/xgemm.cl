@@ -4,7 +4,7 @@
 // with register prefetching (kernel 9), on packed operands padded by the
 // library (kernel 10).
 //
-// Contract (GK_FLAG_B_TRANSPOSED): column-major C (M x N) = A (M x K) * B,
+// Contract (GK_CONTRACT_GEMM_PACKED_BT): column-major C (M x N) = A (M x K) * B,
 // where B is given as its transpose, N x K column-major, so that both tiles
 // arrive with their M or N index contiguous and need no transposition in
 // local memory. M % TSM == 0, N % TSN == 0, K % TSK == 0.

@@ -5,7 +5,7 @@
 // warp shuffles (USE_SHUFFLE): each lane of a group of WPTN lanes, which share
 // tidn, reads one distinct value of Bsub and the group exchanges them with
 // __shfl_sync instead of every lane reading all WPTN values.
-// Meaningful under CUDA only (registered GK_FLAG_CUDA_ONLY); built as OpenCL,
+// Meaningful under CUDA only (registered for the CUDA backend only); built as OpenCL,
 // the intrinsics fall back to plain loads and local-memory reads.
 // Written for the translation (__kernel, __global, __local, barrier,
 // get_local_id, get_group_id as macros): no vector arithmetic, no float8, no

@@ -1,0 +1,92 @@
+/* One function per contract builds its argument list: the only place where a
+ * kernel's arguments are spelt out (their meaning: registry.h). */
+#include "contract.h"
+
+#include <string.h>
+
+#define I(x) GK_INT((int)(x))
+#define RETURN_ARGS(out, ...)                                                                      \
+    do {                                                                                           \
+        const gk_arg list_[] = {__VA_ARGS__};                                                      \
+        memcpy(out, list_, sizeof list_);                                                          \
+        return sizeof list_ / sizeof list_[0];                                                     \
+    } while (0)
+
+int64_t gk_round_up(int64_t x, int64_t multiple) { return (x + multiple - 1) / multiple * multiple; }
+
+size_t gk_groups_times(int64_t size, int64_t tile, int64_t local)
+{
+    return (size_t)((size + tile - 1) / tile * local);
+}
+
+static unsigned gemm_direct(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
+                GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset),
+                I(o->c.ld));
+}
+
+static unsigned gemm_packed(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_MEM(o->a.mem), GK_MEM(o->b.mem), GK_MEM(o->c.mem));
+}
+
+static unsigned transpose_or_copy(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
+                GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld));
+}
+
+static unsigned scale(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
+}
+
+static unsigned unpack(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.ld), GK_FLOAT(o->beta),
+                GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
+}
+
+static const struct {
+    gk_operation op;
+    unsigned (*args)(const gk_operands *o, gk_arg *out);
+} contracts[GK_CONTRACT_COUNT] = {
+    [GK_CONTRACT_GEMM_DIRECT] = {GK_OP_SGEMM, gemm_direct},
+    [GK_CONTRACT_GEMM_PACKED] = {GK_OP_SGEMM, gemm_packed},
+    [GK_CONTRACT_GEMM_PACKED_BT] = {GK_OP_SGEMM, gemm_packed},
+    [GK_CONTRACT_TRANSPOSE] = {GK_OP_TRANSPOSE, transpose_or_copy},
+    [GK_CONTRACT_COPY] = {GK_OP_COPY, transpose_or_copy},
+    [GK_CONTRACT_SCALE] = {GK_OP_HELPER, scale},
+    [GK_CONTRACT_UNPACK] = {GK_OP_HELPER, unpack},
+};
+
+gk_operation gk_kernel_op(const gk_kernel_def *def) { return contracts[def->contract].op; }
+
+int gk_kernel_is_helper(const gk_kernel_def *def) { return gk_kernel_op(def) == GK_OP_HELPER; }
+
+int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit)
+{
+    return def->backends == 0 || (def->backends & backend_bit) != 0;
+}
+
+/* Every contract so far launches one work-group of local_x x local_y per
+ * tile_m x tile_n tile of the m x n result (of A for transposes), and a
+ * batch along the third dimension. */
+void gk_contract_bind(const gk_kernel_def *def, const gk_geometry *g, const gk_operands *o, gk_binding *out)
+{
+    out->arg_count = contracts[def->contract].args(o, out->args);
+    const size_t batch = o->batch > 1 ? (size_t)o->batch : 1;
+    out->dims = batch > 1 ? 3 : 2;
+    out->global[0] = gk_groups_times(o->m, g->tile_m, g->local_x);
+    out->global[1] = gk_groups_times(o->n, g->tile_n, g->local_y);
+    out->global[2] = batch;
+    out->local[0] = (size_t)g->local_x;
+    out->local[1] = (size_t)g->local_y;
+    out->local[2] = 1;
+}
+
+int64_t gk_contract_define_value(unsigned define, const gk_operands *o)
+{
+    return define == GK_DEFINE_TRANS_A ? o->trans_a : define == GK_DEFINE_TRANS_B ? o->trans_b : 0;
+}

@@ -1,0 +1,46 @@
+/* Kernel contracts (registry.h, gk_contract): from the operands of one step,
+ * the argument list and the 3-D launch grid of a kernel with that contract. */
+#ifndef GK_CONTRACT_H
+#define GK_CONTRACT_H
+
+#include "kernel_config.h"
+
+#define GK_MAX_ARGS 16
+
+typedef struct gk_matrix {
+    gk_mem *mem;
+    size_t offset; /* elements */
+    int64_t ld;
+} gk_matrix;
+
+/* Everything a contract may take. GEMM contracts: m x n x k, A, B, C; 2-D
+ * contracts (transpose, copy, scale, unpack): rows = m, cols = n, source a
+ * (P for unpack), destination b (transpose, copy) or c (scale, unpack). */
+typedef struct gk_operands {
+    int64_t m, n, k;
+    int64_t batch; /* the grid's third dimension; 0 counts as 1 */
+    int trans_a, trans_b;
+    float alpha, beta;
+    gk_matrix a, b, c;
+} gk_operands;
+
+/* A bound kernel: its arguments, and global/local work-items per dimension. */
+typedef struct gk_binding {
+    gk_arg args[GK_MAX_ARGS];
+    unsigned arg_count;
+    unsigned dims;
+    size_t global[3], local[3];
+} gk_binding;
+
+/* Binds a kernel with geometry g to the operands through its contract. */
+void gk_contract_bind(const gk_kernel_def *def, const gk_geometry *g, const gk_operands *o, gk_binding *out);
+
+/* The value of a problem define (gk_problem_define) for these operands. */
+int64_t gk_contract_define_value(unsigned define, const gk_operands *o);
+
+/* Shared integer helpers: x rounded up to a multiple; work-items of a grid
+ * dimension that gives `local` work-items to each tile of `size`. */
+int64_t gk_round_up(int64_t x, int64_t multiple);
+size_t gk_groups_times(int64_t size, int64_t tile, int64_t local);
+
+#endif

@@ -1,0 +1,48 @@
+/* The one host-array path of every routine (routine.h, gk_host_call). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "routine.h"
+#include "status.h"
+
+static gemmkit_status stage(gemmkit_context *ctx, gk_host_operand *o)
+{
+    const size_t bytes = (size_t)gk_extent(o->rows, o->cols, o->ld) * sizeof(float);
+    GK_TRY(gk_context_scratch(ctx, o->slot, bytes, o->mem));
+    return o->in ? ctx->ops->write(ctx->device, *o->mem, 0, bytes, o->in) : GEMMKIT_SUCCESS;
+}
+
+/* Reads into a temporary, then copies the rows x cols matrix out. */
+static gemmkit_status read_back(gemmkit_context *ctx, const gk_host_operand *o)
+{
+    const size_t count = (size_t)gk_extent(o->rows, o->cols, o->ld);
+    float *result = malloc(count * sizeof(float));
+    if (!result) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating %zu floats", count);
+    gemmkit_status status = ctx->ops->read(ctx->device, *o->mem, 0, count * sizeof(float), result);
+    if (status == GEMMKIT_SUCCESS && o->ld == o->rows) memcpy(o->out, result, count * sizeof(float));
+    else if (status == GEMMKIT_SUCCESS)
+        for (int64_t j = 0; j < o->cols; j++)
+            memcpy(o->out + j * o->ld, result + j * o->ld, (size_t)o->rows * sizeof(float));
+    free(result);
+    return status;
+}
+
+static gemmkit_status call_locked(gemmkit_context *ctx, gk_host_operand *operands, int count,
+                                  gemmkit_status (*run)(gemmkit_context *, void *), void *problem)
+{
+    for (int i = 0; i < count; i++)
+        if (operands[i].in || operands[i].out) GK_TRY(stage(ctx, &operands[i]));
+    GK_TRY(run(ctx, problem));
+    for (int i = 0; i < count; i++)
+        if (operands[i].out) GK_TRY(read_back(ctx, &operands[i]));
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_host_call(gemmkit_context *ctx, gk_host_operand *operands, int count,
+                            gemmkit_status (*run)(gemmkit_context *ctx, void *problem), void *problem)
+{
+    pthread_mutex_lock(&ctx->lock);
+    gemmkit_status status = call_locked(ctx, operands, count, run, problem);
+    pthread_mutex_unlock(&ctx->lock);
+    return status;
+}

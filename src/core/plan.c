@@ -1,0 +1,81 @@
+/* Building and executing plans (plan.h). */
+#include "plan.h"
+
+#include "status.h"
+
+static const struct {
+    unsigned bit;
+    const char *name;
+} problem_defines[] = {{GK_DEFINE_TRANS_A, "TRANS_A"}, {GK_DEFINE_TRANS_B, "TRANS_B"}};
+
+static const char *backends_text(unsigned mask)
+{
+    return mask == GK_BACKEND_BIT_CUDA ? "the CUDA backend" : mask == GK_BACKEND_BIT_OPENCL ? "the OpenCL backend"
+                                                                                            : "another backend";
+}
+
+gemmkit_status gk_plan_check_backend(const gemmkit_context *ctx, const gk_kernel_def *def)
+{
+    if (gk_kernel_runs_on(def, ctx->ops->bit)) return GEMMKIT_SUCCESS;
+    return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "kernel \"%s\" needs %s", def->name,
+                   backends_text(def->backends));
+}
+
+gemmkit_status gk_plan_add(const gemmkit_context *ctx, gk_plan *plan, const gk_config *config,
+                           const gk_geometry *geometry, const gk_operands *o, int main)
+{
+    const gk_kernel_def *def = config->def;
+    if (plan->count >= GK_PLAN_MAX_STEPS)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "kernel %s: a plan holds at most %d steps", def->name,
+                       GK_PLAN_MAX_STEPS);
+    GK_TRY(gk_plan_check_backend(ctx, def));
+    gk_step *step = &plan->steps[plan->count];
+    step->config = *config;
+    step->main = main;
+    if (geometry) step->geometry = *geometry;
+    else GK_TRY(gk_config_geometry(config, o->m, o->n, o->k, &step->geometry));
+    GK_TRY(gk_config_check_device(config, &step->geometry, &ctx->info));
+
+    step->define_count = gk_config_defines(config, step->defines);
+    for (size_t i = 0; i < sizeof problem_defines / sizeof problem_defines[0]; i++)
+        if (def->defines & problem_defines[i].bit)
+            step->defines[step->define_count++] =
+                (gk_define){problem_defines[i].name, gk_contract_define_value(problem_defines[i].bit, o)};
+
+    gk_contract_bind(def, &step->geometry, o, &step->binding);
+    if (step->binding.dims > 2 && !(ctx->ops->caps & GK_CAP_LAUNCH_3D))
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "kernel %s: the %s backend launches no 3-D grids",
+                       def->name, ctx->ops->name);
+    plan->count++;
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_plan_add_helper(const gemmkit_context *ctx, gk_plan *plan, gk_helper helper,
+                                  const gk_operands *operands, int main)
+{
+    return gk_plan_add(ctx, plan, &ctx->helpers[helper], NULL, operands, main);
+}
+
+gemmkit_status gk_plan_execute(gemmkit_context *ctx, const gk_plan *plan, double *kernel_ms, double *total_ms)
+{
+    for (unsigned i = 0; i < plan->count; i++) {
+        const gk_step *step = &plan->steps[i];
+        gk_program *program = NULL;
+        GK_TRY(gk_context_program(ctx, step->config.def->source, step->defines, step->define_count, &program));
+        const gk_binding *b = &step->binding;
+        const gk_launch launch = {
+            .function = step->config.def->function,
+            .dims = b->dims,
+            .global = {b->global[0], b->global[1], b->global[2]},
+            .local = {b->local[0], b->local[1], b->local[2]},
+            .args = b->args,
+            .arg_count = b->arg_count,
+        };
+        const int timed = total_ms || (step->main && kernel_ms);
+        double ms = 0.0;
+        GK_TRY(ctx->ops->launch(ctx->device, program, &launch, timed ? &ms : NULL));
+        if (step->main && kernel_ms) *kernel_ms += ms;
+        if (total_ms) *total_ms += ms;
+    }
+    return GEMMKIT_SUCCESS;
+}

@@ -1,0 +1,252 @@
+/* The GEMM routine: argument preparation (all row-major and operand swapping
+ * happens here, once), the plan (one direct kernel, or pack -> tiled kernel ->
+ * unpack around a kernel that needs padded, packed operands, tutorial kernel
+ * 10's approach), and the public entry points on host arrays and buffers. */
+#include <stdint.h>
+
+#include "sgemm.h"
+#include "status.h"
+#include "transpose.h"
+
+static int is_trans(gemmkit_transpose t) { return t == GEMMKIT_TRANS || t == GEMMKIT_CONJ_TRANS; }
+
+static int64_t extent_a(const gk_sgemm_problem *p)
+{
+    return gk_extent(gk_stored_rows(p->trans_a, p->m, p->k), p->trans_a ? p->m : p->k, p->a.ld);
+}
+
+static int64_t extent_b(const gk_sgemm_problem *p)
+{
+    return gk_extent(gk_stored_rows(p->trans_b, p->k, p->n), p->trans_b ? p->k : p->n, p->b.ld);
+}
+
+gemmkit_status gk_sgemm_prepare(const gk_gemm_call *call, gk_sgemm_problem *p)
+{
+    GK_TRY(gk_check_layout(call->layout));
+    GK_TRY(gk_check_trans(call->trans_a, "trans_a"));
+    GK_TRY(gk_check_trans(call->trans_b, "trans_b"));
+    const int64_t m = call->m, n = call->n, k = call->k;
+    if (m < 0) return gk_fail(GEMMKIT_ERROR_INVALID_SIZE, "m = %lld is negative", (long long)m);
+    if (n < 0) return gk_fail(GEMMKIT_ERROR_INVALID_SIZE, "n = %lld is negative", (long long)n);
+    if (k < 0) return gk_fail(GEMMKIT_ERROR_INVALID_SIZE, "k = %lld is negative", (long long)k);
+    const int ta = is_trans(call->trans_a), tb = is_trans(call->trans_b);
+    /* A stored matrix's leading dimension covers its rows (column-major) or
+     * its row length (row-major). */
+    const int row_major = call->layout == GEMMKIT_ROW_MAJOR;
+    GK_TRY(gk_check_ld("lda", call->lda, row_major ? (ta ? m : k) : (ta ? k : m)));
+    GK_TRY(gk_check_ld("ldb", call->ldb, row_major ? (tb ? k : n) : (tb ? n : k)));
+    GK_TRY(gk_check_ld("ldc", call->ldc, row_major ? n : m));
+
+    const gk_matrix caller_a = {NULL, call->offset_a, call->lda}, caller_b = {NULL, call->offset_b, call->ldb};
+    *p = (gk_sgemm_problem){.k = k, .alpha = call->alpha, .beta = call->beta,
+                            .c = {NULL, call->offset_c, call->ldc}, .source_c = call->c};
+    if (row_major) { /* C^T = op(B)^T op(A)^T in column-major terms */
+        p->m = n, p->n = m, p->trans_a = tb, p->trans_b = ta;
+        p->a = caller_b, p->b = caller_a;
+        p->source_a = call->b, p->source_b = call->a;
+        p->name_a = "B", p->name_b = "A";
+    } else {
+        p->m = m, p->n = n, p->trans_a = ta, p->trans_b = tb;
+        p->a = caller_a, p->b = caller_b;
+        p->source_a = call->a, p->source_b = call->b;
+        p->name_a = "A", p->name_b = "B";
+    }
+    /* Kernels index with 32-bit integers; checking the lds first also keeps
+     * the extents below from overflowing int64. */
+    if (call->lda > INT32_MAX || call->ldb > INT32_MAX || call->ldc > INT32_MAX)
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW, "leading dimensions above 2^31-1 are not supported");
+    if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX)
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW, "dimensions above 2^31-1 are not supported");
+    if (extent_a(p) > INT32_MAX || extent_b(p) > INT32_MAX || gk_extent(p->m, p->n, p->c.ld) > INT32_MAX ||
+        (double)p->m * (double)p->n > (double)INT32_MAX)
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW,
+                       "matrices of more than 2^31-1 elements (m=%lld n=%lld k=%lld) are not supported",
+                       (long long)m, (long long)n, (long long)k);
+    return GEMMKIT_SUCCESS;
+}
+
+int gk_sgemm_writes_c(const gk_sgemm_problem *p)
+{
+    if (p->m == 0 || p->n == 0) return 0;
+    return !((p->alpha == 0.0f || p->k == 0) && p->beta == 1.0f);
+}
+
+int gk_sgemm_reads_ab(const gk_sgemm_problem *p) { return gk_sgemm_writes_c(p) && p->alpha != 0.0f && p->k > 0; }
+
+/* The kernel: the caller's (checked to be an SGEMM kernel for this backend) or the policy's. */
+static gemmkit_status choose_kernel(const gemmkit_context *ctx, const gemmkit_options *options,
+                                    const gk_sgemm_problem *p, gk_config *config)
+{
+    const gk_kernel_def *def = NULL;
+    const char *params = NULL;
+    if (options && options->kernel) {
+        def = gk_kernel_find(options->kernel);
+        if (!def) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no kernel named \"%s\" (see `gemmkit list`)",
+                                 options->kernel);
+        if (gk_kernel_op(def) != GK_OP_SGEMM)
+            return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "kernel \"%s\" is not an SGEMM kernel", def->name);
+        GK_TRY(gk_plan_check_backend(ctx, def));
+    } else {
+        gk_sgemm_choice choice = gk_sgemm_default_kernel(ctx, p->m, p->n, p->k);
+        def = choice.def;
+        params = choice.params;
+    }
+    /* Explicit parameters, else the policy's or this device's tuned ones, else the defaults. */
+    if (options && options->params) params = options->params;
+    return gk_context_resolve(ctx, def, params, config);
+}
+
+static int already_packed(const gk_matrix *x, int trans, int64_t rows, int64_t cols, int64_t rows_p,
+                          int64_t cols_p)
+{
+    return !trans && x->offset == 0 && rows == rows_p && cols == cols_p && x->ld == rows;
+}
+
+/* Packs op(X) (rows x cols) into a zero-padded rows_p x cols_p scratch buffer. */
+static gemmkit_status plan_pack(gemmkit_context *ctx, int slot, const gk_matrix *x, int trans, int64_t rows,
+                                int64_t cols, int64_t rows_p, int64_t cols_p, gk_mem **out, gk_plan *plan)
+{
+    GK_TRY(gk_context_scratch(ctx, slot, (size_t)(rows_p * cols_p) * sizeof(float), out));
+    return gk_omatcopy_plan_pack(ctx, x, trans, rows, cols, rows_p, cols_p, *out, plan);
+}
+
+static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
+                                  const gk_sgemm_problem *p, gk_plan *plan)
+{
+    int64_t mp = gk_round_up(p->m, g->tile_m), np = gk_round_up(p->n, g->tile_n), kp = gk_round_up(p->k, g->k_multiple);
+    if ((config->def->flags & GK_FLAG_SQUARE_ONLY) && !(mp == np && np == kp)) {
+        /* Pad to the common size; the padding is zeros, so the product is unchanged. */
+        int64_t s = mp > np ? mp : np;
+        s = s > kp ? s : kp;
+        int64_t step = g->tile_m > g->tile_n ? g->tile_m : g->tile_n;
+        step = step > g->k_multiple ? step : g->k_multiple;
+        mp = np = kp = gk_round_up(s, step);
+    }
+    gk_operands main = {.m = mp, .n = np, .k = kp, .a = p->a, .b = p->b, .c = p->c};
+    if (!already_packed(&p->a, p->trans_a, p->m, p->k, mp, kp))
+        GK_TRY(plan_pack(ctx, GK_SCRATCH_A, &p->a, p->trans_a, p->m, p->k, mp, kp, &main.a.mem, plan));
+    /* A transposed-B kernel wants op(B)^T, an np x kp matrix. */
+    if (config->def->contract == GK_CONTRACT_GEMM_PACKED_BT)
+        GK_TRY(plan_pack(ctx, GK_SCRATCH_B, &p->b, !p->trans_b, p->n, p->k, np, kp, &main.b.mem, plan));
+    else if (!already_packed(&p->b, p->trans_b, p->k, p->n, kp, np))
+        GK_TRY(plan_pack(ctx, GK_SCRATCH_B, &p->b, p->trans_b, p->k, p->n, kp, np, &main.b.mem, plan));
+    const int direct_c = p->m == mp && p->n == np && p->c.ld == mp && p->c.offset == 0 && p->alpha == 1.0f &&
+                         p->beta == 0.0f;
+    if (!direct_c) GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, (size_t)(mp * np) * sizeof(float), &main.c.mem));
+    /* Geometry may depend on the padded sizes (one row per work-item, ...): gk_plan_add evaluates it. */
+    GK_TRY(gk_plan_add(ctx, plan, config, NULL, &main, 1));
+    if (direct_c) return GEMMKIT_SUCCESS;
+    const gk_operands unpack = {.m = p->m, .n = p->n, .alpha = p->alpha, .beta = p->beta,
+                                .a = {main.c.mem, 0, mp}, .c = p->c};
+    return gk_plan_add_helper(ctx, plan, GK_HELPER_UNPACK, &unpack, 0);
+}
+
+gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
+                             gk_plan *plan)
+{
+    plan->count = 0;
+    gk_config config;
+    GK_TRY(choose_kernel(ctx, options, p, &config));
+    /* Reject what the device cannot run before anything is planned. */
+    gk_geometry g;
+    GK_TRY(gk_config_geometry(&config, p->m, p->n, p->k, &g));
+    GK_TRY(gk_config_check_device(&config, &g, &ctx->info));
+    if (!gk_sgemm_writes_c(p)) return GEMMKIT_SUCCESS;
+    if (!gk_sgemm_reads_ab(p)) {
+        const gk_operands scale = {.m = p->m, .n = p->n, .beta = p->beta, .c = p->c};
+        return gk_plan_add_helper(ctx, plan, GK_HELPER_SCALE, &scale, 0);
+    }
+    if (config.def->contract == GK_CONTRACT_GEMM_DIRECT) {
+        const gk_operands all = {.m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b,
+                                 .alpha = p->alpha, .beta = p->beta, .a = p->a, .b = p->b, .c = p->c};
+        return gk_plan_add(ctx, plan, &config, &g, &all, 1);
+    }
+    return plan_packed(ctx, &config, &g, p, plan);
+}
+
+gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p)
+{
+    double *kernel_ms = options ? options->kernel_ms : NULL, *total_ms = options ? options->total_ms : NULL;
+    if (kernel_ms) *kernel_ms = 0.0;
+    if (total_ms) *total_ms = 0.0;
+    gk_plan plan;
+    GK_TRY(gk_sgemm_plan(ctx, options, p, &plan));
+    return gk_plan_execute(ctx, &plan, kernel_ms, total_ms);
+}
+
+typedef struct host_problem {
+    const gemmkit_options *options;
+    gk_sgemm_problem *problem;
+} host_problem;
+
+static gemmkit_status run_host(gemmkit_context *ctx, void *data)
+{
+    const host_problem *h = data;
+    return gk_sgemm_run(ctx, h->options, h->problem);
+}
+
+gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *options, gemmkit_layout layout,
+                                gemmkit_transpose trans_a, gemmkit_transpose trans_b, int64_t m, int64_t n,
+                                int64_t k, float alpha, const float *a, int64_t lda, const float *b,
+                                int64_t ldb, float beta, float *c, int64_t ldc)
+{
+    GK_TRY(gk_check_pointer(ctx, "ctx"));
+    const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, a, b, c, 0, 0, 0, lda, ldb, ldc};
+    gk_sgemm_problem p;
+    GK_TRY(gk_sgemm_prepare(&call, &p));
+    if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
+    GK_TRY(gk_check_pointer(c, "C"));
+    const int reads = gk_sgemm_reads_ab(&p);
+    if (reads) {
+        GK_TRY(gk_check_pointer(a, "A"));
+        GK_TRY(gk_check_pointer(b, "B"));
+    }
+    /* C is uploaded when it is read (beta != 0). */
+    gk_host_operand staged[] = {
+        {p.beta != 0.0f ? c : NULL, c, p.m, p.n, p.c.ld, GK_SCRATCH_HOST_C, &p.c.mem},
+        {reads ? p.source_a : NULL, NULL, gk_stored_rows(p.trans_a, p.m, p.k), p.trans_a ? p.m : p.k, p.a.ld,
+         GK_SCRATCH_HOST_A, &p.a.mem},
+        {reads ? p.source_b : NULL, NULL, gk_stored_rows(p.trans_b, p.k, p.n), p.trans_b ? p.k : p.n, p.b.ld,
+         GK_SCRATCH_HOST_B, &p.b.mem},
+    };
+    host_problem h = {options, &p};
+    return gk_host_call(ctx, staged, 3, run_host, &h);
+}
+
+gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout layout, gemmkit_transpose trans_a,
+                             gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                             const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
+                             int64_t ldc)
+{
+    return gemmkit_sgemm_ex(ctx, NULL, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                            ldc);
+}
+
+gemmkit_status gemmkit_sgemm_buffers(gemmkit_context *ctx, const gemmkit_options *options,
+                                     gemmkit_layout layout, gemmkit_transpose trans_a,
+                                     gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                                     const gemmkit_buffer *a, size_t offset_a, int64_t lda,
+                                     const gemmkit_buffer *b, size_t offset_b, int64_t ldb, float beta,
+                                     gemmkit_buffer *c, size_t offset_c, int64_t ldc)
+{
+    GK_TRY(gk_check_pointer(ctx, "ctx"));
+    const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, a, b, c,
+                               offset_a, offset_b, offset_c, lda, ldb, ldc};
+    gk_sgemm_problem p;
+    GK_TRY(gk_sgemm_prepare(&call, &p));
+    if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
+    GK_TRY(gk_check_buffer(ctx, c, "C", offset_c, gk_extent(p.m, p.n, p.c.ld)));
+    p.c.mem = c->mem;
+    if (gk_sgemm_reads_ab(&p)) {
+        const gemmkit_buffer *ba = p.source_a, *bb = p.source_b;
+        GK_TRY(gk_check_buffer(ctx, ba, p.name_a, p.a.offset, extent_a(&p)));
+        GK_TRY(gk_check_buffer(ctx, bb, p.name_b, p.b.offset, extent_b(&p)));
+        p.a.mem = ba->mem;
+        p.b.mem = bb->mem;
+    }
+    pthread_mutex_lock(&ctx->lock);
+    gemmkit_status status = gk_sgemm_run(ctx, options, &p);
+    if (status == GEMMKIT_SUCCESS) status = ctx->ops->finish(ctx->device);
+    pthread_mutex_unlock(&ctx->lock);
+    return status;
+}
