@@ -1,6 +1,7 @@
 /* `gemmkit gemm`: C := alpha op(A) op(B) + beta C0 on matrices stored in
  * NumPy .npy files (float32, C or Fortran order); the result is written in C
- * order. Exit status 2 for bad usage, 1 for bad files or a device failure. */
+ * order, whole or not at all (a previous C.npy survives a failed write).
+ * Exit status 2 for bad usage, 1 for bad files or a device failure. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "cli.h"
 #include "npy.h"
+#include "output_file.h"
 
 typedef struct gemm_args {
     const char *a_path, *b_path, *c_path, *out_path;
@@ -168,7 +170,7 @@ static int run_gemm(const gk_cli *cli, const gemm_args *g, gk_npy_array *a, gk_n
             char err[512];
             uint64_t shape[2] = {m, n};
             if (gk_npy_save_file(g->out_path, 2, shape, 0, c, err, sizeof err) != GK_NPY_OK) {
-                fprintf(stderr, "gemmkit gemm: %s: %s\n", g->out_path, err);
+                fprintf(stderr, "gemmkit gemm: %s\n", err);
             } else {
                 printf("%s: (%llu, %llu) = %g * op(A) (%llu x %llu) * op(B) (%llu x %llu) + %g * C0, on %s\n",
                        g->out_path, (unsigned long long)m, (unsigned long long)n, (double)g->alpha,
@@ -187,6 +189,12 @@ int gk_cmd_gemm(const gk_cli *cli)
     gemm_args g;
     int usage = parse_args(cli, &g);
     if (usage != GK_EXIT_OK) return usage < 0 ? GK_EXIT_OK : usage;
+    /* A bad output path fails now, not after the multiplication. */
+    char err[512];
+    if (gk_output_check(g.out_path, err, sizeof err)) {
+        fprintf(stderr, "gemmkit gemm: %s\n", err);
+        return GK_EXIT_FAILED;
+    }
     gk_npy_array a = {0}, b = {0}, c0 = {0};
     int status = GK_EXIT_FAILED;
     if (load_matrix(g.a_path, &a) && load_matrix(g.b_path, &b) && (!g.c_path || load_matrix(g.c_path, &c0)))
