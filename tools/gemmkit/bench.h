@@ -141,10 +141,13 @@ int gk_bench_peer_columns(const gk_bench_report *report, const char **names, int
 void gk_bench_print_header(const gk_bench_report *report, FILE *out);
 void gk_bench_print_table(const gk_bench_report *report, FILE *out);
 
-/* Writers (bench_json.c, bench_csv.c, bench_plot.c): 0, or -1 with a message in err. */
+/* Writers (bench_json.c, bench_csv.c, bench_plot.c): 0, or -1 with a message in
+ * err. Each file is written whole or not at all (tools/common/output_file.h). */
 int gk_bench_write_json(const gk_bench_report *report, const char *path, char *err);
 int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *err);
 int gk_bench_write_plot(const gk_bench_report *report, const char *path, char *err);
+/* 1 when a plotter (gnuplot) is here, its path in path; else 0 with the reason in why. */
+int gk_bench_plotter(char *path, size_t len, char *why);
 /* The gnuplot script gk_bench_write_plot runs (for tests): 0, or -1 when out of memory. */
 int gk_bench_plot_script(FILE *f, const gk_bench_report *report, const char *path, const char *terminal);
 

@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "kernel_config.h"
+#include "output_file.h"
 #include "registry.h"
 
 static int kind_rank(const char *kind)
@@ -137,13 +138,40 @@ static int check_kernel(const gk_bench_args *args)
     return 0;
 }
 
+/* The output files are checked before the run, so that a bad path fails in a
+ * second rather than after a long benchmark. Without a plotter, --plot is a
+ * warning (the results are still measured and written); it is dropped. */
+static int check_outputs(gk_bench_args *args)
+{
+    char err[GK_BENCH_ERR];
+#ifndef GEMMKIT_HAVE_JANSSON
+    if (args->json_path) {
+        fprintf(stderr, "gemmkit bench: --json: this gemmkit was built without jansson (libjansson-dev)\n");
+        return GK_EXIT_FAILED;
+    }
+#endif
+    const char *paths[] = {args->json_path, args->csv_path, args->plot_path};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        if (paths[i] && gk_output_check(paths[i], err, sizeof err)) {
+            fprintf(stderr, "gemmkit bench: %s\n", err);
+            return GK_EXIT_FAILED;
+        }
+    }
+    char plotter[1024];
+    if (args->plot_path && !gk_bench_plotter(plotter, sizeof plotter, err)) {
+        fprintf(stderr, "gemmkit bench: warning: no plot will be drawn (%s): %s\n", args->plot_path, err);
+        args->plot_path = NULL;
+    }
+    return GK_EXIT_OK;
+}
+
 int gk_cmd_bench(const gk_cli *cli)
 {
     gk_bench_args args;
     int rc = gk_bench_parse_args(cli->argc, cli->argv, &args);
     if (rc == -1) return GK_EXIT_OK; /* --help */
     if (rc) return rc;
-    if ((rc = check_kernel(&args))) return rc;
+    if ((rc = check_kernel(&args)) || (rc = check_outputs(&args))) return rc;
 
     gk_bench_session s;
     memset(&s, 0, sizeof s);
