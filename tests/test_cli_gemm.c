@@ -412,6 +412,33 @@ static void test_special_targets_refused(void **state)
     expect_no_stray_files();
 }
 
+/* ---- alpha and beta are float32 */
+
+static void test_scalar_rounding_warns(void **state)
+{
+    (void)state;
+    const char *w = square_input(8), *out = path_in_dir("scaled.npy");
+    /* Below float32's range: still runs, with a warning, and C = 0 * A B. */
+    assert_int_equal(run_gemm(w, w, "-o", out, "--alpha", "1e-50", NULL), 0);
+    if (!strstr(captured, "warning: --alpha 1e-50") || !strstr(captured, "becomes 0"))
+        fail_msg("no warning for --alpha 1e-50: \"%s\"", captured);
+    gk_npy_array c;
+    char err[256];
+    assert_int_equal(gk_npy_load_file(out, &c, err, sizeof err), GK_NPY_OK);
+    for (size_t i = 0; i < c.count; i++) assert_true(c.data[i] == 0.0f);
+    gk_npy_free(&c);
+    /* Subnormal: precision lost. */
+    assert_int_equal(run_gemm(w, w, "-o", out, "--beta", "1e-40", "--c", w, NULL), 0);
+    if (!strstr(captured, "warning: --beta 1e-40") || !strstr(captured, "subnormal"))
+        fail_msg("no warning for --beta 1e-40: \"%s\"", captured);
+    /* Ordinary values, zero, and float32's largest (as printed, 3.4028235e38) pass quietly. */
+    static const char *const quiet[] = {"0.5", "0", "-0.0", "1.17549435e-38", "3.4028235e38"};
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
+        int code = run_gemm(w, w, "-o", out, "--alpha", quiet[i], NULL);
+        if (code != 0 || strstr(captured, "warning")) fail_msg("--alpha %s: exit %d, \"%s\"", quiet[i], code, captured);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -428,7 +455,7 @@ static int teardown(void **state)
     static const char *names[] = {"a.npy", "b.npy", "c0.npy", "c.npy", "sq.npy", "out.npy", "a65.npy", "a56.npy",
                                   "f64.npy", "i32.npy", "vec.npy", "cube.npy", "short.npy", "badhdr.npy",
                                   "nokey.npy", "huge.npy", "big.npy", "text.npy", "stderr.txt", "w.npy",
-                                  "kept.npy", "link.npy", "fifo", "folder/inside.txt"};
+                                  "kept.npy", "link.npy", "fifo", "folder/inside.txt", "scaled.npy"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(path_in_dir(names[i]));
     rmdir(path_in_dir("folder"));
     rmdir(dir);
@@ -441,7 +468,7 @@ int main(void)
         cmocka_unit_test(test_every_transpose),  cmocka_unit_test(test_fortran_order_inputs),
         cmocka_unit_test(test_tiny_and_empty),   cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_data_errors),      cmocka_unit_test(test_failed_write_keeps_previous_file),
-        cmocka_unit_test(test_special_targets_refused),
+        cmocka_unit_test(test_special_targets_refused), cmocka_unit_test(test_scalar_rounding_warns),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

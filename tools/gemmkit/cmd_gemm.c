@@ -3,6 +3,7 @@
  * order, whole or not at all (a previous C.npy survives a failed write).
  * Exit status 2 for bad usage, 1 for bad files or a device failure. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,14 +37,33 @@ static int usage_error(const char *format, const char *detail)
     return GK_EXIT_USAGE;
 }
 
+/* Half an ulp above FLT_MAX: doubles from here on round to infinity as floats. */
+#define FLOAT_ROUNDS_TO_INF 0x1.ffffffp127
+
+/* A number that is finite as float32. Tiny ones are accepted (underflow is
+ * only a warning, see warn_rounding); strtod's ERANGE on them is not an error. */
 static int parse_float(const char *text, float *value)
 {
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) || fabs(v) > 3.4028234663852886e38) return 0;
+    if (end == text || *end != '\0' || !isfinite(v) || fabs(v) >= FLOAT_ROUNDS_TO_INF) return 0;
     *value = (float)v;
     return 1;
+}
+
+/* alpha and beta are float32: say when the number given does not survive
+ * the conversion (1e-50 would silently become 0). The run goes on. */
+static void warn_rounding(const char *option, const char *text, float value)
+{
+    errno = 0;
+    double given = strtod(text, NULL);
+    const int nonzero = given != 0.0 || errno == ERANGE; /* 1e-400 underflows even a double */
+    if (nonzero && value == 0.0f)
+        fprintf(stderr, "gemmkit gemm: warning: %s %s is below float32's range and becomes 0\n", option, text);
+    else if (value != 0.0f && fabsf(value) < FLT_MIN)
+        fprintf(stderr, "gemmkit gemm: warning: %s %s is subnormal in float32 (%.9g): most of its precision is lost\n",
+                option, text, (double)value);
 }
 
 /* Returns GK_EXIT_OK, or the exit status of a usage error (already printed). */
@@ -71,6 +91,7 @@ static int parse_args(const gk_cli *cli, gemm_args *g)
             int is_alpha = strcmp(arg, "--alpha") == 0;
             if (!parse_float(next, is_alpha ? &g->alpha : &g->beta))
                 return usage_error("not a finite float32 number: \"%s\"", next);
+            warn_rounding(arg, next, is_alpha ? g->alpha : g->beta);
             if (!is_alpha) g->beta_given = 1;
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
