@@ -271,6 +271,10 @@ static void test_cli_tiny_run_table(void **state)
     assert_non_null(strstr(out, "fp32 peak"));
     assert_non_null(strstr(out, "host-seq"));
     assert_non_null(strstr(out, "best"));
+    /* Why this kernel, and how many results were checked (the table's last line). */
+    assert_non_null(strstr(out, "\nkernel: "));
+    assert_non_null(strstr(out, "; parameters: "));
+    assert_non_null(strstr(out, "4 of 4 results verified against the float64-accumulated host reference.\n"));
     /* Off NVIDIA GPUs cuBLAS is not used, and the table says why. */
     gemmkit_context *ctx = NULL;
     gemmkit_device_info info;
@@ -430,6 +434,9 @@ static void test_cli_transpose_table(void **state)
 #endif
     assert_non_null(strstr(out, "%copy"));
     assert_non_null(strstr(out, "GB/s"));
+    /* A bandwidth measurement: no fp32 compute peak. */
+    assert_null(strstr(out, "fp32 peak"));
+    assert_non_null(strstr(out, "results verified exactly"));
     assert_non_null(strstr(out, "transpose-fast"));
     assert_non_null(strstr(out, "copy-fast "));
     assert_non_null(strstr(out, "33x17"));
@@ -517,6 +524,72 @@ static void test_cli_transpose_json(void **state)
     skip(); /* built without jansson: --json is unavailable */
 }
 #endif
+
+/* ---- what a run measured ---- */
+
+static int on_cuda_backend(void)
+{
+    gemmkit_context *ctx = NULL;
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
+    gemmkit_context_device_info(ctx, &info);
+    gemmkit_context_destroy(ctx);
+    return strcmp(info.backend, "cuda") == 0;
+}
+
+/* Every kernel refused (the CUDA-only kernel on OpenCL): nothing measured is a failure, said so. */
+static void test_cli_nothing_measured_fails(void **state)
+{
+    (void)state;
+    if (on_cuda_backend()) skip(); /* there tutorial-8-cuda runs */
+    int rc = run_cli("bench --kernel tutorial-8-cuda --sizes 32 --repeat 1 --quiet");
+    char *err = slurp("err.txt");
+    if (rc != GK_EXIT_FAILED || !strstr(err, "nothing was measured: ") || !strstr(err, "needs the CUDA backend"))
+        fail_msg("exit %d, stderr \"%s\"", rc, err);
+    free(err);
+}
+
+/* --max-time holds for the first size too: 10000 runs are cut to what fits. */
+static void test_cli_max_time_bounds_the_first_size(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args,
+             "bench --kernel direct --sizes 256 --repeat 10000 --max-time 0.3 --no-peers --no-baseline --quiet "
+             "--csv '%s/m.csv'", workdir);
+    double start = gk_bench_now_ms();
+    int rc = run_cli(args);
+    double seconds = (gk_bench_now_ms() - start) * 1e-3;
+    char *out = slurp("out.txt"), *csv = slurp("m.csv");
+    if (rc != GK_EXIT_OK || !strstr(out, " of 10000 runs: --max-time 0.3 s")) fail_msg("exit %d, table:\n%s", rc, out);
+    int rows = 0;
+    for (const char *p = strstr(csv, "\nsgemm,direct,"); p; p = strstr(p + 1, "\nsgemm,direct,")) rows++;
+    assert_true(rows >= 1 && rows < 10000);
+    print_message("--max-time 0.3: %d timed runs, %.1f s in all (device setup included)\n", rows, seconds);
+    free(out);
+    free(csv);
+}
+
+/* stdout and stderr into one file (2>&1, as `make run | tee` does): each result once. */
+static void test_cli_results_once_in_a_shared_file(void **state)
+{
+    (void)state;
+    char command[1024];
+    snprintf(command, sizeof command, "'%s' bench --sizes 48,40 --repeat 1 --no-peers >'%s/both.txt' 2>&1", cli_path(),
+             workdir);
+    assert_int_equal(WEXITSTATUS(system(command)), 0);
+    char *both = slurp("both.txt");
+    assert_non_null(both);
+    /* The baseline's result at 48, in the table or as a progress line. */
+    int shown = 0;
+    for (const char *p = both; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
+        shown += strstr(line, "host-seq") && strstr(line, " 48 ");
+    }
+    if (shown != 1) fail_msg("the baseline's result at 48 shows %d times:\n%s", shown, both);
+    free(both);
+}
 
 /* ---- output files: checked before the run, written whole or not at all ---- */
 
@@ -653,7 +726,7 @@ static int remove_workdir(void **state)
 {
     (void)state;
     const char *files[] = {"out.txt",  "err.txt",  "r.json",          "r.csv", "t.json", "t.csv",
-                           "kept.json", "kept.csv", "kept.png",        "p.csv", "p.png",  "fake-gnuplot.sh"};
+                           "kept.json", "kept.csv", "kept.png",        "p.csv", "p.png",  "fake-gnuplot.sh", "m.csv", "both.txt"};
     char path[512];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", workdir, files[i]);
@@ -680,6 +753,9 @@ int main(void)
         cmocka_unit_test_setup(test_cli_transpose_table, transpose_run),
         cmocka_unit_test(test_cli_transpose_csv),
         cmocka_unit_test(test_cli_transpose_json),
+        cmocka_unit_test(test_cli_nothing_measured_fails),
+        cmocka_unit_test(test_cli_max_time_bounds_the_first_size),
+        cmocka_unit_test(test_cli_results_once_in_a_shared_file),
         cmocka_unit_test(test_cli_outputs_checked_before_the_run),
         cmocka_unit_test(test_cli_failed_writes_keep_previous_files),
         cmocka_unit_test(test_cli_plot_without_plotter_warns),

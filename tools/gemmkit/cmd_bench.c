@@ -52,10 +52,35 @@ done:
     free(sorted);
 }
 
+/* A run that measured nothing of gemmkit's is no benchmark (every size out
+ * of memory, every kernel refused): 1, with the reason in why. */
+static int nothing_measured(const gk_bench_session *s, char *why, size_t len)
+{
+    const gk_bench_record *first = NULL;
+    for (size_t i = 0; i < s->report.count; i++) {
+        const gk_bench_record *r = &s->report.records[i];
+        if (strcmp(r->kind, "gemmkit") != 0) continue;
+        if (r->status == GK_BENCH_OK) return 0;
+        if (!first) first = r;
+    }
+    if (first) {
+        char name[160], size[48];
+        gk_bench_display_name(first, name, sizeof name);
+        gk_bench_size_text(&first->size, size, sizeof size);
+        snprintf(why, len, "no gemmkit kernel gave a result (first: %s at %s, %s: %s)", name, size,
+                 gk_bench_status_name(first->status), first->message);
+    } else {
+        snprintf(why, len, "no size was run (%d of %d without host memory for the inputs)", s->sizes_without_memory,
+                 s->args->size_count);
+    }
+    return 1;
+}
+
 int gk_bench_finish(gk_bench_session *s)
 {
     gk_bench_report *report = &s->report;
     group_records(report);
+    gk_bench_progress_done(s);
     gk_bench_print_header(report, stdout);
     gk_bench_print_table(report, stdout);
     int failures = 0, wrong = 0;
@@ -69,6 +94,13 @@ int gk_bench_finish(gk_bench_session *s)
     if (failures)
         printf("\n%d result(s) failed (%d wrong, %d errors): no speed is reported for them.\n", failures, wrong,
                failures - wrong);
+    gk_bench_print_verified(report, stdout);
+    char why[2 * GK_BENCH_ERR];
+    if (nothing_measured(s, why, sizeof why)) {
+        fflush(stdout);
+        fprintf(stderr, "gemmkit bench: nothing was measured: %s\n", why);
+        failures++;
+    }
     fflush(stdout);
     char err[GK_BENCH_ERR];
     struct {
@@ -178,6 +210,7 @@ int gk_cmd_bench(const gk_cli *cli)
     s.cli = cli;
     s.args = &args;
     s.progress = args.quiet ? NULL : stderr;
+    gk_bench_progress_setup(&s);
     s.started_ms = gk_bench_now_ms();
     if (!(s.ctx = gk_cli_open(cli))) return GK_EXIT_FAILED;
     gemmkit_context_device_info(s.ctx, &s.info);
