@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -17,6 +16,7 @@
 #include <cmocka.h>
 
 #include "bench.h"
+#include "test_files.h"
 
 #ifdef GEMMKIT_HAVE_JANSSON
 #include <jansson.h>
@@ -610,17 +610,6 @@ static void expect_file(const char *name, const char *text)
     free(have);
 }
 
-/* The writer's temporary files start with '.': none may be left in workdir. */
-static void expect_no_temp_files(void)
-{
-    DIR *d = opendir(workdir);
-    assert_non_null(d);
-    for (struct dirent *e = readdir(d); e; e = readdir(d))
-        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            fail_msg("a temporary file was left behind: %s/%s", workdir, e->d_name);
-    closedir(d);
-}
-
 /* A stand-in for gnuplot (GEMMKIT_GNUPLOT): writes a 20 kB PNG-shaped file
  * (signature, zeros, IEND) wherever the script's `set output` says. */
 static void write_fake_gnuplot(void)
@@ -679,7 +668,7 @@ static void test_cli_failed_writes_keep_previous_files(void **state)
     expect_file("kept.json", "previous JSON\n");
     expect_file("kept.csv", "previous CSV\n");
     expect_file("kept.png", "previous PNG\n");
-    expect_no_temp_files();
+    expect_no_temp_files(workdir);
     /* Without the limit a run replaces all three. */
     snprintf(args, sizeof args, "bench --sizes 32 --repeat 2 --quiet %s", files);
     assert_int_equal(run_cli_after(prefix, args, 0), GK_EXIT_OK);
@@ -692,7 +681,7 @@ static void test_cli_failed_writes_keep_previous_files(void **state)
     free(json);
     free(csv);
     free(png);
-    expect_no_temp_files();
+    expect_no_temp_files(workdir);
 }
 
 /* Without gnuplot, --plot is a warning: the results are still measured and written. */

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -20,6 +19,7 @@
 
 #include "check.h"
 #include "npy.h"
+#include "test_files.h"
 
 static char dir[64];
 static char captured[4096];
@@ -314,17 +314,6 @@ static mode_t mode_of(const char *path)
     return st.st_mode & 07777;
 }
 
-/* The test directory holds no temporary file (the writer's names start with '.'). */
-static void expect_no_stray_files(void)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    for (struct dirent *e = readdir(d); e; e = readdir(d))
-        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            fail_msg("a temporary file was left behind: %s/%s", dir, e->d_name);
-    closedir(d);
-}
-
 static const char *square_input(int64_t n)
 {
     float *x = random_matrix(n, n);
@@ -363,7 +352,7 @@ static void test_failed_write_keeps_previous_file(void **state)
     assert_memory_equal(after, before, before_size);
     free(after);
     assert_int_equal(mode_of(kept), 0640);
-    expect_no_stray_files();
+    expect_no_temp_files(dir);
     /* A write that succeeds replaces the file, keeps its permissions, and
      * writes through a symbolic link (the link stays a link). */
     assert_int_equal(symlink("kept.npy", link), 0);
@@ -377,7 +366,7 @@ static void test_failed_write_keeps_previous_file(void **state)
     assert_int_equal(mode_of(kept), 0640);
     free(after);
     free(before);
-    expect_no_stray_files();
+    expect_no_temp_files(dir);
 }
 
 static void test_special_targets_refused(void **state)
@@ -409,7 +398,7 @@ static void test_special_targets_refused(void **state)
         assert_int_equal(stat("/dev/full", &st), 0);
         assert_true(S_ISCHR(st.st_mode));
     }
-    expect_no_stray_files();
+    expect_no_temp_files(dir);
 }
 
 /* ---- alpha and beta are float32 */
