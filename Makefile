@@ -7,6 +7,10 @@ CMAKE_FLAGS ?=
 # deps step) are found there; evaluated when the recipe runs, after deps.
 CARRIED = $$([ -d .deps/root/usr ] && echo -DCMAKE_PREFIX_PATH=$(CURDIR)/.deps/root/usr)
 
+CONFIGURE = cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CARRIED) $(CMAKE_FLAGS) >/dev/null
+# cmake --build runs make again: its "Entering directory" lines are noise.
+MAKEFLAGS += --no-print-directory
+
 .PHONY: all deps build run test test-sanitize clean
 
 all: build
@@ -15,12 +19,17 @@ deps:
 	@./scripts/install-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CARRIED) $(CMAKE_FLAGS) >/dev/null
+	@$(CONFIGURE)
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: multiply, verify and time on the default device.
-run: build
-	./$(BUILD)/gemmkit bench
+# The main job: multiply, verify and time on the default device. Only the
+# tool is built, its output kept in a log (shown when the build fails).
+run: deps
+	@$(CONFIGURE)
+	@echo "building $(BUILD)/gemmkit (log: $(BUILD)/build-run.log)"
+	@cmake --build $(BUILD) -j $(JOBS) --target gemmkit_cli >$(BUILD)/build-run.log 2>&1 || \
+		{ cat $(BUILD)/build-run.log; exit 1; }
+	$(BUILD)/gemmkit bench
 
 # The suite, then the same suite built with AddressSanitizer + UBSan.
 test: build

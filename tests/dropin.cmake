@@ -36,11 +36,13 @@ if(GEMMKIT_CLANG AND NOT DEFINED GEMMKIT_LIBFUZZER_WORKS)
 endif()
 if(GEMMKIT_LIBFUZZER_WORKS)
   set(npy_dir ${CMAKE_SOURCE_DIR}/tools/npy)
+  set(output_dir ${CMAKE_SOURCE_DIR}/tools/common)
   add_custom_command(
     OUTPUT ${CMAKE_BINARY_DIR}/fuzz_npy
     COMMAND ${GEMMKIT_CLANG} -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined
-            -fno-sanitize-recover=undefined -I${npy_dir} ${npy_dir}/fuzz_npy.c ${npy_dir}/npy.c -o ${CMAKE_BINARY_DIR}/fuzz_npy
-    DEPENDS ${npy_dir}/fuzz_npy.c ${npy_dir}/npy.c ${npy_dir}/npy.h
+            -fno-sanitize-recover=undefined -I${npy_dir} -I${output_dir} ${npy_dir}/fuzz_npy.c ${npy_dir}/npy.c
+            ${output_dir}/output_file.c -o ${CMAKE_BINARY_DIR}/fuzz_npy
+    DEPENDS ${npy_dir}/fuzz_npy.c ${npy_dir}/npy.c ${npy_dir}/npy.h ${output_dir}/output_file.c
     COMMENT "Building the libFuzzer target fuzz_npy")
   add_custom_target(fuzz_npy_build ALL DEPENDS ${CMAKE_BINARY_DIR}/fuzz_npy)
   # New inputs go to a scratch corpus in the build tree; the seeds stay read-only.

@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "bench.h"
+#include "test_files.h"
 
 #ifdef GEMMKIT_HAVE_JANSSON
 #include <jansson.h>
@@ -174,14 +176,26 @@ static void test_options_rejected(void **state)
 
 /* ---- the command itself ---- */
 
-/* Runs gemmkit with arguments (a shell fragment); stdout and stderr go to files in workdir. */
-static int run_cli(const char *args)
+/* The gemmkit under test: $GEMMKIT_CLI (e.g. another build), else this build's. */
+static const char *cli_path(void)
 {
-    char command[2048];
-    snprintf(command, sizeof command, "'%s' %s >'%s/out.txt' 2>'%s/err.txt'", GEMMKIT_CLI_PATH, args, workdir, workdir);
+    const char *env = getenv("GEMMKIT_CLI");
+    return env && *env ? env : GEMMKIT_CLI_PATH;
+}
+
+/* Runs gemmkit with arguments (a shell fragment) after `prefix` (shell
+ * commands and variables, e.g. "ulimit -f 4;"); stdout goes to out.txt
+ * (or /dev/null) and stderr to err.txt in workdir. */
+static int run_cli_after(const char *prefix, const char *args, int keep_stdout)
+{
+    char command[4096], out[300];
+    snprintf(out, sizeof out, keep_stdout ? "%s/out.txt" : "/dev/null", workdir);
+    snprintf(command, sizeof command, "%s '%s' %s >'%s' 2>'%s/err.txt'", prefix, cli_path(), args, out, workdir);
     int status = system(command);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+static int run_cli(const char *args) { return run_cli_after("", args, 1); }
 
 static char *slurp(const char *name)
 {
@@ -257,6 +271,10 @@ static void test_cli_tiny_run_table(void **state)
     assert_non_null(strstr(out, "fp32 peak"));
     assert_non_null(strstr(out, "host-seq"));
     assert_non_null(strstr(out, "best"));
+    /* Why this kernel, and how many results were checked (the table's last line). */
+    assert_non_null(strstr(out, "\nkernel: "));
+    assert_non_null(strstr(out, "; parameters: "));
+    assert_non_null(strstr(out, "4 of 4 results verified against the float64-accumulated host reference.\n"));
     /* Off NVIDIA GPUs cuBLAS is not used, and the table says why. */
     gemmkit_context *ctx = NULL;
     gemmkit_device_info info;
@@ -416,6 +434,9 @@ static void test_cli_transpose_table(void **state)
 #endif
     assert_non_null(strstr(out, "%copy"));
     assert_non_null(strstr(out, "GB/s"));
+    /* A bandwidth measurement: no fp32 compute peak. */
+    assert_null(strstr(out, "fp32 peak"));
+    assert_non_null(strstr(out, "results verified exactly"));
     assert_non_null(strstr(out, "transpose-fast"));
     assert_non_null(strstr(out, "copy-fast "));
     assert_non_null(strstr(out, "33x17"));
@@ -504,6 +525,185 @@ static void test_cli_transpose_json(void **state)
 }
 #endif
 
+/* ---- what a run measured ---- */
+
+static int on_cuda_backend(void)
+{
+    gemmkit_context *ctx = NULL;
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
+    gemmkit_context_device_info(ctx, &info);
+    gemmkit_context_destroy(ctx);
+    return strcmp(info.backend, "cuda") == 0;
+}
+
+/* Every kernel refused (the CUDA-only kernel on OpenCL): nothing measured is a failure, said so. */
+static void test_cli_nothing_measured_fails(void **state)
+{
+    (void)state;
+    if (on_cuda_backend()) skip(); /* there tutorial-8-cuda runs */
+    int rc = run_cli("bench --kernel tutorial-8-cuda --sizes 32 --repeat 1 --quiet");
+    char *err = slurp("err.txt");
+    if (rc != GK_EXIT_FAILED || !strstr(err, "nothing was measured: ") || !strstr(err, "needs the CUDA backend"))
+        fail_msg("exit %d, stderr \"%s\"", rc, err);
+    free(err);
+}
+
+/* --max-time holds for the first size too: 10000 runs are cut to what fits. */
+static void test_cli_max_time_bounds_the_first_size(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args,
+             "bench --kernel direct --sizes 256 --repeat 10000 --max-time 0.3 --no-peers --no-baseline --quiet "
+             "--csv '%s/m.csv'", workdir);
+    double start = gk_bench_now_ms();
+    int rc = run_cli(args);
+    double seconds = (gk_bench_now_ms() - start) * 1e-3;
+    char *out = slurp("out.txt"), *csv = slurp("m.csv");
+    if (rc != GK_EXIT_OK || !strstr(out, " of 10000 runs: --max-time 0.3 s")) fail_msg("exit %d, table:\n%s", rc, out);
+    int rows = 0;
+    for (const char *p = strstr(csv, "\nsgemm,direct,"); p; p = strstr(p + 1, "\nsgemm,direct,")) rows++;
+    assert_true(rows >= 1 && rows < 10000);
+    print_message("--max-time 0.3: %d timed runs, %.1f s in all (device setup included)\n", rows, seconds);
+    free(out);
+    free(csv);
+}
+
+/* stdout and stderr into one file (2>&1, as `make run | tee` does): each result once. */
+static void test_cli_results_once_in_a_shared_file(void **state)
+{
+    (void)state;
+    char command[1024];
+    snprintf(command, sizeof command, "'%s' bench --sizes 48,40 --repeat 1 --no-peers >'%s/both.txt' 2>&1", cli_path(),
+             workdir);
+    assert_int_equal(WEXITSTATUS(system(command)), 0);
+    char *both = slurp("both.txt");
+    assert_non_null(both);
+    /* The baseline's result at 48, in the table or as a progress line. */
+    int shown = 0;
+    for (const char *p = both; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
+        shown += strstr(line, "host-seq") && strstr(line, " 48 ");
+    }
+    if (shown != 1) fail_msg("the baseline's result at 48 shows %d times:\n%s", shown, both);
+    free(both);
+}
+
+/* ---- output files: checked before the run, written whole or not at all ---- */
+
+static void write_text(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", workdir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void expect_file(const char *name, const char *text)
+{
+    char *have = slurp(name);
+    if (!have || strcmp(have, text) != 0) fail_msg("%s changed: \"%.200s\" (want \"%s\")", name, have ? have : "(gone)", text);
+    free(have);
+}
+
+/* A stand-in for gnuplot (GEMMKIT_GNUPLOT): writes a 20 kB PNG-shaped file
+ * (signature, zeros, IEND) wherever the script's `set output` says. */
+static void write_fake_gnuplot(void)
+{
+    write_text("fake-gnuplot.sh", "#!/bin/sh\n"
+                                  "out=$(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\")\n"
+                                  "{ printf '\\211PNG\\r\\n\\032\\n'; head -c 20000 /dev/zero; "
+                                  "printf '\\0\\0\\0\\0IEND\\256B`\\202'; } >\"$out\"\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s/fake-gnuplot.sh", workdir);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+static void test_cli_outputs_checked_before_the_run(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args, "bench --sizes 32 --repeat 1 --quiet --json '%s/no/such/dir/r.json'", workdir);
+    assert_int_equal(run_cli(args), GK_EXIT_FAILED);
+    char *out = slurp("out.txt"), *err = slurp("err.txt");
+    if (!strstr(err, "cannot create") || out[0]) fail_msg("stdout \"%.300s\", stderr \"%s\"", out, err);
+    free(out);
+    free(err);
+    /* A directory is not replaced, and nothing ran either. */
+    snprintf(args, sizeof args, "bench --sizes 32 --repeat 1 --quiet --csv '%s'", workdir);
+    assert_int_equal(run_cli(args), GK_EXIT_FAILED);
+    out = slurp("out.txt"), err = slurp("err.txt");
+    if (!strstr(err, "is a directory") || out[0]) fail_msg("stdout \"%.300s\", stderr \"%s\"", out, err);
+    free(out);
+    free(err);
+}
+
+static void test_cli_failed_writes_keep_previous_files(void **state)
+{
+    (void)state;
+    write_fake_gnuplot();
+    write_text("kept.json", "previous JSON\n");
+    write_text("kept.csv", "previous CSV\n");
+    write_text("kept.png", "previous PNG\n");
+    char prefix[600], files[1024], args[1200];
+    snprintf(prefix, sizeof prefix, "GEMMKIT_GNUPLOT='%s/fake-gnuplot.sh'; export GEMMKIT_GNUPLOT;", workdir);
+    snprintf(files, sizeof files, "--json '%s/kept.json' --csv '%s/kept.csv' --plot '%s/kept.png'", workdir, workdir,
+             workdir);
+    /* Every file is larger than 4 blocks (2 kB in dash, 4 kB in bash): each write fails midway. The
+     * OpenCL compiler writes temporary files larger than that, so no gemmkit kernel runs here: the
+     * CUDA-only kernel is skipped on OpenCL, and the host baseline fills the files. */
+    snprintf(args, sizeof args, "bench --kernel tutorial-8-cuda --no-peers --sizes 32 --repeat 50 --quiet %s", files);
+    char limited[700];
+    snprintf(limited, sizeof limited, "%s ulimit -f 4;", prefix);
+    run_cli_after(limited, args, 0);
+    char *err = slurp("err.txt");
+    if (!strstr(err, "kept.json: writing failed: File too large") || !strstr(err, "kept.csv: writing failed: File too large") ||
+        !strstr(err, "plot not written"))
+        fail_msg("stderr \"%s\"", err);
+    free(err);
+    expect_file("kept.json", "previous JSON\n");
+    expect_file("kept.csv", "previous CSV\n");
+    expect_file("kept.png", "previous PNG\n");
+    expect_no_temp_files(workdir);
+    /* Without the limit a run replaces all three. */
+    snprintf(args, sizeof args, "bench --sizes 32 --repeat 2 --quiet %s", files);
+    assert_int_equal(run_cli_after(prefix, args, 0), GK_EXIT_OK);
+    char *json = slurp("kept.json"), *csv = slurp("kept.csv"), *png = slurp("kept.png");
+#ifdef GEMMKIT_HAVE_JANSSON
+    assert_non_null(strstr(json, "gemmkit-bench/1"));
+#endif
+    assert_non_null(strstr(csv, "# command line: gemmkit"));
+    assert_memory_equal(png, "\x89PNG", 4);
+    free(json);
+    free(csv);
+    free(png);
+    expect_no_temp_files(workdir);
+}
+
+/* Without gnuplot, --plot is a warning: the results are still measured and written. */
+static void test_cli_plot_without_plotter_warns(void **state)
+{
+    (void)state;
+    char prefix[600], args[1024];
+    snprintf(prefix, sizeof prefix, "GEMMKIT_GNUPLOT='%s/no-gnuplot'; export GEMMKIT_GNUPLOT;", workdir);
+    snprintf(args, sizeof args, "bench --sizes 32 --repeat 1 --quiet --csv '%s/p.csv' --plot '%s/p.png'", workdir,
+             workdir);
+    int rc = run_cli_after(prefix, args, 1);
+    char *err = slurp("err.txt"), *csv = slurp("p.csv");
+    if (rc != GK_EXIT_OK || !strstr(err, "warning") || !strstr(err, "gnuplot is missing"))
+        fail_msg("exit %d, stderr \"%s\"", rc, err);
+    assert_non_null(csv);
+    char png[512];
+    snprintf(png, sizeof png, "%s/p.png", workdir);
+    assert_int_not_equal(access(png, F_OK), 0);
+    free(err);
+    free(csv);
+}
+
 static int make_workdir(void **state)
 {
     (void)state;
@@ -514,7 +714,8 @@ static int make_workdir(void **state)
 static int remove_workdir(void **state)
 {
     (void)state;
-    const char *files[] = {"out.txt", "err.txt", "r.json", "r.csv", "t.json", "t.csv"};
+    const char *files[] = {"out.txt",  "err.txt",  "r.json",          "r.csv", "t.json", "t.csv",
+                           "kept.json", "kept.csv", "kept.png",        "p.csv", "p.png",  "fake-gnuplot.sh", "m.csv", "both.txt"};
     char path[512];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", workdir, files[i]);
@@ -541,6 +742,12 @@ int main(void)
         cmocka_unit_test_setup(test_cli_transpose_table, transpose_run),
         cmocka_unit_test(test_cli_transpose_csv),
         cmocka_unit_test(test_cli_transpose_json),
+        cmocka_unit_test(test_cli_nothing_measured_fails),
+        cmocka_unit_test(test_cli_max_time_bounds_the_first_size),
+        cmocka_unit_test(test_cli_results_once_in_a_shared_file),
+        cmocka_unit_test(test_cli_outputs_checked_before_the_run),
+        cmocka_unit_test(test_cli_failed_writes_keep_previous_files),
+        cmocka_unit_test(test_cli_plot_without_plotter_warns),
     };
     int failed = cmocka_run_group_tests_name("bench arguments", parsing, NULL, NULL);
     failed += cmocka_run_group_tests_name("bench command", command, make_workdir, remove_workdir);

@@ -10,13 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "check.h"
 #include "npy.h"
+#include "test_files.h"
 
 static char dir[64];
 static char captured[4096];
@@ -37,8 +40,14 @@ static const char *path_in_dir(const char *name)
     return paths[used++];
 }
 
+/* Limits of the next run's process (a file-size limit as `ulimit -f` sets it). */
+static struct {
+    rlim_t file_size; /* 0: none */
+} child_limits;
+
 /* Runs `gemmkit gemm` with the NULL-terminated args and returns its exit
- * status; its stderr lands in `captured`. */
+ * status; its stderr lands in `captured`. A run that hangs (e.g. opening a
+ * FIFO nobody reads) is killed after 60 s, which fails the test. */
 static int run_gemm_args(const char *const *args)
 {
     const char *cli = getenv("GEMMKIT_CLI");
@@ -56,6 +65,9 @@ static int run_gemm_args(const char *const *args)
         if (fd < 0 || null_fd < 0) _exit(127);
         dup2(fd, 2);
         dup2(null_fd, 1);
+        struct rlimit limit = {child_limits.file_size, child_limits.file_size};
+        if (child_limits.file_size && setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(127);
+        alarm(60); /* survives exec */
         execv(cli, (char *const *)argv);
         _exit(127);
     }
@@ -66,6 +78,7 @@ static int run_gemm_args(const char *const *args)
     size_t n = fread(captured, 1, sizeof captured - 1, f);
     captured[n] = '\0';
     fclose(f);
+    if (!WIFEXITED(status)) print_error("gemmkit gemm was killed by signal %d; stderr: %s\n", WTERMSIG(status), captured);
     assert_true(WIFEXITED(status));
     return WEXITSTATUS(status);
 }
@@ -279,6 +292,142 @@ static void test_data_errors(void **state)
     expect_failure(run_gemm(a65, a56, "-o", path_in_dir("no/such/dir/c.npy"), NULL), 1, "cannot create");
 }
 
+/* ---- the output file: whole or not at all */
+
+static unsigned char *read_all(const char *path, size_t *size)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char *bytes = malloc((size_t)st.st_size + 1);
+    assert_non_null(bytes);
+    *size = fread(bytes, 1, (size_t)st.st_size + 1, f);
+    fclose(f);
+    return bytes;
+}
+
+static mode_t mode_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_mode & 07777;
+}
+
+static const char *square_input(int64_t n)
+{
+    float *x = random_matrix(n, n);
+    save("w.npy", n, n, x, 0);
+    free(x);
+    return path_in_dir("w.npy");
+}
+
+static void test_failed_write_keeps_previous_file(void **state)
+{
+    (void)state;
+    /* A 4 MiB result under a 2 MiB file-size limit: the device compiler's own
+     * temporary files (PoCL: under 1 MiB) still fit, the result does not. */
+    const char *w = square_input(1024), *kept = path_in_dir("kept.npy"), *link = path_in_dir("link.npy");
+    unlink(kept);
+    unlink(link);
+    assert_int_equal(run_gemm(w, w, "-o", kept, NULL), 0);
+    /* A new file gets what fopen would give it (not a temporary file's 0600). */
+    mode_t mask = umask(022);
+    umask(mask);
+    assert_int_equal(mode_of(kept), 0666 & ~mask);
+    assert_int_equal(chmod(kept, 0640), 0);
+    size_t before_size, after_size;
+    unsigned char *before = read_all(kept, &before_size);
+    assert_true(before_size > 1024 * 1024 * 4);
+    child_limits.file_size = 2 << 20;
+    int code = run_gemm(w, w, "-o", kept, "--alpha", "2", NULL);
+    child_limits.file_size = 0;
+    /* The write of the result must be what failed (not the device compiler's). */
+    if (code != 1 || !strstr(captured, "kept.npy: writing failed: File too large"))
+        print_error("exit %d, stderr: %s\n", code, captured);
+    assert_int_equal(code, 1);
+    assert_non_null(strstr(captured, "kept.npy: writing failed: File too large"));
+    unsigned char *after = read_all(kept, &after_size);
+    assert_int_equal(after_size, before_size);
+    assert_memory_equal(after, before, before_size);
+    free(after);
+    assert_int_equal(mode_of(kept), 0640);
+    expect_no_temp_files(dir);
+    /* A write that succeeds replaces the file, keeps its permissions, and
+     * writes through a symbolic link (the link stays a link). */
+    assert_int_equal(symlink("kept.npy", link), 0);
+    assert_int_equal(run_gemm(w, w, "-o", link, "--alpha", "2", NULL), 0);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    after = read_all(kept, &after_size);
+    assert_int_equal(after_size, before_size);
+    assert_memory_not_equal(after, before, before_size);
+    assert_int_equal(mode_of(kept), 0640);
+    free(after);
+    free(before);
+    expect_no_temp_files(dir);
+}
+
+static void test_special_targets_refused(void **state)
+{
+    (void)state;
+    const char *w = square_input(64), *folder = path_in_dir("folder"), *inside = path_in_dir("folder/inside.txt"),
+               *fifo = path_in_dir("fifo");
+    mkdir(folder, 0755);
+    FILE *f = fopen(inside, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(run_gemm(w, w, "-o", folder, NULL), 1);
+    assert_non_null(strstr(captured, "is a directory"));
+    struct stat st;
+    assert_int_equal(stat(folder, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_int_equal(access(inside, F_OK), 0);
+    /* A pipe (nobody reads it: writing into it would hang) stands for any special file. */
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    assert_int_equal(run_gemm(w, w, "-o", fifo, NULL), 1);
+    assert_non_null(strstr(captured, "not a regular file"));
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    /* A device node: only when not root, where no gemmkit (old or new) could remove it. */
+    if (geteuid() != 0 && stat("/dev/full", &st) == 0) {
+        assert_int_equal(run_gemm(w, w, "-o", "/dev/full", NULL), 1);
+        assert_non_null(strstr(captured, "not a regular file"));
+        assert_int_equal(stat("/dev/full", &st), 0);
+        assert_true(S_ISCHR(st.st_mode));
+    }
+    expect_no_temp_files(dir);
+}
+
+/* ---- alpha and beta are float32 */
+
+static void test_scalar_rounding_warns(void **state)
+{
+    (void)state;
+    const char *w = square_input(8), *out = path_in_dir("scaled.npy");
+    /* Below float32's range: still runs, with a warning, and C = 0 * A B. */
+    assert_int_equal(run_gemm(w, w, "-o", out, "--alpha", "1e-50", NULL), 0);
+    if (!strstr(captured, "warning: --alpha 1e-50") || !strstr(captured, "becomes 0"))
+        fail_msg("no warning for --alpha 1e-50: \"%s\"", captured);
+    gk_npy_array c;
+    char err[256];
+    assert_int_equal(gk_npy_load_file(out, &c, err, sizeof err), GK_NPY_OK);
+    for (size_t i = 0; i < c.count; i++) assert_true(c.data[i] == 0.0f);
+    gk_npy_free(&c);
+    /* Subnormal: precision lost. */
+    assert_int_equal(run_gemm(w, w, "-o", out, "--beta", "1e-40", "--c", w, NULL), 0);
+    if (!strstr(captured, "warning: --beta 1e-40") || !strstr(captured, "subnormal"))
+        fail_msg("no warning for --beta 1e-40: \"%s\"", captured);
+    /* Ordinary values, zero, and float32's largest (as printed, 3.4028235e38) pass quietly. */
+    static const char *const quiet[] = {"0.5", "0", "-0.0", "1.17549435e-38", "3.4028235e38"};
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
+        int code = run_gemm(w, w, "-o", out, "--alpha", quiet[i], NULL);
+        if (code != 0 || strstr(captured, "warning")) fail_msg("--alpha %s: exit %d, \"%s\"", quiet[i], code, captured);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -294,8 +443,10 @@ static int teardown(void **state)
     /* Only the files this test wrote. */
     static const char *names[] = {"a.npy", "b.npy", "c0.npy", "c.npy", "sq.npy", "out.npy", "a65.npy", "a56.npy",
                                   "f64.npy", "i32.npy", "vec.npy", "cube.npy", "short.npy", "badhdr.npy",
-                                  "nokey.npy", "huge.npy", "big.npy", "text.npy", "stderr.txt"};
+                                  "nokey.npy", "huge.npy", "big.npy", "text.npy", "stderr.txt", "w.npy",
+                                  "kept.npy", "link.npy", "fifo", "folder/inside.txt", "scaled.npy"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(path_in_dir(names[i]));
+    rmdir(path_in_dir("folder"));
     rmdir(dir);
     return 0;
 }
@@ -305,7 +456,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_transpose),  cmocka_unit_test(test_fortran_order_inputs),
         cmocka_unit_test(test_tiny_and_empty),   cmocka_unit_test(test_usage_errors),
-        cmocka_unit_test(test_data_errors),
+        cmocka_unit_test(test_data_errors),      cmocka_unit_test(test_failed_write_keeps_previous_file),
+        cmocka_unit_test(test_special_targets_refused), cmocka_unit_test(test_scalar_rounding_warns),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

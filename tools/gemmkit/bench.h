@@ -111,6 +111,7 @@ typedef struct gk_bench_report {
     const gk_bench_args *args;
     uint64_t seed;
     char title[160];             /* "SGEMM C = alpha op(A) op(B) + beta C, ..." */
+    char kernel_note[768];       /* which kernel runs and why, one line ("" when none) */
     gk_bench_peer_info peers[GK_BENCH_MAX_RUNNERS];
     int peer_count;
 } gk_bench_report;
@@ -140,11 +141,16 @@ void gk_bench_display_name(const gk_bench_record *r, char *out, size_t len);
 int gk_bench_peer_columns(const gk_bench_report *report, const char **names, int max);
 void gk_bench_print_header(const gk_bench_report *report, FILE *out);
 void gk_bench_print_table(const gk_bench_report *report, FILE *out);
+/* The table's last line: how many results were verified, and against what. */
+void gk_bench_print_verified(const gk_bench_report *report, FILE *out);
 
-/* Writers (bench_json.c, bench_csv.c, bench_plot.c): 0, or -1 with a message in err. */
+/* Writers (bench_json.c, bench_csv.c, bench_plot.c): 0, or -1 with a message in
+ * err. Each file is written whole or not at all (tools/common/output_file.h). */
 int gk_bench_write_json(const gk_bench_report *report, const char *path, char *err);
 int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *err);
 int gk_bench_write_plot(const gk_bench_report *report, const char *path, char *err);
+/* 1 when a plotter (gnuplot) is here, its path in path; else 0 with the reason in why. */
+int gk_bench_plotter(char *path, size_t len, char *why);
 /* The gnuplot script gk_bench_write_plot runs (for tests): 0, or -1 when out of memory. */
 int gk_bench_plot_script(FILE *f, const gk_bench_report *report, const char *path, const char *terminal);
 
@@ -206,10 +212,12 @@ typedef int (*gk_bench_call)(void *user, int set, gk_bench_timing *t, char *err)
 
 /* Warm-up (set 0, untimed: compiles kernels), `prepare` (may be NULL; e.g.
  * re-poisons outputs so that the timed runs must write them), then
- * rec->count timed calls rotating over `sets`. Fills the samples (host time
- * measured around each call). 0, or -1 with the error in rec->message. */
+ * rec->count timed calls rotating over `sets`, fewer when the next would end
+ * past max_seconds from the start (at least one; rec->note says so). Fills
+ * the samples (host time measured around each call) and rec->sets (the sets
+ * the runs used). 0, or -1 with the error in rec->message. */
 int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, char *err), int sets,
-                  gk_bench_record *rec);
+                  double max_seconds, gk_bench_record *rec);
 
 double gk_bench_now_ms(void); /* monotonic clock */
 
@@ -250,7 +258,11 @@ typedef struct gk_bench_session {
     gk_bench_report report;
     gk_rng rng;
     FILE *progress; /* stderr, or NULL with --quiet */
+    /* Each result once, wherever both streams go (gk_bench_progress_setup): */
+    int progress_in_place; /* stdout and stderr on one terminal: a status line rewritten, then erased */
+    int progress_no_results; /* stderr into stdout's file (2>&1): results only in the table */
     double started_ms;
+    int sizes_without_memory; /* sizes skipped: no host memory for their inputs */
     /* Last finished measurement per runner: predicts the next size's time (--max-time). */
     struct {
         char name[64];
@@ -274,13 +286,18 @@ int gk_runner_unsupported_here(const gk_runner *r);
 /* Finds the peers (unless --no-peers) and records what was found and why not. */
 void gk_bench_open_peers(gk_bench_session *s);
 void gk_bench_close_peers(gk_bench_session *s);
+/* Chooses how progress shows (above) from where stdout and stderr go. */
+void gk_bench_progress_setup(gk_bench_session *s);
+/* Erases the status line of a terminal before the table is printed. */
+void gk_bench_progress_done(gk_bench_session *s);
 /* Progress line on stderr ("[ 12.3 s] ..."), unless --quiet. */
 void gk_bench_progress(const gk_bench_session *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* "[ 12.3 s] name size: 123.4 GFLOPS (...)" for a finished record. */
 void gk_bench_progress_record(const gk_bench_session *s, const gk_bench_record *rec);
 /* Prints the table, writes --json/--csv/--plot; returns the exit status
- * (GK_EXIT_FAILED when a result was wrong or a file could not be written). */
+ * (GK_EXIT_FAILED when a result was wrong, nothing of gemmkit's was
+ * measured, or a file could not be written). */
 int gk_bench_finish(gk_bench_session *s);
 
 /* The baseline of the OpenCL slides: the sequential C triple loop on the

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "output_file.h"
 
 /* RFC 4180 quoting: fields with commas, quotes or line breaks are quoted. */
 static void field(FILE *f, const char *s, int last)
@@ -36,13 +37,11 @@ static void comment(FILE *f, const char *key, const char *value)
     fputc('\n', f);
 }
 
-int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *err)
+/* Write errors are caught when the file is committed (the stream's error flag). */
+static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, GK_BENCH_ERR, "cannot open %s for writing", path);
-        return -1;
-    }
+    const gk_bench_report *report = user;
+    FILE *f = out->stream;
     const gemmkit_device_info *d = &report->device;
     char line[512];
     comment(f, "title", report->title);
@@ -105,10 +104,10 @@ int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *er
             field(f, r->note, 1);
         }
     }
-    int failed = ferror(f);
-    if (fclose(f) || failed) {
-        snprintf(err, GK_BENCH_ERR, "error writing %s", path);
-        return -1;
-    }
     return 0;
+}
+
+int gk_bench_write_csv(const gk_bench_report *report, const char *path, char *err)
+{
+    return gk_output_write(path, write_csv, (void *)report, err, GK_BENCH_ERR);
 }

@@ -1,9 +1,11 @@
 /* --json: the whole report (device, driver, date, command line, settings,
  * peers, every result with every sample) written with jansson. */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "bench.h"
+#include "output_file.h"
 
 #ifndef GEMMKIT_VERSION_TEXT
 #define GEMMKIT_VERSION_TEXT "(unknown version)"
@@ -108,6 +110,13 @@ static json_t *record_json(const gk_bench_report *report, const gk_bench_record 
     return o;
 }
 
+static int dump(gk_output_file *out, void *root, char *err, size_t err_size)
+{
+    if (json_dumpf(root, out->stream, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) == 0) return 0;
+    snprintf(err, err_size, "writing failed: %s", strerror(errno));
+    return -1;
+}
+
 int gk_bench_write_json(const gk_bench_report *report, const char *path, char *err)
 {
     json_t *root = json_object();
@@ -139,10 +148,9 @@ int gk_bench_write_json(const gk_bench_report *report, const char *path, char *e
         snprintf(err, GK_BENCH_ERR, "internal error: a JSON value could not be built");
         return -1;
     }
-    int rc = json_dump_file(root, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    int rc = gk_output_write(path, dump, root, err, GK_BENCH_ERR);
     json_decref(root);
-    if (rc) snprintf(err, GK_BENCH_ERR, "could not write %s", path);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 #else

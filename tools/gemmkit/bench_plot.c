@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "output_file.h"
 
 static int find_gnuplot(char *path, size_t len)
 {
@@ -331,15 +332,39 @@ static int run_gnuplot(const char *gnuplot, const char *text)
     return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-int gk_bench_write_plot(const gk_bench_report *report, const char *path, char *err)
+int gk_bench_plotter(char *path, size_t len, char *why)
 {
-    char gnuplot[1024];
-    if (!find_gnuplot(gnuplot, sizeof gnuplot) || strchr(gnuplot, '\'')) {
-        snprintf(err, GK_BENCH_ERR,
-                 "gnuplot is missing (apt-get install gnuplot-nox, or set GEMMKIT_GNUPLOT); "
-                 "bench/plot.py draws the same plot from a --json file");
-        return -1;
-    }
+    if (find_gnuplot(path, len) && !strchr(path, '\'')) return 1;
+    snprintf(why, GK_BENCH_ERR,
+             "gnuplot is missing (apt-get install gnuplot-nox, or set GEMMKIT_GNUPLOT); "
+             "bench/plot.py draws the same plot from a --json file");
+    return 0;
+}
+
+/* A whole PNG: the signature first and the IEND chunk last (a plotter cut
+ * short by a full disk or a file-size limit may still exit 0). */
+static int png_complete(const char *path)
+{
+    static const unsigned char magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    unsigned char head[8], tail[12];
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int ok = fread(head, 1, 8, f) == 8 && memcmp(head, magic, 8) == 0 && fseek(f, -12, SEEK_END) == 0 &&
+             fread(tail, 1, 12, f) == 12 && memcmp(tail, iend, 12) == 0;
+    fclose(f);
+    return ok;
+}
+
+typedef struct plot_job {
+    const gk_bench_report *report;
+    const char *gnuplot;
+} plot_job;
+
+/* gnuplot draws into the output's temporary file, renamed over the target only when whole. */
+static int draw(gk_output_file *out, void *user, char *err, size_t err_size)
+{
+    const plot_job *job = user;
     /* pngcairo draws better; plain png (libgd) is the fallback. */
     static const char *const terminals[] = {"pngcairo", "png"};
     for (size_t t = 0; t < 2; t++) {
@@ -347,17 +372,25 @@ int gk_bench_write_plot(const gk_bench_report *report, const char *path, char *e
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
         if (!f) break;
-        int bad = gk_bench_plot_script(f, report, path, terminals[t]);
+        int bad = gk_bench_plot_script(f, job->report, out->temp, terminals[t]);
         fclose(f);
         if (bad) {
             free(text);
-            snprintf(err, GK_BENCH_ERR, "out of memory drawing %.100s", path);
+            snprintf(err, err_size, "out of memory for the plot script");
             return -1;
         }
-        int rc = run_gnuplot(gnuplot, text);
+        int rc = run_gnuplot(job->gnuplot, text);
         free(text);
-        if (rc == 0 && access(path, R_OK) == 0) return 0;
+        if (rc == 0 && png_complete(out->temp)) return 0;
     }
-    snprintf(err, GK_BENCH_ERR, "%.80s could not draw %.100s (no png terminal, or the file cannot be written)", gnuplot, path);
+    snprintf(err, err_size, "%.200s could not draw it (no png terminal, or the file cannot be written)", job->gnuplot);
     return -1;
+}
+
+int gk_bench_write_plot(const gk_bench_report *report, const char *path, char *err)
+{
+    char gnuplot[1024];
+    if (!gk_bench_plotter(gnuplot, sizeof gnuplot, err)) return -1;
+    plot_job job = {report, gnuplot};
+    return gk_output_write(path, draw, &job, err, GK_BENCH_ERR);
 }

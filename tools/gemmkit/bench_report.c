@@ -160,8 +160,12 @@ void gk_bench_print_header(const gk_bench_report *report, FILE *out)
     const gemmkit_device_info *d = &report->device;
     fprintf(out, "%s\n", report->title);
     fprintf(out, "device: %s | %s (%s, driver %s)\n", d->platform, d->name, d->backend, d->driver_version);
-    fprintf(out, "fp32 peak: %.0f GFLOPS = %d compute units x %d lanes x 2 flops (FMA) x %d MHz; %%peak = GFLOPS / peak\n",
-            d->peak_gflops, d->compute_units, d->lanes_per_unit, d->clock_mhz);
+    /* Transposes are measured in GB/s: an fp32 compute peak says nothing about them. */
+    if (!report->args || !report->args->transpose)
+        fprintf(out,
+                "fp32 peak: %.0f GFLOPS = %d compute units x %d lanes x 2 flops (FMA) x %d MHz; %%peak = GFLOPS / peak\n",
+                d->peak_gflops, d->compute_units, d->lanes_per_unit, d->clock_mhz);
+    if (report->kernel_note[0]) fprintf(out, "%s\n", report->kernel_note);
     for (int i = 0; i < report->peer_count; i++)
         fprintf(out, "peer %s: %s%s\n", report->peers[i].label, report->peers[i].found ? "found, " : "not used: ",
                 report->peers[i].detail);
@@ -267,4 +271,20 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         for (size_t j = 0; j < i && first; j++) first = strcmp(report->records[j].name, r->name) != 0;
         if (first && strcmp(r->kind, "gemmkit") != 0) fprintf(out, "%-*s %s\n", w, r->name, r->label);
     }
+}
+
+void gk_bench_print_verified(const gk_bench_report *report, FILE *out)
+{
+    int verified = 0, ran = 0, skipped = 0, transposes = 0;
+    for (size_t i = 0; i < report->count; i++) {
+        const gk_bench_record *r = &report->records[i];
+        skipped += r->status == GK_BENCH_SKIPPED;
+        ran += r->status != GK_BENCH_SKIPPED;
+        verified += r->status == GK_BENCH_OK;
+        transposes += strcmp(r->op, "sgemm") != 0;
+    }
+    fprintf(out, "%d of %d results verified %s", verified, ran,
+            transposes ? "exactly (B = A^T or A, bit for bit)" : "against the float64-accumulated host reference");
+    if (skipped) fprintf(out, "; %d skipped", skipped);
+    fprintf(out, ".\n");
 }

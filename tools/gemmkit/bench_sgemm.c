@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "registry.h"
 #include "sgemm.h"
+#include "tuning.h"
 
 /* Host side of one size: input sets and their references. */
 typedef struct inputs {
@@ -121,9 +122,9 @@ static void measure(gk_bench_session *s, gk_runner *r, inputs *in, const char *r
     rec->status = GK_BENCH_ERROR;
     if (upload(r, in, err)) {
         snprintf(rec->message, sizeof rec->message, "%s", err);
-    } else if (gk_bench_time(job_call, &j, job_prepare, in->sets, rec) == 0) {
+    } else if (gk_bench_time(job_call, &j, job_prepare, in->sets, s->args->max_seconds, rec) == 0) {
         rec->status = GK_BENCH_OK;
-        for (int set = 0; set < in->sets && rec->status == GK_BENCH_OK; set++) {
+        for (int set = 0; set < rec->sets && rec->status == GK_BENCH_OK; set++) {
             if (r->read(r, SLOTS_PER_SET * set + 2, in->c, in->ec, err)) {
                 rec->status = GK_BENCH_ERROR;
                 snprintf(rec->message, sizeof rec->message, "reading the result: %.220s", err);
@@ -178,8 +179,48 @@ static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, const g
     return count;
 }
 
+/* The header's line on the kernel: which one runs and why (for "best", the
+ * dispatch of src/core/dispatch.c), and where its parameters come from (as
+ * gk_context_resolve takes them). */
+static void explain_kernel(gk_bench_session *s)
+{
+    const char *want = s->args->kernel;
+    char *note = s->report.kernel_note, why[200], params[400];
+    const size_t len = sizeof s->report.kernel_note;
+    if (strcmp(want, "all") == 0) {
+        snprintf(note, len, "kernels: every SGEMM kernel of the registry, in ladder order (--kernel all)");
+        return;
+    }
+    const gk_kernel_def *def;
+    if (strcmp(want, "best") == 0) {
+        /* What the dispatch gives a large square: the device class's fast kernel. */
+        def = gk_sgemm_default_kernel(s->ctx, 4096, 4096, 4096).def;
+        if (!def) return;
+        if (strcmp(def->name, "direct") == 0)
+            snprintf(why, sizeof why, "the library's choice here for every shape (no faster kernel fits this device)");
+        else
+            snprintf(why, sizeof why, "the library's choice for %s devices; small or skinny shapes run direct, "
+                     "shown as best:direct", s->info.is_gpu ? "GPU" : "CPU");
+    } else {
+        def = gk_kernel_find(want);
+        if (!def) return;
+        snprintf(why, sizeof why, "named by --kernel");
+    }
+    const char *tuned = gk_tuning_params(&s->ctx->tuned, def->name);
+    char db[256];
+    if (s->args->params && strcmp(want, "best") != 0)
+        snprintf(params, sizeof params, "%s (--params)", s->args->params);
+    else if (tuned)
+        snprintf(params, sizeof params, "%s, tuned for this device (tuning database: %s, over the built-in one)",
+                 tuned, gk_tuning_path(db, sizeof db));
+    else
+        snprintf(params, sizeof params, "registry defaults (no tuning for this device)");
+    snprintf(note, len, "kernel: %s (%s); parameters: %s", def->name, why, params);
+}
+
 void gk_bench_sgemm(gk_bench_session *s)
 {
+    explain_kernel(s);
     enum { MAX_KERNELS = 256 };
     gk_runner *kernels[MAX_KERNELS];
     const gk_kernel_def *defs[MAX_KERNELS];
@@ -192,6 +233,7 @@ void gk_bench_sgemm(gk_bench_session *s)
         inputs in;
         if (inputs_make(s, size, &in)) {
             gk_bench_progress(s, "size %s: out of host memory for the inputs; skipped", text);
+            s->sizes_without_memory++;
             inputs_free(&in);
             continue;
         }

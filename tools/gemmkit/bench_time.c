@@ -3,7 +3,10 @@
  * with its device times and the host's wall time around it. */
 #include <stdarg.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -22,10 +25,11 @@ double gk_bench_now_ms(void)
 }
 
 int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, char *err), int sets,
-                  gk_bench_record *rec)
+                  double max_seconds, gk_bench_record *rec)
 {
     char err[GK_BENCH_ERR] = "";
     gk_bench_timing t = {0.0, 0.0};
+    const double started = gk_bench_now_ms();
     if (call(user, 0, &t, err)) {
         snprintf(rec->message, sizeof rec->message, "warm-up failed: %.220s", err);
         return -1;
@@ -34,7 +38,6 @@ int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, cha
         snprintf(rec->message, sizeof rec->message, "%s", err);
         return -1;
     }
-    rec->sets = sets;
     for (int r = 0; r < rec->count; r++) {
         t.kernel_ms = t.total_ms = 0.0;
         double start = gk_bench_now_ms();
@@ -45,24 +48,63 @@ int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, cha
         rec->host_ms[r] = gk_bench_now_ms() - start;
         rec->kernel_ms[r] = t.kernel_ms;
         rec->total_ms[r] = t.total_ms;
+        /* --max-time holds for every measurement, the first size's too (whose
+         * time nothing predicts): stop when one more run would pass it. */
+        const double spent_ms = gk_bench_now_ms() - started;
+        if (r + 1 < rec->count && spent_ms + rec->host_ms[r] > max_seconds * 1e3) {
+            snprintf(rec->note, sizeof rec->note, "%d of %d runs: --max-time %g s", r + 1, rec->count, max_seconds);
+            rec->count = r + 1;
+        }
     }
+    rec->sets = sets < rec->count ? sets : rec->count;
     return 0;
+}
+
+/* stdout and stderr write to the same file, terminal or pipe. */
+static int same_target(void)
+{
+    struct stat out, err;
+    return fstat(STDOUT_FILENO, &out) == 0 && fstat(STDERR_FILENO, &err) == 0 && out.st_dev == err.st_dev &&
+           out.st_ino == err.st_ino;
+}
+
+void gk_bench_progress_setup(gk_bench_session *s)
+{
+    if (!s->progress || !same_target()) return; /* apart, each stream shows each result once */
+    s->progress_in_place = isatty(STDERR_FILENO);
+    s->progress_no_results = !s->progress_in_place;
+}
+
+void gk_bench_progress_done(gk_bench_session *s)
+{
+    if (s->progress && s->progress_in_place) fputs("\r\033[K", s->progress);
+    s->progress_in_place = 0;
 }
 
 void gk_bench_progress(const gk_bench_session *s, const char *fmt, ...)
 {
     if (!s->progress) return;
+    char line[1024];
+    int used = snprintf(line, sizeof line, "[%6.1f s] ", (gk_bench_now_ms() - s->started_ms) * 1e-3);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(s->progress, "[%6.1f s] ", (gk_bench_now_ms() - s->started_ms) * 1e-3);
-    vfprintf(s->progress, fmt, ap);
-    fputc('\n', s->progress);
-    fflush(s->progress);
+    vsnprintf(line + used, sizeof line - (size_t)used, fmt, ap);
     va_end(ap);
+    if (s->progress_in_place) {
+        /* One terminal row (a wrapped line could not be rewritten), replacing the last. */
+        struct winsize w;
+        size_t width = ioctl(STDERR_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 1 ? w.ws_col - 1u : 79u;
+        if (strlen(line) > width) line[width] = '\0';
+        fprintf(s->progress, "\r\033[K%s", line);
+    } else {
+        fprintf(s->progress, "%s\n", line);
+    }
+    fflush(s->progress);
 }
 
 void gk_bench_progress_record(const gk_bench_session *s, const gk_bench_record *rec)
 {
+    if (s->progress_no_results) return;
     char size[48], name[160];
     gk_bench_size_text(&rec->size, size, sizeof size);
     gk_bench_display_name(rec, name, sizeof name);

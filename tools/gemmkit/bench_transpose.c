@@ -114,9 +114,9 @@ static void measure(gk_bench_session *s, gk_runner *r, inputs *in, int trans)
     rec->status = GK_BENCH_ERROR;
     if (upload(r, in, err)) {
         snprintf(rec->message, sizeof rec->message, "%s", err);
-    } else if (gk_bench_time(job_call, &j, job_prepare, in->sets, rec) == 0) {
+    } else if (gk_bench_time(job_call, &j, job_prepare, in->sets, s->args->max_seconds, rec) == 0) {
         rec->status = GK_BENCH_OK;
-        for (int set = 0; set < in->sets && rec->status == GK_BENCH_OK; set++) {
+        for (int set = 0; set < rec->sets && rec->status == GK_BENCH_OK; set++) {
             if (r->read(r, SLOTS_PER_SET * set + 1, in->b, in->count, err)) {
                 rec->status = GK_BENCH_ERROR;
                 snprintf(rec->message, sizeof rec->message, "reading the result: %.220s", err);
@@ -191,6 +191,7 @@ int gk_bench_transpose(gk_bench_session *s)
         inputs in;
         if (inputs_make(s, size, &in)) {
             gk_bench_progress(s, "size %s: out of host memory for the inputs; skipped", text);
+            s->sizes_without_memory++;
             inputs_free(&in);
             continue;
         }

@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "kernel_config.h"
+#include "output_file.h"
 #include "registry.h"
 
 static int kind_rank(const char *kind)
@@ -51,10 +52,35 @@ done:
     free(sorted);
 }
 
+/* A run that measured nothing of gemmkit's is no benchmark (every size out
+ * of memory, every kernel refused): 1, with the reason in why. */
+static int nothing_measured(const gk_bench_session *s, char *why, size_t len)
+{
+    const gk_bench_record *first = NULL;
+    for (size_t i = 0; i < s->report.count; i++) {
+        const gk_bench_record *r = &s->report.records[i];
+        if (strcmp(r->kind, "gemmkit") != 0) continue;
+        if (r->status == GK_BENCH_OK) return 0;
+        if (!first) first = r;
+    }
+    if (first) {
+        char name[160], size[48];
+        gk_bench_display_name(first, name, sizeof name);
+        gk_bench_size_text(&first->size, size, sizeof size);
+        snprintf(why, len, "no gemmkit kernel gave a result (first: %s at %s, %s: %s)", name, size,
+                 gk_bench_status_name(first->status), first->message);
+    } else {
+        snprintf(why, len, "no size was run (%d of %d without host memory for the inputs)", s->sizes_without_memory,
+                 s->args->size_count);
+    }
+    return 1;
+}
+
 int gk_bench_finish(gk_bench_session *s)
 {
     gk_bench_report *report = &s->report;
     group_records(report);
+    gk_bench_progress_done(s);
     gk_bench_print_header(report, stdout);
     gk_bench_print_table(report, stdout);
     int failures = 0, wrong = 0;
@@ -68,6 +94,13 @@ int gk_bench_finish(gk_bench_session *s)
     if (failures)
         printf("\n%d result(s) failed (%d wrong, %d errors): no speed is reported for them.\n", failures, wrong,
                failures - wrong);
+    gk_bench_print_verified(report, stdout);
+    char why[2 * GK_BENCH_ERR];
+    if (nothing_measured(s, why, sizeof why)) {
+        fflush(stdout);
+        fprintf(stderr, "gemmkit bench: nothing was measured: %s\n", why);
+        failures++;
+    }
     fflush(stdout);
     char err[GK_BENCH_ERR];
     struct {
@@ -137,19 +170,47 @@ static int check_kernel(const gk_bench_args *args)
     return 0;
 }
 
+/* The output files are checked before the run, so that a bad path fails in a
+ * second rather than after a long benchmark. Without a plotter, --plot is a
+ * warning (the results are still measured and written); it is dropped. */
+static int check_outputs(gk_bench_args *args)
+{
+    char err[GK_BENCH_ERR];
+#ifndef GEMMKIT_HAVE_JANSSON
+    if (args->json_path) {
+        fprintf(stderr, "gemmkit bench: --json: this gemmkit was built without jansson (libjansson-dev)\n");
+        return GK_EXIT_FAILED;
+    }
+#endif
+    const char *paths[] = {args->json_path, args->csv_path, args->plot_path};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        if (paths[i] && gk_output_check(paths[i], err, sizeof err)) {
+            fprintf(stderr, "gemmkit bench: %s\n", err);
+            return GK_EXIT_FAILED;
+        }
+    }
+    char plotter[1024];
+    if (args->plot_path && !gk_bench_plotter(plotter, sizeof plotter, err)) {
+        fprintf(stderr, "gemmkit bench: warning: no plot will be drawn (%s): %s\n", args->plot_path, err);
+        args->plot_path = NULL;
+    }
+    return GK_EXIT_OK;
+}
+
 int gk_cmd_bench(const gk_cli *cli)
 {
     gk_bench_args args;
     int rc = gk_bench_parse_args(cli->argc, cli->argv, &args);
     if (rc == -1) return GK_EXIT_OK; /* --help */
     if (rc) return rc;
-    if ((rc = check_kernel(&args))) return rc;
+    if ((rc = check_kernel(&args)) || (rc = check_outputs(&args))) return rc;
 
     gk_bench_session s;
     memset(&s, 0, sizeof s);
     s.cli = cli;
     s.args = &args;
     s.progress = args.quiet ? NULL : stderr;
+    gk_bench_progress_setup(&s);
     s.started_ms = gk_bench_now_ms();
     if (!(s.ctx = gk_cli_open(cli))) return GK_EXIT_FAILED;
     gemmkit_context_device_info(s.ctx, &s.info);

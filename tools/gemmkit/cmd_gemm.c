@@ -1,7 +1,9 @@
 /* `gemmkit gemm`: C := alpha op(A) op(B) + beta C0 on matrices stored in
  * NumPy .npy files (float32, C or Fortran order); the result is written in C
- * order. Exit status 2 for bad usage, 1 for bad files or a device failure. */
+ * order, whole or not at all (a previous C.npy survives a failed write).
+ * Exit status 2 for bad usage, 1 for bad files or a device failure. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 
 #include "cli.h"
 #include "npy.h"
+#include "output_file.h"
 
 typedef struct gemm_args {
     const char *a_path, *b_path, *c_path, *out_path;
@@ -34,14 +37,33 @@ static int usage_error(const char *format, const char *detail)
     return GK_EXIT_USAGE;
 }
 
+/* Half an ulp above FLT_MAX: doubles from here on round to infinity as floats. */
+#define FLOAT_ROUNDS_TO_INF 0x1.ffffffp127
+
+/* A number that is finite as float32. Tiny ones are accepted (underflow is
+ * only a warning, see warn_rounding); strtod's ERANGE on them is not an error. */
 static int parse_float(const char *text, float *value)
 {
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) || fabs(v) > 3.4028234663852886e38) return 0;
+    if (end == text || *end != '\0' || !isfinite(v) || fabs(v) >= FLOAT_ROUNDS_TO_INF) return 0;
     *value = (float)v;
     return 1;
+}
+
+/* alpha and beta are float32: say when the number given does not survive
+ * the conversion (1e-50 would silently become 0). The run goes on. */
+static void warn_rounding(const char *option, const char *text, float value)
+{
+    errno = 0;
+    double given = strtod(text, NULL);
+    const int nonzero = given != 0.0 || errno == ERANGE; /* 1e-400 underflows even a double */
+    if (nonzero && value == 0.0f)
+        fprintf(stderr, "gemmkit gemm: warning: %s %s is below float32's range and becomes 0\n", option, text);
+    else if (value != 0.0f && fabsf(value) < FLT_MIN)
+        fprintf(stderr, "gemmkit gemm: warning: %s %s is subnormal in float32 (%.9g): most of its precision is lost\n",
+                option, text, (double)value);
 }
 
 /* Returns GK_EXIT_OK, or the exit status of a usage error (already printed). */
@@ -69,6 +91,7 @@ static int parse_args(const gk_cli *cli, gemm_args *g)
             int is_alpha = strcmp(arg, "--alpha") == 0;
             if (!parse_float(next, is_alpha ? &g->alpha : &g->beta))
                 return usage_error("not a finite float32 number: \"%s\"", next);
+            warn_rounding(arg, next, is_alpha ? g->alpha : g->beta);
             if (!is_alpha) g->beta_given = 1;
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -168,7 +191,7 @@ static int run_gemm(const gk_cli *cli, const gemm_args *g, gk_npy_array *a, gk_n
             char err[512];
             uint64_t shape[2] = {m, n};
             if (gk_npy_save_file(g->out_path, 2, shape, 0, c, err, sizeof err) != GK_NPY_OK) {
-                fprintf(stderr, "gemmkit gemm: %s: %s\n", g->out_path, err);
+                fprintf(stderr, "gemmkit gemm: %s\n", err);
             } else {
                 printf("%s: (%llu, %llu) = %g * op(A) (%llu x %llu) * op(B) (%llu x %llu) + %g * C0, on %s\n",
                        g->out_path, (unsigned long long)m, (unsigned long long)n, (double)g->alpha,
@@ -187,6 +210,12 @@ int gk_cmd_gemm(const gk_cli *cli)
     gemm_args g;
     int usage = parse_args(cli, &g);
     if (usage != GK_EXIT_OK) return usage < 0 ? GK_EXIT_OK : usage;
+    /* A bad output path fails now, not after the multiplication. */
+    char err[512];
+    if (gk_output_check(g.out_path, err, sizeof err)) {
+        fprintf(stderr, "gemmkit gemm: %s\n", err);
+        return GK_EXIT_FAILED;
+    }
     gk_npy_array a = {0}, b = {0}, c0 = {0};
     int status = GK_EXIT_FAILED;
     if (load_matrix(g.a_path, &a) && load_matrix(g.b_path, &b) && (!g.c_path || load_matrix(g.c_path, &c0)))

@@ -3,6 +3,7 @@
  * version 1, 4 in versions 2 and 3), the header (a Python dict literal with
  * 'descr', 'fortran_order' and 'shape', ending in '\n'), then the data. */
 #include "npy.h"
+#include "output_file.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -446,10 +447,10 @@ void gk_npy_free(gk_npy_array *array)
 
 /* ---- writing */
 
-gk_npy_status gk_npy_save_file(const char *path, int ndim, const uint64_t *shape, int fortran_order,
-                               const float *data, char *err, size_t err_size)
+gk_npy_status gk_npy_write(FILE *f, int ndim, const uint64_t *shape, int fortran_order, const float *data, char *err,
+                           size_t err_size)
 {
-    if (!path || ndim < 0 || ndim > GK_NPY_MAX_DIMS || (ndim && !shape))
+    if (!f || ndim < 0 || ndim > GK_NPY_MAX_DIMS || (ndim && !shape))
         return fail(err, err_size, GK_NPY_ERR_ARGUMENT, "bad arguments to the .npy writer");
     uint64_t count = 1;
     for (int i = 0; i < ndim; i++) {
@@ -471,8 +472,6 @@ gk_npy_status gk_npy_save_file(const char *path, int ndim, const uint64_t *shape
                                  (unsigned char)(header_len >> 8)};
     memset(header + len, ' ', header_len - 1 - (size_t)len);
     header[header_len - 1] = '\n';
-    FILE *f = fopen(path, "wb");
-    if (!f) return fail(err, err_size, GK_NPY_ERR_IO, "cannot create: %s", strerror(errno));
     int ok = fwrite(prelude, 1, sizeof prelude, f) == sizeof prelude && fwrite(header, 1, header_len, f) == header_len;
     if (host_little_endian()) {
         ok = ok && fwrite(data, sizeof(float), (size_t)count, f) == (size_t)count;
@@ -483,14 +482,30 @@ gk_npy_status gk_npy_save_file(const char *path, int ndim, const uint64_t *shape
             ok = fwrite(&v, sizeof v, 1, f) == 1;
         }
     }
-    int saved_errno = ok ? 0 : errno;
-    if (fclose(f) != 0 && ok) {
-        ok = 0;
-        saved_errno = errno;
-    }
-    if (!ok) {
-        remove(path);
-        return fail(err, err_size, GK_NPY_ERR_IO, "writing failed: %s", strerror(saved_errno));
-    }
+    if (!ok) return fail(err, err_size, GK_NPY_ERR_IO, "writing failed: %s", strerror(errno));
     return GK_NPY_OK;
+}
+
+typedef struct npy_content {
+    int ndim, fortran_order;
+    const uint64_t *shape;
+    const float *data;
+    gk_npy_status status;
+} npy_content;
+
+static int write_content(gk_output_file *out, void *user, char *err, size_t err_size)
+{
+    npy_content *c = user;
+    c->status = gk_npy_write(out->stream, c->ndim, c->shape, c->fortran_order, c->data, err, err_size);
+    return c->status == GK_NPY_OK ? 0 : -1;
+}
+
+gk_npy_status gk_npy_save_file(const char *path, int ndim, const uint64_t *shape, int fortran_order,
+                               const float *data, char *err, size_t err_size)
+{
+    if (!path) return fail(err, err_size, GK_NPY_ERR_ARGUMENT, "bad arguments to the .npy writer");
+    npy_content content = {ndim, fortran_order, shape, data, GK_NPY_ERR_IO};
+    if (gk_output_write(path, write_content, &content, err, err_size) == 0) return GK_NPY_OK;
+    /* Argument errors keep their status; everything else is the file's. */
+    return content.status == GK_NPY_ERR_ARGUMENT ? GK_NPY_ERR_ARGUMENT : GK_NPY_ERR_IO;
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define GK_NPY_MAX_DIMS 32
 /* Longest header accepted; real float32 headers are well under 1 KiB. */
@@ -52,7 +53,12 @@ gk_npy_status gk_npy_load_memory(const void *bytes, size_t size, gk_npy_array *o
 /* Reads a .npy file; the data length must match the shape exactly. */
 gk_npy_status gk_npy_load_file(const char *path, gk_npy_array *out, char *err, size_t err_size);
 
-/* Writes a float32 array (data in C order unless fortran_order). */
+/* Writes a float32 array (data in C order unless fortran_order) to a stream. */
+gk_npy_status gk_npy_write(FILE *f, int ndim, const uint64_t *shape, int fortran_order, const float *data, char *err,
+                           size_t err_size);
+
+/* Writes a float32 array to a file, whole or not at all (tools/common/output_file.h):
+ * a previous file at path survives any failure. */
 gk_npy_status gk_npy_save_file(const char *path, int ndim, const uint64_t *shape, int fortran_order,
                                const float *data, char *err, size_t err_size);
 
