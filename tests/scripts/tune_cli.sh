@@ -50,7 +50,7 @@ no_final_newline)
     [ "$rc" = 0 ] || fail "exit $rc"
     [ "$(head -n 2 "$db")" = "$before" ] || fail "the user's lines changed: $(cat "$db")"
     [ "$(wc -l < "$db")" = 3 ] || fail "want 3 lines: $(cat "$db")"
-    tail -n 1 "$db" | grep -q $'^opencl\t.*\tdirect\tTS=[0-9]*,WPT=[0-9]*\t[0-9.]*\t....-..-..$' ||
+    tail -n 1 "$db" | grep -qE $'^(opencl|cuda)\t.*\tdirect\tTS=[0-9]+,WPT=[0-9]+\t[0-9.]+\t....-..-..$' ||
         fail "no direct entry on its own line: $(cat "$db")"
     no_temporary_files
     ;;
