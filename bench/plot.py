@@ -14,7 +14,9 @@ usage: bench/plot.py RESULTS.json [MORE.json ...] -o OUT.png
 import argparse
 import json
 import math
+import os
 import sys
+import tempfile
 
 FAMILIES = ("tutorial", "slides", "lecture")
 # More gemmkit series than this in one document, from several families: one panel per family.
@@ -121,6 +123,29 @@ def draw_panel(ax, plt, ticker, series, colours, unit):
         ax.text(0.5, 0.5, "no valid results to plot", ha="center", transform=ax.transAxes)
 
 
+def save_whole(fig, path):
+    """Writes the PNG beside its target and renames it over the target only when
+    complete, so a failed write never leaves a truncated plot or loses the old one."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(prefix=".plot-", suffix=".png", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            fig.savefig(out, format="png", dpi=100)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o666 & ~current_umask())
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("json", nargs="+", help="files written by gemmkit bench --json")
@@ -155,7 +180,7 @@ def main():
             draw_panel(ax, plt, ticker, series, colours, unit)
             ax.set_title(((header if j == 0 else "") + heading).strip(), fontsize=9)
     fig.tight_layout()
-    fig.savefig(args.output, dpi=100)
+    save_whole(fig, args.output)
     print(f"bench/plot.py: wrote {args.output}", file=sys.stderr)
 
 

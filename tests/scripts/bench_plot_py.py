@@ -79,6 +79,19 @@ def main():
         with open(out, "rb") as f:
             data = f.read()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000, f"{out}: not a PNG ({len(data)} bytes)"
+
+        # A write that fails midway (a 4 KiB file-size limit) keeps the old plot whole and leaves no temporary file.
+        def small_files():
+            import resource
+            import signal
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+        failed = subprocess.run([sys.executable, os.path.join(source, "bench", "plot.py"), *inputs, "-o", out],
+                                preexec_fn=small_files, capture_output=True)
+        assert failed.returncode != 0, "plot.py wrote a PNG over a 4 KiB file-size limit"
+        with open(out, "rb") as f:
+            assert f.read() == data, f"{out}: the previous plot changed after a failed write"
+        assert sorted(os.listdir(tmp)) == ["best.json", "ladder.json", "plot.png"], os.listdir(tmp)
     print("bench/plot.py: ok")
     return 0
 
