@@ -92,6 +92,7 @@ static gk_runner *fake_runner(const char *name, fault f)
     r->alloc = f_alloc;
     r->write = f_write;
     r->read = f_read;
+    r->run = gk_peer_run;
     r->sgemm = f_sgemm;
     r->release = f_release;
     r->destroy = f_destroy;
@@ -208,7 +209,7 @@ static void run_sgemm_case(gk_runner *r, gk_sgemm_case c)
     char err[GK_BENCH_ERR] = "";
     gk_bench_timing t = {-1.0, -1.0};
     if (r->alloc(r, 0, ea, err) || r->alloc(r, 1, eb, err) || r->alloc(r, 2, ec, err) || r->write(r, 0, a, ea, err) ||
-        r->write(r, 1, b, eb, err) || r->write(r, 2, out, ec, err) || r->sgemm(r, &c, 0, 1, 2, &t, err) ||
+        r->write(r, 1, b, eb, err) || r->write(r, 2, out, ec, err) || r->run(r, &gk_routine_gemm, &(gk_case){.gemm = c}, (const int[]){0, 1, 2}, &t, err) ||
         r->read(r, 2, out, ec, err))
         fail_msg("%s: %s", r->name, err);
     assert_true(t.kernel_ms >= 0.0 && t.total_ms >= t.kernel_ms);
@@ -226,7 +227,7 @@ static void run_sgemm_case(gk_runner *r, gk_sgemm_case c)
     free(out);
 }
 
-static void run_omatcopy_case(gk_runner *r, gk_bench_omat o)
+static void run_omatcopy_case(gk_runner *r, gk_omatcopy_case o)
 {
     int t = o.trans != GEMMKIT_NO_TRANS;
     int64_t b_rows = t ? o.cols : o.rows, b_cols = t ? o.rows : o.cols;
@@ -240,7 +241,7 @@ static void run_omatcopy_case(gk_runner *r, gk_bench_omat o)
     char err[GK_BENCH_ERR] = "";
     gk_bench_timing tm = {-1.0, -1.0};
     if (r->alloc(r, 0, count, err) || r->alloc(r, 1, count, err) || r->write(r, 0, a, count, err) ||
-        r->write(r, 1, b, count, err) || r->omatcopy(r, &o, 0, 1, &tm, err) || r->read(r, 1, b, count, err))
+        r->write(r, 1, b, count, err) || r->run(r, &gk_routine_omatcopy, &(gk_case){.omatcopy = o}, (const int[]){0, 1}, &tm, err) || r->read(r, 1, b, count, err))
         fail_msg("%s omatcopy: %s", r->name, err);
     gk_bench_record rec;
     memset(&rec, 0, sizeof rec);
@@ -290,8 +291,8 @@ static void test_clblast_peer(void **state)
     sgemm_shapes(runners[0]);
     for (int layout = 0; layout < 2; layout++)
         for (int t = 0; t < 2; t++)
-            run_omatcopy_case(runners[0], (gk_bench_omat){layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,
-                                                          t ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, 45, 70, 1.0f, 0, 0});
+            run_omatcopy_case(runners[0], (gk_omatcopy_case){layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,
+                                                          t ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, 45, 70, 1.0f, 0, 0, 0, 0});
     runners[0]->destroy(runners[0]);
 }
 
@@ -339,8 +340,8 @@ static void test_cublas_peer_on_mock(void **state)
     sgemm_shapes(runners[1]); /* truncated inputs pass only with the widened bound */
     for (int layout = 0; layout < 2; layout++)
         for (int t = 0; t < 2; t++)
-            run_omatcopy_case(runners[0], (gk_bench_omat){layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,
-                                                          t ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, 45, 70, 1.0f, 0, 0});
+            run_omatcopy_case(runners[0], (gk_omatcopy_case){layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,
+                                                          t ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, 45, 70, 1.0f, 0, 0, 0, 0});
     runners[0]->destroy(runners[0]);
     runners[1]->destroy(runners[1]);
 }

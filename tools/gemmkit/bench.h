@@ -1,9 +1,11 @@
 /* `gemmkit bench`: shared pieces of the benchmark. Arguments, result records
  * and their writers (table, JSON, CSV, plot), the runner interface that
  * gemmkit's kernels and the peers (cuBLAS, CLBlast) share, and the timing
- * loop. The SGEMM benchmark (cmd_bench.c) and the transpose benchmark
- * (bench_transpose.c) both build on these: a transpose record only changes
- * `op`, `work` (bytes) and `unit` ("GB/s"). */
+ * loop, and one measurement for any routine (bench_measure.c, through the
+ * routine's descriptor, tools/check/routine_desc.h). The SGEMM benchmark
+ * (bench_sgemm.c) and the transpose benchmark (bench_transpose.c) only choose
+ * the runners: a transpose record only changes `op`, `work` (bytes) and
+ * `unit` ("GB/s"). */
 #ifndef GK_BENCH_H
 #define GK_BENCH_H
 
@@ -13,6 +15,7 @@
 #include "check.h"
 #include "cli.h"
 #include "gemmkit.h"
+#include "routine_desc.h"
 
 #define GK_BENCH_MAX_SIZES 256
 #define GK_BENCH_MAX_SETS 8
@@ -161,20 +164,11 @@ typedef struct gk_bench_timing {
     double total_ms;  /* every launch of the call, device time */
 } gk_bench_timing;
 
-/* B := alpha * op(A): A is rows x cols in `layout`, B is op(A) in the same layout. */
-typedef struct gk_bench_omat {
-    gemmkit_layout layout;
-    gemmkit_transpose trans;
-    int64_t rows, cols;
-    float alpha;
-    int64_t lda, ldb;
-} gk_bench_omat;
-
 #define GK_RUNNER_SLOTS 32
 
-/* Something that can run SGEMM (and maybe transposes) on device memory it
- * owns, numbered in slots. Every call returns 0, or -1 with a message in err
- * (GK_BENCH_ERR bytes). Calls wait for the device before returning. */
+/* Something that can run routines on device memory it owns, numbered in
+ * slots. Every call returns 0, or -1 with a message in err (GK_BENCH_ERR
+ * bytes). Calls wait for the device before returning. */
 typedef struct gk_runner gk_runner;
 struct gk_runner {
     char name[32];   /* short, used in files and ratio columns: "cublas-tf32" */
@@ -187,13 +181,23 @@ struct gk_runner {
     int (*alloc)(gk_runner *r, int slot, size_t count, char *err);
     int (*write)(gk_runner *r, int slot, const float *src, size_t count, char *err);
     int (*read)(gk_runner *r, int slot, float *dst, size_t count, char *err);
-    /* C (slot c) := alpha op(A) op(B) + beta C with the case's layout and leading dimensions. */
+    /* One call of the routine on the case, operand i in slot slots[i]. */
+    int (*run)(gk_runner *r, const gk_routine *routine, const gk_case *c, const int *slots, gk_bench_timing *t,
+               char *err);
+    /* A peer's own entry points, per routine (NULL: the peer has none); its
+     * run is gk_peer_run, which calls them. */
     int (*sgemm)(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_c, gk_bench_timing *t,
                  char *err);
-    int (*omatcopy)(gk_runner *r, const gk_bench_omat *o, int a, int b, gk_bench_timing *t, char *err);
+    int (*omatcopy)(gk_runner *r, const gk_omatcopy_case *o, int a, int b, gk_bench_timing *t, char *err);
     void (*release)(gk_runner *r); /* frees every slot */
     void (*destroy)(gk_runner *r); /* releases, then frees the runner */
 };
+
+/* A peer's run: its entry point for the routine, or an error if it has none. */
+int gk_peer_run(gk_runner *r, const gk_routine *routine, const gk_case *c, const int *slots, gk_bench_timing *t,
+                char *err);
+/* Whether the runner can run the routine (gemmkit: every routine). */
+int gk_runner_runs(const gk_runner *r, const gk_routine *routine);
 
 /* gemmkit on its own context with a registry kernel (NULL: the public dispatch). */
 gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const char *params);
@@ -244,7 +248,12 @@ int gk_bench_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b,
                          const float *result, double input_rounding, gk_rng *rng, gk_bench_record *rec);
 void gk_bench_reference_free(gk_bench_reference *ref);
 /* B must equal alpha * op(A) exactly (alpha = 1: a pure copy). Returns 1 when it does. */
-int gk_bench_check_omatcopy(const gk_bench_omat *o, const float *a, const float *b, gk_bench_record *rec);
+int gk_bench_check_omatcopy(const gk_omatcopy_case *o, const float *a, const float *b, gk_bench_record *rec);
+/* The check of a routine's result: the two above for SGEMM and omatcopy,
+ * else the routine's descriptor check (full up to GK_BENCH_FULL_CHECK,
+ * GK_BENCH_SAMPLES elements beyond). ops: the inputs as uploaded. */
+int gk_bench_check(const gk_routine *routine, const gk_case *c, float *const *ops, gk_bench_reference *ref,
+                   const float *result, double input_rounding, gk_rng *rng, gk_bench_record *rec);
 
 /* ---- the whole run ---- */
 
@@ -276,6 +285,29 @@ typedef struct gk_bench_session {
 int gk_bench_too_slow(const gk_bench_session *s, gk_bench_record *rec);
 /* Remembers a finished measurement's median host time for gk_bench_too_slow. */
 void gk_bench_pace(gk_bench_session *s, const gk_bench_record *rec);
+
+/* Host side of one problem (bench_measure.c): the routine's operands for
+ * each input set (fresh inputs, the output poisoned), the reference per set
+ * (computed on first use, shared by the runners), a buffer to read results into. */
+typedef struct gk_bench_inputs {
+    const gk_routine *routine;
+    gk_case kase;
+    int sets;
+    size_t extent[GK_ROUTINE_MAX_OPERANDS];
+    float *ops[GK_BENCH_MAX_SETS][GK_ROUTINE_MAX_OPERANDS];
+    gk_bench_reference ref[GK_BENCH_MAX_SETS];
+    float *result;
+} gk_bench_inputs;
+
+/* The input sets of a case, with the progress line for its size; 0, or -1
+ * (said on the progress line, counted in sizes_without_memory; nothing to free). */
+int gk_bench_inputs_make(gk_bench_session *s, const gk_routine *routine, const gk_case *c, gk_bench_inputs *in);
+void gk_bench_inputs_free(gk_bench_inputs *in);
+/* A record for the case and runner (op, size, layout, work, unit, ...), not yet run. */
+gk_bench_record *gk_bench_record_add(gk_bench_session *s, const gk_runner *r, const gk_bench_inputs *in);
+/* Times one runner on the inputs and checks every set's result; `resolved`
+ * names the kernel the library picked (NULL: the runner's name). */
+void gk_bench_measure(gk_bench_session *s, gk_runner *r, gk_bench_inputs *in, const char *resolved);
 
 /* The SGEMM benchmark over args->sizes (bench_sgemm.c). */
 void gk_bench_sgemm(gk_bench_session *s);

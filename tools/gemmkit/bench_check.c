@@ -155,7 +155,7 @@ int gk_bench_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b,
     return 1;
 }
 
-int gk_bench_check_omatcopy(const gk_bench_omat *o, const float *a, const float *b, gk_bench_record *rec)
+int gk_bench_check_omatcopy(const gk_omatcopy_case *o, const float *a, const float *b, gk_bench_record *rec)
 {
     const int t = is_trans(o->trans), rm = o->layout == GEMMKIT_ROW_MAJOR;
     int64_t bad = 0;
@@ -174,4 +174,25 @@ int gk_bench_check_omatcopy(const gk_bench_omat *o, const float *a, const float 
     if (bad) return 0;
     snprintf(rec->message, sizeof rec->message, "all %lld elements exact", (long long)(o->rows * o->cols));
     return 1;
+}
+
+/* A routine without a check of its own here: its descriptor's, in the record's terms. */
+static int descriptor_check(const gk_routine *routine, const gk_case *c, float *const *ops, const float *result,
+                            gk_rng *rng, gk_bench_record *rec)
+{
+    gk_check_result r;
+    routine->check(c, ops, result, GK_BENCH_FULL_CHECK, GK_BENCH_SAMPLES, rng, &r);
+    snprintf(rec->check, sizeof rec->check, "reference"); /* full or sampled: the message says */
+    rec->max_error = r.max_rel_error;
+    snprintf(rec->message, sizeof rec->message, "%s%.240s", r.passed ? "" : "WRONG: ", r.message);
+    return r.passed;
+}
+
+int gk_bench_check(const gk_routine *routine, const gk_case *c, float *const *ops, gk_bench_reference *ref,
+                   const float *result, double input_rounding, gk_rng *rng, gk_bench_record *rec)
+{
+    if (routine == &gk_routine_gemm)
+        return gk_bench_check_sgemm(&c->gemm, ops[0], ops[1], ref, result, input_rounding, rng, rec);
+    if (routine == &gk_routine_omatcopy) return gk_bench_check_omatcopy(&c->omatcopy, ops[0], result, rec);
+    return descriptor_check(routine, c, ops, result, rng, rec);
 }

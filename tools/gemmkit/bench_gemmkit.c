@@ -1,5 +1,6 @@
 /* gemmkit itself as a benchmark runner: device buffers of the context, and
- * the public SGEMM / transpose on them with a chosen registry kernel. */
+ * every routine's public entry on them (its descriptor's run) with a chosen
+ * registry kernel. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,26 +56,19 @@ static int g_read(gk_runner *r, int slot, float *dst, size_t count, char *err)
     return status ? fail(st, err, status) : 0;
 }
 
-static int g_sgemm(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_c, gk_bench_timing *t, char *err)
+/* Every routine through its descriptor's call on the slots' buffers. */
+static int g_run(gk_runner *r, const gk_routine *routine, const gk_case *c, const int *slots, gk_bench_timing *t,
+                 char *err)
 {
     gemmkit_state *st = r->state;
-    if (!slot_ok(st, a, err) || !slot_ok(st, b, err) || !slot_ok(st, slot_c, err)) return -1;
+    gemmkit_buffer *buffers[GK_ROUTINE_MAX_OPERANDS];
+    for (int i = 0; i < routine->operands; i++) {
+        if (!slot_ok(st, slots[i], err)) return -1;
+        buffers[i] = st->slots[slots[i]];
+    }
     gemmkit_options options = {.kernel = st->kernel, .params = st->params, .kernel_ms = &t->kernel_ms,
                                .total_ms = &t->total_ms};
-    gemmkit_status status =
-        gemmkit_sgemm_buffers(st->ctx, &options, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha,
-                              st->slots[a], 0, c->lda, st->slots[b], 0, c->ldb, c->beta, st->slots[slot_c], 0, c->ldc);
-    return status ? fail(st, err, status) : 0;
-}
-
-static int g_omatcopy(gk_runner *r, const gk_bench_omat *o, int a, int b, gk_bench_timing *t, char *err)
-{
-    gemmkit_state *st = r->state;
-    if (!slot_ok(st, a, err) || !slot_ok(st, b, err)) return -1;
-    gemmkit_options options = {.kernel = st->kernel, .params = st->params, .kernel_ms = &t->kernel_ms,
-                               .total_ms = &t->total_ms};
-    gemmkit_status status = gemmkit_somatcopy_buffers(st->ctx, &options, o->layout, o->trans, o->rows, o->cols,
-                                                      o->alpha, st->slots[a], 0, o->lda, st->slots[b], 0, o->ldb);
+    gemmkit_status status = routine->run(st->ctx, &options, c, buffers);
     return status ? fail(st, err, status) : 0;
 }
 
@@ -121,8 +115,7 @@ gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const cha
     r->alloc = g_alloc;
     r->write = g_write;
     r->read = g_read;
-    r->sgemm = g_sgemm;
-    r->omatcopy = g_omatcopy;
+    r->run = g_run;
     r->release = g_release;
     r->destroy = g_destroy;
     return r;

@@ -37,19 +37,6 @@ void gk_gemm_usage(FILE *out);
  * env`; README.md has the same table, checked by tests/scripts/cli_env_table.sh). */
 void gk_env_help(FILE *out);
 
-/* What `gemmkit verify` found for one kernel. */
-typedef enum gk_verify_outcome {
-    GK_VERIFY_PASSED,
-    GK_VERIFY_FAILED,  /* a wrong result, or the kernel failed to run */
-    GK_VERIFY_SKIPPED, /* the backend cannot run it (a CUDA-only kernel on OpenCL) */
-} gk_verify_outcome;
-
-/* `gemmkit verify` of one transpose or copy kernel (verify_transpose.c). */
-struct gk_kernel_def;
-struct gk_rng;
-gk_verify_outcome gk_verify_transpose_kernel(gemmkit_context *ctx, const struct gk_kernel_def *def,
-                                             const char *params, struct gk_rng *rng);
-
 /* Opens the chosen device, printing the reason on failure. */
 gemmkit_context *gk_cli_open(const gk_cli *cli);
 /* Prints "gemmkit: <what>: <status>: <details>" to stderr. */

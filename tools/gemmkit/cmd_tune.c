@@ -3,7 +3,7 @@
  * every candidate with device events, verifies the winner, and stores it in
  * the per-device tuning database that the library reads at context creation.
  * By default it tunes the SGEMM kernel the library runs on the device.
- * What is timed and checked for SGEMM or transposes: tune_target.h; the
+ * What is timed and checked (from the routine's descriptor): tune_target.h; the
  * options and the progress display: tune.h. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,22 +54,11 @@ static void candidate(const gk_kernel_def *def, const space *s, long index, char
     }
 }
 
-double gk_tune_time_calls(gk_tune_target *t, const char *params, int64_t size, gk_tune_call run)
-{
-    double ms = 0.0, samples[64];
-    const gemmkit_options options = {.kernel = t->kernel, .params = params, .kernel_ms = &ms};
-    for (int r = -1; r < t->repeat; r++) {
-        if (run(t, &options, size) != GEMMKIT_SUCCESS) return -1.0;
-        if (r >= 0) samples[r] = ms;
-    }
-    return gk_bench_stats_of(samples, t->repeat).median;
-}
-
 /* The candidates this device can run, in a shuffled order (so that a
  * capped search still spreads over the space), at most `max` of them;
  * returns how many fit in all, or -1 when out of memory. */
 static long fitting_candidates(const gk_kernel_def *def, const space *s, long total, const gemmkit_device_info *info,
-                               int64_t n, long max, long **out, long *count)
+                               const int64_t size[3], long max, long **out, long *count)
 {
     long *order = malloc((size_t)total * sizeof *order);
     if (!order) return -1;
@@ -90,7 +79,7 @@ static long fitting_candidates(const gk_kernel_def *def, const space *s, long to
         gk_config config;
         gk_geometry g;
         if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS ||
-            gk_config_geometry(&config, n, n, gk_kernel_op(def) == GK_OP_SGEMM ? n : 0, &g) != GEMMKIT_SUCCESS ||
+            gk_config_geometry(&config, size[0], size[1], size[2], &g) != GEMMKIT_SUCCESS ||
             gk_config_check_device(&config, &g, info) != GEMMKIT_SUCCESS)
             continue;
         fit++;
@@ -117,11 +106,11 @@ static void search(gk_tune_target *t, const gk_kernel_def *def, const space *s, 
     for (long i = 0; i < count; i++) {
         char params[256];
         candidate(def, s, candidates[i], params, sizeof params);
-        double ms = t->time(t, params);
+        double ms = gk_tune_target_time(t, params);
         r->timed++;
         char check[256] = "", problem[300] = "";
         if (!(ms > 0.0)) snprintf(problem, sizeof problem, "failed: %s", gemmkit_last_error_message());
-        else if (!t->verify(t, params, check, sizeof check))
+        else if (!gk_tune_target_verify(t, params, check, sizeof check))
             snprintf(problem, sizeof problem, "WRONG RESULT: %s", check);
         else if (r->best_ms == 0.0 || ms < r->best_ms) {
             r->best_ms = ms;
@@ -130,9 +119,9 @@ static void search(gk_tune_target *t, const gk_kernel_def *def, const space *s, 
         if (problem[0] || verbose) {
             gk_tune_progress_clear(&progress);
             if (problem[0]) fprintf(stderr, "  %-48s %s\n", params, problem);
-            else fprintf(stderr, "  %-48s %9.3f ms %9.1f %s\n", params, ms, t->work / (ms * 1e6), t->unit);
+            else fprintf(stderr, "  %-48s %9.3f ms %9.1f %s\n", params, ms, t->work / (ms * 1e6), t->routine->unit);
         }
-        gk_tune_progress_update(&progress, r->timed, r->best_ms > 0.0 ? t->work / (r->best_ms * 1e6) : 0.0, t->unit,
+        gk_tune_progress_update(&progress, r->timed, r->best_ms > 0.0 ? t->work / (r->best_ms * 1e6) : 0.0, t->routine->unit,
                                 r->best);
     }
     gk_tune_progress_clear(&progress);
@@ -144,10 +133,16 @@ static int tune(gemmkit_context *ctx, const gk_kernel_def *def, const gk_tune_ar
 {
     gemmkit_device_info info;
     gemmkit_context_device_info(ctx, &info);
-    const int sgemm = gk_kernel_op(def) == GK_OP_SGEMM;
-    int64_t n = args->size;
-    if (n == 0 && sgemm) n = args->small ? (info.is_gpu ? 1024 : 128) : (info.is_gpu ? 4096 : 512);
-    if (n == 0 && !sgemm) n = info.is_gpu ? 8192 : 1024;
+    const gk_routine *routine = gk_routine_of(gk_kernel_op(def));
+    const int64_t n = args->size ? args->size : routine->tune_size(info.is_gpu, args->small);
+    gk_tune_target target;
+    gemmkit_status status = gk_tune_target_open(&target, ctx, def, n, args->repeat);
+    if (status != GEMMKIT_SUCCESS) {
+        gk_cli_report("allocating the tuning buffers", status);
+        return GK_EXIT_FAILED;
+    }
+    gk_case_label timed; /* the first timed case: the device must fit its geometry */
+    routine->label(&target.cases[0], &timed);
 
     space s;
     parse_space(def, &s);
@@ -155,17 +150,10 @@ static int tune(gemmkit_context *ctx, const gk_kernel_def *def, const gk_tune_ar
     for (int p = 0; p < s.params; p++) total *= s.counts[p];
     if (total > MAX_CANDIDATES * 16L) total = MAX_CANDIDATES * 16L;
     long *candidates = NULL, count = 0;
-    long fit = fitting_candidates(def, &s, total, &info, n, args->max_configs, &candidates, &count);
+    long fit = fitting_candidates(def, &s, total, &info, timed.size, args->max_configs, &candidates, &count);
     if (fit < 0) {
+        gk_tune_target_release(&target);
         fprintf(stderr, "gemmkit tune: out of memory\n");
-        return GK_EXIT_FAILED;
-    }
-    gk_tune_target target;
-    gemmkit_status status = sgemm ? gk_tune_target_sgemm(&target, ctx, def->name, n, args->repeat)
-                                  : gk_tune_target_transpose(&target, ctx, def->name, n, args->repeat);
-    if (status != GEMMKIT_SUCCESS) {
-        free(candidates);
-        gk_cli_report("allocating the tuning buffers", status);
         return GK_EXIT_FAILED;
     }
     printf("tuning %s on %s | %s at %s: %ld points in the space, %ld fit the device, timing %ld\n", def->name,
@@ -174,14 +162,14 @@ static int tune(gemmkit_context *ctx, const gk_kernel_def *def, const gk_tune_ar
     search_result r;
     search(&target, def, &s, candidates, count, args->verbose, &r);
     free(candidates);
-    target.release(&target);
+    gk_tune_target_release(&target);
     printf("%ld timed in %.1f s\n", r.timed, r.seconds);
     if (r.best_ms == 0.0) {
         fprintf(stderr, "gemmkit tune: no configuration ran correctly\n");
         return GK_EXIT_FAILED;
     }
     const double score = target.work / (r.best_ms * 1e6);
-    if (sgemm)
+    if (strcmp(routine->unit, "GFLOPS") == 0) /* comparable with the device's peak */
         printf("best: %s  %.3f ms  %.1f GFLOPS (%.1f%% of peak)\n", r.best, r.best_ms, score,
                100.0 * score / info.peak_gflops);
     else

@@ -1,55 +1,51 @@
-/* `gemmkit verify`: every SGEMM kernel (or one) against the reference on
- * fresh random inputs, at a size it supports natively and at an odd size
- * through the library's padding path; transposes and copies likewise
- * (verify_transpose.c). */
+/* `gemmkit verify`: every kernel (or one) against the reference on fresh
+ * random inputs, through its routine's descriptor (tools/check/routine_desc.h):
+ * the routine's verify cases for the kernel's tile, e.g. SGEMM at a native and
+ * at an odd size through the padding path, transposes at a tile multiple and
+ * at an odd shape with gaps and offsets. */
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
 #include "cli.h"
 #include "kernel_config.h"
+#include "routine_desc.h"
 
-static int64_t at_least(int64_t x, int64_t minimum) { return x > minimum ? x : minimum; }
-
-/* Two cases per kernel: a native tile-multiple size, and an odd one with transposes and alpha/beta. */
-static void cases_for(const gk_geometry *g, gk_sgemm_case cases[2])
-{
-    int64_t m = at_least(2 * g->tile_m, 64), n = at_least(2 * g->tile_n, 64);
-    int64_t k = at_least(4 * g->k_multiple, 64);
-    m = (m + g->tile_m - 1) / g->tile_m * g->tile_m;
-    n = (n + g->tile_n - 1) / g->tile_n * g->tile_n;
-    k = (k + g->k_multiple - 1) / g->k_multiple * g->k_multiple;
-    int64_t s = m > n ? m : n; /* square, so square-only kernels run natively too */
-    s = s > k ? s : k;
-    cases[0] = (gk_sgemm_case){GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, s, s, s, 1.0f, 0.0f, 0, 0, 0};
-    cases[1] = (gk_sgemm_case){GEMMKIT_ROW_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 37, 53, 29, 0.75f, -1.5f, 41, 60, 57};
-}
+/* What `gemmkit verify` found for one kernel. */
+typedef enum gk_verify_outcome {
+    GK_VERIFY_PASSED,
+    GK_VERIFY_FAILED,  /* a wrong result, or the kernel failed to run */
+    GK_VERIFY_SKIPPED, /* the backend cannot run it (a CUDA-only kernel on OpenCL) */
+} gk_verify_outcome;
 
 static gk_verify_outcome verify_kernel(gemmkit_context *ctx, const gk_kernel_def *def, const char *params,
                                        gk_rng *rng)
 {
+    const gk_routine *routine = gk_routine_of(gk_kernel_op(def));
+    const int dims = routine->dims;
     gk_config config;
     gk_geometry g;
     if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS ||
-        gk_config_geometry(&config, 64, 64, 64, &g) != GEMMKIT_SUCCESS) {
+        gk_config_geometry(&config, 64, 64, dims == 3 ? 64 : 0, &g) != GEMMKIT_SUCCESS) {
         printf("%-28s FAIL  %s\n", def->name, gemmkit_last_error_message());
         return GK_VERIFY_FAILED;
     }
-    gk_sgemm_case cases[2];
-    cases_for(&g, cases);
-    gemmkit_options options = {.kernel = def->name, .params = params};
+    const gk_kernel_shape shape = {g.tile_m, g.tile_n, g.k_multiple, gk_kernel_op(def)};
+    gk_case cases[GK_ROUTINE_MAX_CASES];
+    const char *what[GK_ROUTINE_MAX_CASES];
+    const int count = routine->verify_cases(&shape, cases, what);
+    const gemmkit_options options = {.kernel = def->name, .params = params};
     gk_verify_outcome outcome = GK_VERIFY_PASSED;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < count; i++) {
         gk_check_result result;
-        gemmkit_status status = gk_check_run(ctx, &options, cases[i], rng, 1e9, &result);
+        gemmkit_status status = routine->check_run(ctx, &options, &cases[i], rng, &result);
         if (status == GEMMKIT_ERROR_UNSUPPORTED_BACKEND) {
             printf("%-28s n/a   %s\n", def->name, gemmkit_last_error_message());
             return GK_VERIFY_SKIPPED;
         }
-        int passed = status == GEMMKIT_SUCCESS && result.passed;
-        printf("%-28s %s  %lldx%lldx%lld %s: %s\n", def->name, passed ? "ok  " : "FAIL", (long long)cases[i].m,
-               (long long)cases[i].n, (long long)cases[i].k, i == 0 ? "native" : "odd, row-major, A^T, alpha/beta",
-               result.message);
+        const int passed = status == GEMMKIT_SUCCESS && result.passed;
+        char size[64];
+        gk_case_size_text(routine, &cases[i], size, sizeof size);
+        printf("%-28s %s  %s %s: %s\n", def->name, passed ? "ok  " : "FAIL", size, what[i], result.message);
         if (!passed) outcome = GK_VERIFY_FAILED;
     }
     return outcome;
@@ -111,8 +107,7 @@ int gk_cmd_verify(const gk_cli *cli)
         const gk_kernel_def *def = gk_kernel_at(i);
         if (gk_kernel_is_helper(def)) continue;
         if (strcmp(kernel, "all") != 0 && strcmp(kernel, def->name) != 0) continue;
-        gk_verify_outcome outcome = gk_kernel_op(def) == GK_OP_SGEMM ? verify_kernel(ctx, def, params, &rng)
-                                                            : gk_verify_transpose_kernel(ctx, def, params, &rng);
+        gk_verify_outcome outcome = verify_kernel(ctx, def, params, &rng);
         if (outcome == GK_VERIFY_SKIPPED) snprintf(skipped_why, sizeof skipped_why, "%s", gemmkit_last_error_message());
         counts[outcome]++;
     }

@@ -152,7 +152,7 @@ static int c_sgemm(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_
     return rc;
 }
 
-static int c_omatcopy(gk_runner *r, const gk_bench_omat *o, int a, int b, gk_bench_timing *t, char *err)
+static int c_omatcopy(gk_runner *r, const gk_omatcopy_case *o, int a, int b, gk_bench_timing *t, char *err)
 {
     clblast_state *st = r->state;
     if (!slot_ok(st, a, err) || !slot_ok(st, b, err)) return -1;
@@ -232,6 +232,7 @@ int gk_peer_clblast_open(gemmkit_context *ctx, const gemmkit_device_info *device
     r->alloc = c_alloc;
     r->write = c_write;
     r->read = c_read;
+    r->run = gk_peer_run;
     r->sgemm = c_sgemm;
     r->omatcopy = c_omatcopy;
     r->release = c_release;

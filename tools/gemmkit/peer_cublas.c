@@ -143,7 +143,7 @@ static int b_sgemm(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_
 
 /* B := alpha op(A) through geam, in column-major terms (a row-major matrix
  * is the column-major transpose: swap rows and cols, keep op). */
-static int b_omatcopy(gk_runner *r, const gk_bench_omat *o, int a, int b, gk_bench_timing *t, char *err)
+static int b_omatcopy(gk_runner *r, const gk_omatcopy_case *o, int a, int b, gk_bench_timing *t, char *err)
 {
     cublas_state *st = r->state;
     const cuda_api *api = st->api;
@@ -307,6 +307,7 @@ static gk_runner *make_runner(cuda_api *api, int math_mode, const char *name, co
     r->alloc = b_alloc;
     r->write = b_write;
     r->read = b_read;
+    r->run = gk_peer_run;
     r->sgemm = b_sgemm;
     r->omatcopy = b_omatcopy;
     r->release = b_release;

@@ -1,46 +1,43 @@
-/* What `gemmkit tune` times and checks for one kind of kernel: SGEMM
- * (GFLOPS on n x n x n) or transposes (GB/s on an aligned and a misaligned
- * square, so a winner must handle both). The search itself is in cmd_tune.c. */
+/* What `gemmkit tune` times and checks for one kernel, for any routine: the
+ * routine's descriptor (tools/check/routine_desc.h) gives the timed cases on
+ * n (SGEMM: n x n x n in GFLOPS; transposes: an aligned and a misaligned
+ * square in GB/s, so a winner must handle both) and what a candidate is
+ * checked on. The search itself is in cmd_tune.c. */
 #ifndef GK_TUNE_TARGET_H
 #define GK_TUNE_TARGET_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check.h"
 #include "gemmkit.h"
+#include "routine_desc.h"
 
-typedef struct gk_tune_target gk_tune_target;
-struct gk_tune_target {
-    const char *unit; /* of the score: "GFLOPS" or "GB/s" */
-    double work;      /* flops or bytes per timed round, for the score */
-    char shapes[96];  /* the timed shapes, for the report */
-    /* Median device time (ms) of one round with these parameters; < 0 on failure. */
-    double (*time)(gk_tune_target *t, const char *params);
-    /* Checks results of these parameters against the reference; message on failure. */
-    int (*verify)(gk_tune_target *t, const char *params, char *message, size_t size);
-    void (*release)(gk_tune_target *t);
-
+typedef struct gk_tune_target {
+    const gk_routine *routine;
+    double work;     /* flops or bytes per timed round (every timed case once), for the score */
+    char shapes[96]; /* the timed shapes, for the report */
     gemmkit_context *ctx;
     const char *kernel;
-    gemmkit_transpose trans; /* transposes: T, or N for a copy kernel */
-    int64_t n;
+    gk_kernel_shape shape;
+    gk_case cases[GK_ROUTINE_MAX_CASES]; /* timed, on the same buffers (the first is the largest) */
+    int case_count;
     int repeat;
     gk_rng rng;
-    gemmkit_buffer *buffers[3];
-    float *host[2];
-};
+    gemmkit_buffer *buffers[GK_ROUTINE_MAX_OPERANDS];
+    float *host[GK_ROUTINE_MAX_OPERANDS]; /* the first case's inputs, for the check */
+    size_t extent[GK_ROUTINE_MAX_OPERANDS];
+} gk_tune_target;
 
-/* Each allocates what it times on (n x n operands of random values); on
- * failure the status says why and nothing needs releasing. */
-gemmkit_status gk_tune_target_sgemm(gk_tune_target *t, gemmkit_context *ctx, const char *kernel, int64_t n,
-                                    int repeat);
-gemmkit_status gk_tune_target_transpose(gk_tune_target *t, gemmkit_context *ctx, const char *kernel, int64_t n,
-                                        int repeat);
-
-/* Median device time (ms) of t->repeat calls of run on a problem of the given
- * size, after one untimed warm-up call; < 0 when a call fails. */
-typedef gemmkit_status (*gk_tune_call)(gk_tune_target *t, const gemmkit_options *options, int64_t size);
-double gk_tune_time_calls(gk_tune_target *t, const char *params, int64_t size, gk_tune_call run);
+/* Allocates and fills what kernel `def` is timed on at size n; on failure the
+ * status says why and nothing needs releasing. */
+gemmkit_status gk_tune_target_open(gk_tune_target *t, gemmkit_context *ctx, const gk_kernel_def *def, int64_t n,
+                                   int repeat);
+/* Sum over the timed cases of the median device time (ms) of t->repeat calls
+ * after one untimed warm-up call; < 0 when a call fails. */
+double gk_tune_target_time(gk_tune_target *t, const char *params);
+/* Checks these parameters against the reference (the output the last timed
+ * run left, and the routine's extra cases); 1, or 0 with why in message. */
+int gk_tune_target_verify(gk_tune_target *t, const char *params, char *message, size_t size);
+void gk_tune_target_release(gk_tune_target *t);
 
 #endif
