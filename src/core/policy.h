@@ -4,7 +4,7 @@
  * Per step (kernel, then variant, then fallback) the first row of the routine
  * whose device class fits and whose condition holds wins; conditions are
  * integer expressions (expr.c) over variables the routine provides. The
- * routines (dispatch.c, routine_omatcopy.c) give the meaning of the steps and
+ * routines (dispatch.c, dispatch_omatcopy.c) give the meaning of the steps and
  * the variables; this file only parses, checks and matches rows. */
 #ifndef GK_POLICY_H
 #define GK_POLICY_H
