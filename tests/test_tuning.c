@@ -61,13 +61,13 @@ static void test_save_replace_load(void **state)
     e = entry_for(&info, "xgemm", "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8");
     assert_int_equal(gk_tuning_save(db_path, &e), GEMMKIT_SUCCESS);
     gk_tuning_set set;
-    gk_tuning_load(&info, &set);
+    gk_tuning_load(&info, NULL, &set);
     assert_string_equal(gk_tuning_params(&set, "xgemm"), "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8");
     assert_string_equal(gk_tuning_params(&set, "direct"), "TS=8,WPT=2");
     /* Another device's lines are ignored. */
     gemmkit_device_info elsewhere = info;
     snprintf(elsewhere.name, sizeof elsewhere.name, "some other device");
-    gk_tuning_load(&elsewhere, &set);
+    gk_tuning_load(&elsewhere, NULL, &set);
     assert_null(gk_tuning_params(&set, "direct"));
 }
 
@@ -86,7 +86,7 @@ static void test_new_context_uses_tuned_parameters(void **state)
     assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
     gk_tuning_entry stale = entry_for(&info, "xgemm", "NO_SUCH_PARAM=3");
     assert_int_equal(gk_tuning_save(db_path, &stale), GEMMKIT_SUCCESS);
-    gk_tuning_load(&info, &test_ctx->tuned);
+    gk_tuning_load(&info, NULL, &test_ctx->tuned);
     assert_case_ok(&options, (gk_sgemm_case){GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 130, 64, 40, 1.0f,
                                              0.0f, 0, 0, 0});
 }
@@ -105,7 +105,7 @@ static void test_small_problems_use_the_small_entry(void **state)
     gk_tuning_entry e = entry_for(&info, key, big.def == gk_kernel_find("xgemm") ? "TSM=32,TSN=32,TSK=8,WPTM=4,WPTN=4"
                                                                            : "TW=32,TH=8,TK=8");
     assert_int_equal(gk_tuning_save(db_path, &e), GEMMKIT_SUCCESS);
-    gk_tuning_load(&info, &test_ctx->tuned);
+    gk_tuning_load(&info, NULL, &test_ctx->tuned);
     const int units = test_ctx->info.compute_units;
     test_ctx->info.compute_units = 100000; /* every problem now leaves units idle */
     gk_sgemm_choice small = gk_sgemm_default_kernel(test_ctx, 512, 512, 512);
@@ -126,6 +126,51 @@ static void write_file(const char *path, const char *text, size_t len)
     assert_non_null(f);
     assert_int_equal(fwrite(text, 1, len, f), len);
     assert_int_equal(fclose(f), 0);
+}
+
+/* The most specific line wins: device name, then "arch:", then "vendor:"
+ * (the start of the vendor string, any case); at equal specificity the
+ * user's file beats the built-in one, whatever the order of levels. */
+static void test_lookup_levels(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    snprintf(info.backend, sizeof info.backend, "opencl");
+    snprintf(info.name, sizeof info.name, "level-test device");
+    snprintf(info.vendor, sizeof info.vendor, "NVIDIA Corporation");
+    const char text[] = "opencl\tvendor:nvidia\tdirect\tTS=8,WPT=1\t1\t2026-01-01\n"
+                        "opencl\tarch:sm_90\tdirect\tTS=8,WPT=2\t1\t2026-01-01\n"
+                        "opencl\tvendor:NVIDIA\txgemm\tTSM=32,TSN=32,TSK=8,WPTM=4,WPTN=4\t1\t2026-01-01\n"
+                        "opencl\tlevel-test device\tcopy-fast\tTILE=32\t1\t2026-01-01\n"
+                        "opencl\tarch:sm_90\tcopy-fast\tTILE=64\t1\t2026-01-01\n"
+                        "opencl\tvendor:AMD\tlecture-copy\tTILE_DIM=32\t1\t2026-01-01\n"
+                        "cuda\tlevel-test device\tlecture-copy\tTILE_DIM=32\t1\t2026-01-01\n";
+    write_file(db_path, text, sizeof text - 1);
+    gk_tuning_set set;
+    gk_tuning_load(&info, "sm_90", &set);
+    assert_string_equal(set.warnings, "");
+    assert_string_equal(gk_tuning_params(&set, "direct"), "TS=8,WPT=2");
+    assert_int_equal(gk_tuning_find(&set, "direct")->level, GK_TUNING_ARCH);
+    assert_string_equal(gk_tuning_params(&set, "xgemm"), "TSM=32,TSN=32,TSK=8,WPTM=4,WPTN=4");
+    assert_int_equal(gk_config_value(gk_tuning_config(&set, "xgemm"), "TSM", 0), 32);
+    assert_string_equal(gk_tuning_params(&set, "copy-fast"), "TILE=32");
+    assert_null(gk_tuning_params(&set, "lecture-copy"));
+    /* Architecture unknown: the "arch:" lines do not match. */
+    gk_tuning_load(&info, "", &set);
+    assert_string_equal(gk_tuning_params(&set, "direct"), "TS=8,WPT=1");
+    assert_int_equal(gk_tuning_find(&set, "direct")->level, GK_TUNING_VENDOR);
+
+    /* Against the built-in H200 lines: a user's vendor line does not beat them, a user's device line does. */
+    snprintf(info.name, sizeof info.name, "NVIDIA H200");
+    const char *builtin_xgemm = "TSM=128,TSN=128,TSK=8,WPTM=8,WPTN=16";
+    gk_tuning_load(&info, "sm_90", &set);
+    if (!gk_tuning_params(&set, "xgemm")) skip_because("this device cannot run the H200's xgemm line");
+    assert_string_equal(gk_tuning_params(&set, "xgemm"), builtin_xgemm);
+    const char mine[] = "opencl\tNVIDIA H200\txgemm\tTSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8\t1\t2026-01-01\n";
+    write_file(db_path, mine, sizeof mine - 1);
+    gk_tuning_load(&info, "sm_90", &set);
+    assert_string_equal(gk_tuning_params(&set, "xgemm"), "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8");
 }
 
 /* The whole file as a string (NULs and all are not expected here). */
@@ -207,7 +252,7 @@ static void assert_load_warns(const char *path, const char *what)
     assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
     setenv("GEMMKIT_TUNING_DB", path, 1);
     gk_tuning_set set;
-    gk_tuning_load(&info, &set);
+    gk_tuning_load(&info, NULL, &set);
     setenv("GEMMKIT_TUNING_DB", db_path, 1);
     if (!strstr(set.warnings, what)) print_error("warnings \"%s\" lack \"%s\"\n", set.warnings, what);
     assert_non_null(strstr(set.warnings, what));
@@ -260,7 +305,7 @@ static void test_lines_after_a_bad_one_still_load(void **state)
                        info.backend, info.name);
     write_file(db_path, text, (size_t)len);
     gk_tuning_set set;
-    gk_tuning_load(&info, &set);
+    gk_tuning_load(&info, NULL, &set);
     assert_non_null(gk_tuning_params(&set, "direct"));
     assert_string_equal(gk_tuning_params(&set, "direct"), "TS=8,WPT=2");
     assert_non_null(strstr(set.warnings, ":1: fields separated by spaces"));
@@ -406,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_new_context_uses_tuned_parameters),
         cmocka_unit_test(test_small_problems_use_the_small_entry),
         cmocka_unit_test(test_unusable_line_keeps_the_kernel_with_defaults),
+        cmocka_unit_test(test_lookup_levels),
         cmocka_unit_test(test_malformed_databases_warn),
         cmocka_unit_test(test_lines_after_a_bad_one_still_load),
         cmocka_unit_test(test_unreadable_database_warns),

@@ -73,6 +73,9 @@ typedef struct gk_backend_ops {
     unsigned caps; /* gk_backend_caps */
     gemmkit_status (*device_count)(int *count);
     gemmkit_status (*device_info)(int index, gemmkit_device_info *info);
+    /* The device's architecture as the tuning database names it ("sm_90"),
+     * or "" when the backend cannot tell; NULL: never known. */
+    void (*device_arch)(int index, char *arch, size_t size);
     gemmkit_status (*open)(int index, gk_device **device);
     void (*close)(gk_device *device);
 

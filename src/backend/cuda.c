@@ -110,6 +110,18 @@ static gemmkit_status cuda_device_info(int index, gemmkit_device_info *info)
     return GEMMKIT_SUCCESS;
 }
 
+/* sm_XY from the compute capability. */
+static void cuda_device_arch(int index, char *arch, size_t size)
+{
+    const gk_cu_api *cu = NULL;
+    CUdevice device = 0;
+    arch[0] = '\0';
+    if (device_handle(index, &cu, &device) != GEMMKIT_SUCCESS) return;
+    int major = attribute(cu, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    int minor = attribute(cu, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    if (major > 0) snprintf(arch, size, "sm_%d%d", major, minor);
+}
+
 static void destroy_device(gk_device *dev)
 {
     const gk_cu_api *cu = dev->cu;
@@ -391,6 +403,7 @@ static const gk_backend_ops cuda_ops = {
     .caps = GK_CAP_LAUNCH_3D | GK_CAP_INT64_ARGS | GK_CAP_PROFILING,
     .device_count = cuda_device_count,
     .device_info = cuda_device_info,
+    .device_arch = cuda_device_arch,
     .open = cuda_open,
     .close = cuda_close,
     .alloc = cuda_alloc,

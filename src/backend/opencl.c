@@ -12,7 +12,8 @@
 #include "gemmkit_cl.h"
 #include "status.h"
 
-/* NVIDIA's cl_nv_device_attribute_query, to tell lanes per multiprocessor. */
+/* NVIDIA's cl_nv_device_attribute_query, to tell lanes per multiprocessor
+ * and the architecture. */
 #define GK_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define GK_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 
@@ -89,6 +90,32 @@ static gemmkit_status opencl_device_count(int *count)
     return GEMMKIT_SUCCESS;
 }
 
+/* 1 and the compute capability on NVIDIA's platform (the extension's
+ * query is asked only there: other platforms may treat 0x4000 differently). */
+static int nvidia_compute_capability(cl_device_id dev, const char *vendor, int *major, int *minor)
+{
+    cl_uint ma = 0, mi = 0;
+    if (!strstr(vendor, "NVIDIA") ||
+        clGetDeviceInfo(dev, GK_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof ma, &ma, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(dev, GK_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof mi, &mi, NULL) != CL_SUCCESS)
+        return 0;
+    *major = (int)ma;
+    *minor = (int)mi;
+    return 1;
+}
+
+/* sm_XY on NVIDIA's platform, unknown ("") elsewhere. */
+static void opencl_device_arch(int index, char *arch, size_t size)
+{
+    int count = 0, major = 0, minor = 0;
+    char vendor[128] = "";
+    arch[0] = '\0';
+    if (opencl_device_count(&count) != GEMMKIT_SUCCESS || index < 0 || index >= count) return;
+    cl_device_id dev = discovered.devices[index];
+    clGetDeviceInfo(dev, CL_DEVICE_VENDOR, sizeof vendor, vendor, NULL);
+    if (nvidia_compute_capability(dev, vendor, &major, &minor)) snprintf(arch, size, "sm_%d%d", major, minor);
+}
+
 static gemmkit_status opencl_device_info(int index, gemmkit_device_info *info)
 {
     int count = 0;
@@ -131,13 +158,9 @@ static gemmkit_status opencl_device_info(int index, gemmkit_device_info *info)
     info->max_alloc_bytes = (size_t)max_alloc;
     info->max_work_group_size = wg;
 
-    cl_uint major = 0, minor = 0;
-    if (strstr(info->vendor, "NVIDIA") &&
-        clGetDeviceInfo(dev, GK_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) ==
-            CL_SUCCESS &&
-        clGetDeviceInfo(dev, GK_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) ==
-            CL_SUCCESS) {
-        info->lanes_per_unit = gk_nvidia_lanes_per_unit((int)major, (int)minor);
+    int major = 0, minor = 0;
+    if (nvidia_compute_capability(dev, info->vendor, &major, &minor)) {
+        info->lanes_per_unit = gk_nvidia_lanes_per_unit(major, minor);
     } else if (info->is_gpu) {
         info->lanes_per_unit = 64; /* AMD compute units; a rough figure elsewhere */
     } else {
@@ -357,6 +380,7 @@ static const gk_backend_ops opencl_ops = {
     .caps = GK_CAP_LAUNCH_3D | GK_CAP_INT64_ARGS | GK_CAP_PROFILING,
     .device_count = opencl_device_count,
     .device_info = opencl_device_info,
+    .device_arch = opencl_device_arch,
     .open = opencl_open,
     .close = opencl_close,
     .alloc = opencl_alloc,

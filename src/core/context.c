@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "policy.h"
 #include "status.h"
 
 /* Test-only failure injection (context.h). Atomic: tests set them while
@@ -148,7 +149,11 @@ gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend 
         free(ctx);
         return status;
     }
-    gk_tuning_load(&ctx->info, &ctx->tuned);
+    if (ops->device_arch) ops->device_arch(index, ctx->arch, sizeof ctx->arch);
+    gk_tuning_load(&ctx->info, ctx->arch, &ctx->tuned);
+    /* Rows of the built-in policy left out (a bug its test catches) are reported like bad database lines. */
+    size_t used = strlen(ctx->tuned.warnings);
+    snprintf(ctx->tuned.warnings + used, sizeof ctx->tuned.warnings - used, "%s", gk_policy_builtin()->warnings);
     for (int h = 0; h < GK_HELPER_COUNT && status == GEMMKIT_SUCCESS; h++)
         status = gk_config_resolve(gk_kernel_helper((gk_helper)h), NULL, &ctx->helpers[h]);
     if (status != GEMMKIT_SUCCESS) {
@@ -256,11 +261,7 @@ gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file,
 gemmkit_status gk_context_resolve(const gemmkit_context *ctx, const gk_kernel_def *def, const char *params,
                                   gk_config *config)
 {
-    if (params) return gk_config_resolve(def, params, config);
-    /* A stale database line (parameters a newer kernel no longer has) must not break a call. */
-    const char *tuned = gk_tuning_params(&ctx->tuned, def->name);
-    if (tuned && gk_config_resolve(def, tuned, config) == GEMMKIT_SUCCESS) return GEMMKIT_SUCCESS;
-    return gk_config_resolve(def, NULL, config);
+    return params ? gk_config_resolve(def, params, config) : gk_tuning_resolve(&ctx->tuned, def, config);
 }
 
 gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem)

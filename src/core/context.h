@@ -35,7 +35,8 @@ struct gemmkit_context {
     gk_program_entry *programs;
     gk_mem *scratch[GK_SCRATCH_COUNT];
     size_t scratch_bytes[GK_SCRATCH_COUNT];
-    gk_tuning_set tuned; /* per-device parameter choices, loaded at creation */
+    char arch[32];       /* "sm_90", or "" when the backend cannot tell (tuning.h) */
+    gk_tuning_set tuned; /* per-device parameter choices, resolved at creation */
     gk_config helpers[GK_HELPER_COUNT]; /* the helper kernels with their defaults, resolved at creation */
 };
 
@@ -56,7 +57,8 @@ gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file,
                                   unsigned define_count, gk_program **program);
 
 /* Resolves a kernel's parameters: the caller's when given, else the ones
- * tuned for this device, else the registry defaults. */
+ * tuned for this device (resolved when the context was created), else the
+ * registry defaults. */
 gemmkit_status gk_context_resolve(const gemmkit_context *ctx, const gk_kernel_def *def, const char *params,
                                   gk_config *config);
 

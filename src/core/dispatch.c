@@ -1,63 +1,146 @@
-/* Which kernel the public SGEMM uses for a shape when the caller names none:
- * the device class's fast tiled kernel when the padding it needs wastes
- * little, the direct kernel (no packing, any shape) for small and skinny
- * problems. The fast kernel's parameters come from the tuning database. */
+/* Which kernel and parameters the public SGEMM uses for a shape when the
+ * caller names none: the gemm rows of the policy (src/kernels/tuning/policy.tsv,
+ * policy.h) over this file's variables. Steps: the kernel; then its tuned
+ * variant line ("xgemm/small") if one fits; then a fallback (to direct)
+ * that may replace the choice. No row matching: direct, which serves every
+ * shape on every device. */
+#include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "context.h"
 #include "sgemm.h"
 
-/* The fastest kernel per device class, measured with `gemmkit bench --kernel all`
- * (docs/PERFORMANCE.md): on GPUs xgemm (48 TFLOPS on the H200); on CPUs through
- * PoCL the lecture's rank-1-update kernel, whose register-resident C column
- * PoCL vectorises well (22.8 GFLOPS against xgemm's 10.8 at n = 512). */
-static const char *fast_kernel_for(const gemmkit_device_info *info)
+/* Products saturate here, far above any valid problem (A, B and C each hold
+ * at most 2^31 elements, so M*N*K < 2^47), and low enough that a condition
+ * like "WORK + WORK / 2" cannot overflow. */
+#define SATURATED ((int64_t)1 << 61)
+
+static int64_t product(int64_t a, int64_t b, int64_t c)
 {
-    return info->is_gpu ? "xgemm" : "lecture-6-one-block-shared";
+    int64_t ab = 0, abc = 0;
+    if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc) || abc > SATURATED) return SATURATED;
+    return abc;
 }
 
-/* Below ~64^3 multiply-adds, packing costs more than the fast kernel saves;
- * nor is it worth padding a problem by more than half its work. */
-#define MIN_FAST_WORK 262144.0
-#define MAX_PADDING 1.5
+typedef struct gemm_state {
+    const gemmkit_device_info *info;
+    const gk_tuning_set *tuned;
+    int64_t m, n, k;
+    gk_config candidate;    /* kernel rows: the row's kernel on this device */
+    const gk_config *chosen; /* variant and fallback rows: the choice so far */
+    const gk_tuned *variant; /* variant rows: the row's tuned line */
+} gemm_state;
 
-const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx)
+/* The shape's and the device's variables, and those of configuration c. */
+static int set_variables(const gemm_state *s, const gk_config *c, gk_variables *vars)
 {
-    return gk_kernel_find(fast_kernel_for(&ctx->info));
+    gk_geometry g;
+    if (gk_config_geometry(c, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS) return 0;
+    gk_variables_set(vars, "M", s->m);
+    gk_variables_set(vars, "N", s->n);
+    gk_variables_set(vars, "K", s->k);
+    gk_variables_set(vars, "WORK", product(s->m, s->n, s->k));
+    gk_variables_set(vars, "CUS", s->info->compute_units);
+    gk_variables_set(vars, "TILE_M", g.tile_m);
+    gk_variables_set(vars, "TILE_N", g.tile_n);
+    gk_variables_set(vars, "TILE_K", g.k_multiple);
+    gk_variables_set(vars, "GROUPS", product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1));
+    gk_variables_set(vars, "PADDED", product(gk_round_up(s->m, g.tile_m), gk_round_up(s->n, g.tile_n),
+                                             gk_round_up(s->k, g.k_multiple)));
+    return 1;
 }
 
-const char *gk_sgemm_fast_kernel_scope(void)
+static int kernel_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
-    return "problems of at least 64^3 multiply-adds that padding to its tiles grows by less than 50% "
-           "(smaller and skinnier ones run direct)";
+    gemm_state *s = data;
+    const gk_kernel_def *def = gk_kernel_find(rule->choice);
+    return def && gk_kernel_op(def) == GK_OP_SGEMM &&
+           gk_tuning_resolve(s->tuned, def, &s->candidate) == GEMMKIT_SUCCESS &&
+           set_variables(s, &s->candidate, vars);
 }
 
-/* Work-groups a configuration launches for an m x n result. */
-static int64_t work_groups(const gk_geometry *g, int64_t m, int64_t n)
+static int variant_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
-    return (m + g->tile_m - 1) / g->tile_m * ((n + g->tile_n - 1) / g->tile_n);
+    gemm_state *s = data;
+    char key[sizeof rule->choice + 80];
+    snprintf(key, sizeof key, "%s/%s", s->chosen->def->name, rule->choice);
+    s->variant = gk_tuning_find(s->tuned, key);
+    return s->variant && set_variables(s, s->chosen, vars);
+}
+
+static int chosen_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+{
+    const gemm_state *s = data;
+    return set_variables(s, s->chosen, vars);
+}
+
+/* The kernel step alone: 1 and the candidate, or 0 (no row holds). */
+static int kernel_step(const gk_policy *policy, gemm_state *s)
+{
+    return gk_policy_first(policy, "gemm", GK_STEP_KERNEL, s->info->is_gpu, kernel_variables, s) != NULL;
+}
+
+/* def on this device, as the choice; def NULL when it cannot be resolved. */
+static gk_sgemm_choice plain(const gk_tuning_set *tuned, const gk_kernel_def *def)
+{
+    gk_sgemm_choice choice = {def, NULL, {0}};
+    if (!def || gk_tuning_resolve(tuned, def, &choice.config) != GEMMKIT_SUCCESS) choice.def = NULL;
+    return choice;
+}
+
+gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                                int64_t m, int64_t n, int64_t k)
+{
+    gemm_state s = {.info = info, .tuned = tuned, .m = m, .n = n, .k = k};
+    if (!kernel_step(policy, &s)) return plain(tuned, gk_kernel_find("direct"));
+    gk_sgemm_choice choice = {s.candidate.def, NULL, s.candidate};
+    s.chosen = &s.candidate;
+    const gk_policy_rule *variant = gk_policy_first(policy, "gemm", GK_STEP_VARIANT, info->is_gpu, variant_variables, &s);
+    gk_geometry g;
+    if (variant && gk_config_geometry(&s.variant->config, m, n, k, &g) == GEMMKIT_SUCCESS) {
+        choice.params = s.variant->line.params;
+        choice.config = s.variant->config;
+    }
+    s.chosen = &choice.config;
+    const gk_policy_rule *fallback =
+        gk_policy_first(policy, "gemm", GK_STEP_FALLBACK, info->is_gpu, chosen_variables, &s);
+    return fallback ? plain(tuned, gk_kernel_find(fallback->choice)) : choice;
 }
 
 gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)
 {
-    gk_sgemm_choice direct = {gk_kernel_find("direct"), NULL};
-    gk_sgemm_choice fast = {gk_sgemm_fast_kernel(ctx), NULL};
-    gk_config config;
-    gk_geometry g;
-    if (!fast.def || gk_context_resolve(ctx, fast.def, NULL, &config) != GEMMKIT_SUCCESS ||
-        gk_config_geometry(&config, m, n, k, &g) != GEMMKIT_SUCCESS)
-        return direct;
-    /* Large tiles leave compute units idle on smaller problems: the database's
-     * "<kernel>/small" line (tuned at such a size) serves those. */
-    char small_key[80];
-    snprintf(small_key, sizeof small_key, "%s/small", fast.def->name);
-    const char *small = gk_tuning_params(&ctx->tuned, small_key);
-    if (small && work_groups(&g, m, n) < ctx->info.compute_units &&
-        gk_config_resolve(fast.def, small, &config) == GEMMKIT_SUCCESS &&
-        gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS)
-        fast.params = small;
-    const double work = (double)m * (double)n * (double)k;
-    const double padded = (double)gk_round_up(m, g.tile_m) * (double)gk_round_up(n, g.tile_n) *
-                          (double)gk_round_up(k, g.k_multiple);
-    if (work < MIN_FAST_WORK || padded > MAX_PADDING * work) return direct;
-    return fast;
+    return gk_sgemm_choose(gk_policy_builtin(), &ctx->info, &ctx->tuned, m, n, k);
+}
+
+const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx)
+{
+    /* The kernel rows' choice for a large square, where no size rule should bite. */
+    gemm_state s = {.info = &ctx->info, .tuned = &ctx->tuned, .m = 4096, .n = 4096, .k = 4096};
+    return kernel_step(gk_policy_builtin(), &s) ? s.candidate.def : NULL;
+}
+
+static char scope[512];
+static pthread_once_t scope_once = PTHREAD_ONCE_INIT;
+
+/* The fallback rows' notes (or conditions), in words for `gemmkit tune`. */
+static void describe_scope(void)
+{
+    const gk_policy *policy = gk_policy_builtin();
+    size_t used = (size_t)snprintf(scope, sizeof scope, "problems except those");
+    const char *separator = " ";
+    for (int i = 0; i < policy->count && used < sizeof scope; i++) {
+        const gk_policy_rule *r = &policy->rules[i];
+        if (strcmp(r->routine, "gemm") != 0 || r->step != GK_STEP_FALLBACK) continue;
+        used += (size_t)snprintf(scope + used, sizeof scope - used, "%s%s (which run %s)", separator,
+                                 r->note[0] ? r->note : r->condition, r->choice);
+        separator = "; or ";
+    }
+    if (!strcmp(separator, " ")) snprintf(scope, sizeof scope, "every problem");
+}
+
+const char *gk_sgemm_fast_kernel_scope(void)
+{
+    pthread_once(&scope_once, describe_scope);
+    return scope;
 }

@@ -16,6 +16,19 @@ typedef struct parser {
 } parser;
 
 static int64_t parse_or(parser *p);
+static void fail(parser *p, const char *what);
+
+/* a op b for + - *, failing on int64 overflow instead of wrapping (undefined
+ * behaviour): policy conditions multiply problem sizes. */
+static int64_t checked(parser *p, int64_t a, char op, int64_t b)
+{
+    int64_t r = 0;
+    int overflow = op == '+' ? __builtin_add_overflow(a, b, &r)
+                 : op == '-' ? __builtin_sub_overflow(a, b, &r)
+                             : __builtin_mul_overflow(a, b, &r);
+    if (overflow) fail(p, "integer overflow");
+    return overflow ? 0 : r;
+}
 
 static void fail(parser *p, const char *what)
 {
@@ -52,7 +65,10 @@ static int64_t parse_primary(parser *p)
     }
     if (isdigit((unsigned char)*p->pos)) {
         int64_t v = 0;
-        while (isdigit((unsigned char)*p->pos)) v = v * 10 + (*p->pos++ - '0');
+        while (isdigit((unsigned char)*p->pos)) {
+            v = checked(p, v, '*', 10);
+            v = checked(p, v, '+', *p->pos++ - '0');
+        }
         return v;
     }
     if (isalpha((unsigned char)*p->pos) || *p->pos == '_') {
@@ -83,7 +99,7 @@ static int64_t parse_primary(parser *p)
 
 static int64_t parse_unary(parser *p)
 {
-    if (accept(p, "-")) return -parse_unary(p);
+    if (accept(p, "-")) return checked(p, 0, '-', parse_unary(p));
     if (accept(p, "!")) return !parse_unary(p);
     return parse_primary(p);
 }
@@ -93,12 +109,12 @@ static int64_t parse_product(parser *p)
     int64_t v = parse_unary(p);
     for (;;) {
         if (accept(p, "*")) {
-            v *= parse_unary(p);
+            v = checked(p, v, '*', parse_unary(p));
         } else if (accept(p, "/") || accept(p, "%")) {
             char op = p->pos[-1];
             int64_t d = parse_unary(p);
-            if (d == 0) {
-                fail(p, "division by zero");
+            if (d == 0 || (d == -1 && v == INT64_MIN)) {
+                fail(p, d == 0 ? "division by zero" : "integer overflow");
                 return 0;
             }
             v = op == '/' ? v / d : v % d;
@@ -112,8 +128,8 @@ static int64_t parse_sum(parser *p)
 {
     int64_t v = parse_product(p);
     for (;;) {
-        if (accept(p, "+")) v += parse_product(p);
-        else if (accept(p, "-")) v -= parse_product(p);
+        if (accept(p, "+")) v = checked(p, v, '+', parse_product(p));
+        else if (accept(p, "-")) v = checked(p, v, '-', parse_product(p));
         else return v;
     }
 }

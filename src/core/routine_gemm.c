@@ -78,7 +78,6 @@ static gemmkit_status choose_kernel(const gemmkit_context *ctx, const gemmkit_op
                                     const gk_sgemm_problem *p, gk_config *config)
 {
     const gk_kernel_def *def = NULL;
-    const char *params = NULL;
     if (options && options->kernel) {
         def = gk_kernel_find(options->kernel);
         if (!def) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no kernel named \"%s\" (see `gemmkit list`)",
@@ -88,12 +87,16 @@ static gemmkit_status choose_kernel(const gemmkit_context *ctx, const gemmkit_op
         GK_TRY(gk_plan_check_backend(ctx, def));
     } else {
         gk_sgemm_choice choice = gk_sgemm_default_kernel(ctx, p->m, p->n, p->k);
+        if (!choice.def) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no SGEMM kernel resolves on this device");
         def = choice.def;
-        params = choice.params;
+        /* The policy's configuration (a tuned line or the defaults), unless the caller gives parameters. */
+        if (!(options && options->params)) {
+            *config = choice.config;
+            return GEMMKIT_SUCCESS;
+        }
     }
-    /* Explicit parameters, else the policy's or this device's tuned ones, else the defaults. */
-    if (options && options->params) params = options->params;
-    return gk_context_resolve(ctx, def, params, config);
+    /* Explicit parameters, else this device's tuned ones, else the defaults. */
+    return gk_context_resolve(ctx, def, options ? options->params : NULL, config);
 }
 
 static int already_packed(const gk_matrix *x, int trans, int64_t rows, int64_t cols, int64_t rows_p,

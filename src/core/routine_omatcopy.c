@@ -45,27 +45,11 @@ static int64_t b_cols(const gk_transpose_problem *p) { return p->trans ? p->rows
 static int64_t a_extent(const gk_transpose_problem *p) { return gk_extent(p->rows, p->cols, p->a.ld); }
 static int64_t b_extent(const gk_transpose_problem *p) { return gk_extent(b_rows(p), b_cols(p), p->b.ld); }
 
-/* The library's default per operation, device and alignment (its parameters
- * come from the tuning database, see gk_context_resolve). On GPUs a transpose
- * whose columns of A and B all start on 128-byte lines runs the plain tiled
- * kernel; any other runs the one that cuts B's columns into aligned chunks,
- * which the plain one trails by up to 40% there (H200: docs/PERFORMANCE.md,
- * "Transposition"). On CPUs (PoCL) the naive transpose, whose scattered writes
- * the caches absorb, measured about twice as fast as the tiled ones. */
-static const char *default_kernel(const gemmkit_context *ctx, const gk_transpose_problem *p)
-{
-    if (!p->trans) return "copy-fast";
-    if (!ctx->info.is_gpu) return "lecture-transpose-naive";
-    const int64_t line = 32; /* floats in 128 bytes */
-    const int64_t starts = (int64_t)p->a.offset | p->a.ld | (int64_t)p->b.offset | p->b.ld;
-    return starts % line == 0 ? "transpose-fast" : "transpose-aligned";
-}
-
 static gemmkit_status choose_kernel(const gemmkit_context *ctx, const char *name, const gk_transpose_problem *p,
                                     const gk_kernel_def **def)
 {
     const int trans = p->trans;
-    if (!name) name = default_kernel(ctx, p);
+    if (!name) name = gk_omatcopy_choose(gk_policy_builtin(), &ctx->info, p); /* the policy's */
     *def = gk_kernel_find(name);
     if (!*def) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no kernel named \"%s\" (see `gemmkit list`)", name);
     if (gk_kernel_op(*def) != (trans ? GK_OP_TRANSPOSE : GK_OP_COPY))

@@ -3,7 +3,9 @@
 #ifndef GK_SGEMM_H
 #define GK_SGEMM_H
 
+#include "policy.h"
 #include "routine.h"
+#include "tuning.h"
 
 /* A call as the caller made it: a, b, c are host arrays or gemmkit_buffers. */
 typedef struct gk_gemm_call {
@@ -49,15 +51,22 @@ gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *option
 gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *problem);
 
 /* The kernel the library picks for a shape when the caller names none, and
- * its parameters (NULL: the device's tuned ones, else the defaults):
- * the device policy (dispatch.c). */
+ * its configuration: the device policy (policy.tsv, dispatch.c). params is
+ * the text of the tuned variant line chosen ("xgemm/small"), for display;
+ * NULL when the kernel runs with its own tuned line or its defaults. def is
+ * NULL only when not even "direct" resolves (a broken registry). */
 typedef struct gk_sgemm_choice {
     const gk_kernel_def *def;
     const char *params;
+    gk_config config;
 } gk_sgemm_choice;
 gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k);
+/* The same for any policy, device and tuning lines (what the tests compare). */
+gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                                int64_t m, int64_t n, int64_t k);
 /* The device class's fast kernel, which the dispatch gives the shapes that
- * gk_sgemm_fast_kernel_scope describes in words (the rest run "direct"). */
+ * gk_sgemm_fast_kernel_scope describes in words (from the policy's fallback
+ * rows; the rest run "direct"). */
 const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx);
 const char *gk_sgemm_fast_kernel_scope(void);
 

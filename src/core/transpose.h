@@ -5,6 +5,7 @@
 #ifndef GK_TRANSPOSE_H
 #define GK_TRANSPOSE_H
 
+#include "policy.h"
 #include "routine.h"
 
 /* A column-major problem: A is rows x cols; B = alpha * A (rows x cols) or,
@@ -15,6 +16,11 @@ typedef struct gk_transpose_problem {
     float alpha;
     gk_matrix a, b;
 } gk_transpose_problem;
+
+/* The kernel the policy gives the problem on a device like info (its omatcopy
+ * rows); never NULL. */
+const char *gk_omatcopy_choose(const gk_policy *policy, const gemmkit_device_info *info,
+                               const gk_transpose_problem *problem);
 
 /* Appends the problem's step to a plan: the named kernel with parameter
  * overrides, or the library's choice when kernel is NULL; alpha == 0 writes

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -150,25 +151,36 @@ static void warn(gk_tuning_set *set, const char *format, ...)
     set->warnings[used + 1] = '\0';
 }
 
-static int same_device(const gk_tuning_entry *e, const gemmkit_device_info *info)
+gk_tuning_level gk_tuning_match(const gk_tuning_entry *e, const gemmkit_device_info *info, const char *arch)
 {
-    return strcmp(e->backend, info->backend) == 0 && strcmp(e->device, info->name) == 0;
+    if (strcmp(e->backend, info->backend) != 0) return GK_TUNING_NO_MATCH;
+    if (strncmp(e->device, "arch:", 5) == 0)
+        return arch && *arch && strcasecmp(e->device + 5, arch) == 0 ? GK_TUNING_ARCH : GK_TUNING_NO_MATCH;
+    if (strncmp(e->device, "vendor:", 7) == 0) {
+        /* A prefix: "vendor:NVIDIA" covers "NVIDIA Corporation", "vendor:AMD" does not cover "Advanced ...". */
+        const char *vendor = e->device + 7;
+        return *vendor && strncasecmp(info->vendor, vendor, strlen(vendor)) == 0 ? GK_TUNING_VENDOR
+                                                                                : GK_TUNING_NO_MATCH;
+    }
+    return strcmp(e->device, info->name) == 0 ? GK_TUNING_DEVICE : GK_TUNING_NO_MATCH;
 }
 
-static void add_entry(gk_tuning_set *set, const gk_tuning_entry *e)
+/* Keeps the most specific line per kernel; at equal specificity the later
+ * one (the user's file is read after the built-in one). */
+static void add_entry(gk_tuning_set *set, const gk_tuned *t)
 {
     for (int i = 0; i < set->count; i++) {
-        if (strcmp(set->entries[i].kernel, e->kernel) == 0) {
-            set->entries[i] = *e;
+        if (strcmp(set->entries[i].line.kernel, t->line.kernel) == 0) {
+            if (t->level >= set->entries[i].level) set->entries[i] = *t;
             return;
         }
     }
-    if (set->count < GK_TUNED_MAX) set->entries[set->count++] = *e;
+    if (set->count < GK_TUNED_MAX) set->entries[set->count++] = *t;
 }
 
 /* Adds this device's usable lines of one database; `name` is for the warnings. */
 static void load_text(const char *name, const char *text, size_t len, const gemmkit_device_info *info,
-                      gk_tuning_set *set)
+                      const char *arch, gk_tuning_set *set)
 {
     int line_no = 0, malformed = 0, first_malformed = 0;
     char first_why[256] = "";
@@ -178,20 +190,21 @@ static void load_text(const char *name, const char *text, size_t len, const gemm
         size_t line_len = newline ? (size_t)(newline - line) : len - pos;
         pos += line_len + (newline != NULL);
         line_no++;
-        gk_tuning_entry e;
+        gk_tuned t;
+        gk_tuning_entry *const e = &t.line;
         char why[256];
-        gk_tuning_line kind = gk_tuning_parse_line(line, line_len, &e, why, sizeof why);
+        gk_tuning_line kind = gk_tuning_parse_line(line, line_len, e, why, sizeof why);
         if (kind == GK_LINE_MALFORMED && !malformed++) {
             first_malformed = line_no;
             snprintf(first_why, sizeof first_why, "%s", why);
         }
-        if (kind != GK_LINE_ENTRY || !same_device(&e, info)) continue;
-        if (gk_tuning_check_entry(&e, info, why, sizeof why) != 0) {
-            warn(set, "tuning database %s:%d: %s %s: %s; using %s", name, line_no, e.kernel, e.params, why,
-                 gk_tuning_params(set, e.kernel) ? "the earlier line for this kernel" : "the registry defaults");
+        if (kind != GK_LINE_ENTRY || !(t.level = gk_tuning_match(e, info, arch))) continue;
+        if (gk_tuning_check_entry(e, info, &t.config, why, sizeof why) != 0) {
+            warn(set, "tuning database %s:%d: %s %s: %s; using %s", name, line_no, e->kernel, e->params, why,
+                 gk_tuning_find(set, e->kernel) ? "the earlier line for this kernel" : "the registry defaults");
             continue;
         }
-        add_entry(set, &e);
+        add_entry(set, &t);
     }
     if (malformed > 1)
         warn(set, "tuning database %s:%d: %s; ignoring it and %d more malformed line(s)", name, first_malformed,
@@ -200,19 +213,19 @@ static void load_text(const char *name, const char *text, size_t len, const gemm
         warn(set, "tuning database %s:%d: %s; ignoring the line", name, first_malformed, first_why);
 }
 
-void gk_tuning_load(const gemmkit_device_info *info, gk_tuning_set *set)
+void gk_tuning_load(const gemmkit_device_info *info, const char *arch, gk_tuning_set *set)
 {
     set->count = 0;
     set->warnings[0] = '\0';
     const char *builtin = gk_kernel_source("tuning/builtin.tsv");
-    if (builtin) load_text("(built-in) src/kernels/tuning/builtin.tsv", builtin, strlen(builtin), info, set);
+    if (builtin) load_text("(built-in) src/kernels/tuning/builtin.tsv", builtin, strlen(builtin), info, arch, set);
     char path[1024], why[256];
     if (!gk_tuning_path(path, sizeof path)) return;
     char *text = NULL;
     size_t len = 0;
     int read = gk_tuning_read_file(path, &text, &len, why, sizeof why);
     if (read < 0) warn(set, "tuning database %s: %s; not using it", path, why);
-    if (read == 0) load_text(path, text, len, info, set);
+    if (read == 0) load_text(path, text, len, info, arch, set);
     free(text);
 }
 
@@ -223,9 +236,30 @@ void gk_tuning_print_warnings(const gk_tuning_set *set)
     fputs(set->warnings, stderr);
 }
 
-const char *gk_tuning_params(const gk_tuning_set *set, const char *kernel)
+const gk_tuned *gk_tuning_find(const gk_tuning_set *set, const char *kernel)
 {
     for (int i = 0; i < set->count; i++)
-        if (strcmp(set->entries[i].kernel, kernel) == 0) return set->entries[i].params;
+        if (strcmp(set->entries[i].line.kernel, kernel) == 0) return &set->entries[i];
     return NULL;
+}
+
+const char *gk_tuning_params(const gk_tuning_set *set, const char *kernel)
+{
+    const gk_tuned *t = gk_tuning_find(set, kernel);
+    return t ? t->line.params : NULL;
+}
+
+const gk_config *gk_tuning_config(const gk_tuning_set *set, const char *kernel)
+{
+    const gk_tuned *t = gk_tuning_find(set, kernel);
+    return t ? &t->config : NULL;
+}
+
+gemmkit_status gk_tuning_resolve(const gk_tuning_set *set, const gk_kernel_def *def, gk_config *config)
+{
+    /* Only lines that resolved and fit this device were kept (tuning_check.c). */
+    const gk_config *tuned = gk_tuning_config(set, def->name);
+    if (!tuned) return gk_config_resolve(def, NULL, config);
+    *config = *tuned;
+    return GEMMKIT_SUCCESS;
 }

@@ -1,16 +1,22 @@
 /* The per-device tuning database: which parameters each kernel should use on
- * a given device. Lines of "backend<TAB>device<TAB>kernel<TAB>params<TAB>gflops<TAB>date";
- * the user's file (written by `gemmkit tune`) takes precedence over the
- * database built into the library (src/kernels/tuning/builtin.tsv).
+ * a given device. Lines of "backend<TAB>device<TAB>kernel<TAB>params<TAB>gflops<TAB>date",
+ * where device is the exact device name, "arch:NAME" (an architecture such as
+ * sm_90) or "vendor:NAME" (the start of the device's vendor string, any case).
+ * The most specific usable line wins (device over architecture over vendor);
+ * at equal specificity the user's file (written by `gemmkit tune`) beats the
+ * database built into the library (src/kernels/tuning/builtin.tsv), and a
+ * later line of a file an earlier one.
  * A database can never make a call fail or pick another kernel: a line this
  * device cannot use is skipped with a warning, and the kernel keeps its
- * registry defaults. */
+ * registry defaults (or a less specific line). Lines are parsed to integer
+ * parameter values once, when a context loads them. */
 #ifndef GK_TUNING_H
 #define GK_TUNING_H
 
 #include <stddef.h>
 
 #include "gemmkit.h"
+#include "kernel_config.h"
 
 #define GK_TUNED_MAX 32
 #define GK_TUNING_WARNINGS 2048
@@ -24,9 +30,24 @@ typedef struct gk_tuning_entry {
     char date[32];
 } gk_tuning_entry;
 
+/* How specifically a line names the device (higher wins). */
+typedef enum gk_tuning_level {
+    GK_TUNING_NO_MATCH,
+    GK_TUNING_VENDOR, /* "vendor:NVIDIA" */
+    GK_TUNING_ARCH,   /* "arch:sm_90" */
+    GK_TUNING_DEVICE  /* "NVIDIA H200" */
+} gk_tuning_level;
+
+/* A usable line: as written (for display and saving) and resolved. */
+typedef struct gk_tuned {
+    gk_tuning_entry line;
+    gk_tuning_level level;
+    gk_config config; /* the line's kernel with its parameters, checked for this device */
+} gk_tuned;
+
 typedef struct gk_tuning_set {
     int count;
-    gk_tuning_entry entries[GK_TUNED_MAX];
+    gk_tuned entries[GK_TUNED_MAX]; /* one per kernel ("xgemm", "xgemm/small") */
     /* What was wrong with the databases when loading them: one line per
      * problem, each ending in '\n' ("" when nothing was). */
     char warnings[GK_TUNING_WARNINGS];
@@ -35,26 +56,37 @@ typedef struct gk_tuning_set {
 /* $GEMMKIT_TUNING_DB, else $XDG_CACHE_HOME/gemmkit/tuning.tsv, else ~/.cache/gemmkit/tuning.tsv. */
 const char *gk_tuning_path(char *buffer, size_t size);
 
-/* The usable entries for this device: built-in first, then the user's file
- * overriding; every problem found is described in set->warnings. A missing
+/* The usable entries for this device, whose architecture is `arch` ("" or
+ * NULL when unknown: no "arch:" line matches): built-in first, then the
+ * user's file; every problem found is described in set->warnings. A missing
  * user file is the normal case, not a problem. */
-void gk_tuning_load(const gemmkit_device_info *info, gk_tuning_set *set);
+void gk_tuning_load(const gemmkit_device_info *info, const char *arch, gk_tuning_set *set);
+
+/* How specifically the entry's backend and device field name this device. */
+gk_tuning_level gk_tuning_match(const gk_tuning_entry *entry, const gemmkit_device_info *info, const char *arch);
 
 /* Prints set->warnings on stderr, unless GEMMKIT_QUIET is set (and not "0"). */
 void gk_tuning_print_warnings(const gk_tuning_set *set);
 
-/* The tuned parameters of `kernel`, or NULL. */
+/* The line used for `kernel` ("xgemm", "xgemm/small"), or NULL. */
+const gk_tuned *gk_tuning_find(const gk_tuning_set *set, const char *kernel);
+/* Its parameters as written (for display), or NULL. */
 const char *gk_tuning_params(const gk_tuning_set *set, const char *kernel);
+/* Its resolved configuration, or NULL: what calls use, parsed once at load. */
+const gk_config *gk_tuning_config(const gk_tuning_set *set, const char *kernel);
+/* def's configuration on this device: its tuned one, else its registry defaults. */
+gemmkit_status gk_tuning_resolve(const gk_tuning_set *set, const gk_kernel_def *def, gk_config *config);
 
 /* One line of a database (len bytes, without its '\n'). */
 typedef enum gk_tuning_line { GK_LINE_SKIP, GK_LINE_ENTRY, GK_LINE_MALFORMED } gk_tuning_line;
 gk_tuning_line gk_tuning_parse_line(const char *line, size_t len, gk_tuning_entry *entry, char *why,
                                     size_t why_size);
 
-/* 0 when a device like `info` can run the entry's kernel with its parameters;
- * else -1 and why not (unknown kernel, a constraint, a device limit). */
-int gk_tuning_check_entry(const gk_tuning_entry *entry, const gemmkit_device_info *info, char *why,
-                          size_t why_size);
+/* 0 and the resolved configuration when a device like `info` can run the
+ * entry's kernel with its parameters; else -1 and why not (unknown kernel,
+ * a constraint, a device limit). */
+int gk_tuning_check_entry(const gk_tuning_entry *entry, const gemmkit_device_info *info, gk_config *config,
+                          char *why, size_t why_size);
 
 /* Reads a whole file: 0 and a malloc'd, NUL-terminated *text (which may hold
  * other NULs: use *len); 1 when the file does not exist; -1 and why

@@ -1,7 +1,8 @@
 /* Whether a device can use a tuning-database line: the kernel exists, the
  * parameters pass its constraints, and the launch fits the device's limits.
  * Checked once when a context loads the database, so that a bad line costs
- * a warning instead of sending the dispatch to another kernel. */
+ * a warning instead of sending the dispatch to another kernel; the resolved
+ * configuration is what the context's calls then use. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +22,8 @@ static const char *reason(void)
     return colon ? colon + 2 : message;
 }
 
-int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *info, char *why, size_t why_size)
+int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *info, gk_config *config, char *why,
+                          size_t why_size)
 {
     /* "KERNEL/small" lines hold parameters of KERNEL. */
     char name[sizeof e->kernel];
@@ -40,12 +42,11 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
     /* The checks report through gk_fail; keep the caller's last message. */
     char saved[512];
     snprintf(saved, sizeof saved, "%s", gemmkit_last_error_message());
-    gk_config config;
     gk_geometry g;
     const int64_t k = gk_kernel_op(def) == GK_OP_SGEMM ? CHECK_SIZE : 0;
-    int fails = gk_config_resolve(def, e->params, &config) != GEMMKIT_SUCCESS ||
-                gk_config_geometry(&config, CHECK_SIZE, CHECK_SIZE, k, &g) != GEMMKIT_SUCCESS ||
-                gk_config_check_device(&config, &g, info) != GEMMKIT_SUCCESS;
+    int fails = gk_config_resolve(def, e->params, config) != GEMMKIT_SUCCESS ||
+                gk_config_geometry(config, CHECK_SIZE, CHECK_SIZE, k, &g) != GEMMKIT_SUCCESS ||
+                gk_config_check_device(config, &g, info) != GEMMKIT_SUCCESS;
     if (fails) snprintf(why, why_size, "%s", reason());
     gk_fail(GEMMKIT_SUCCESS, "%s", saved);
     return fails ? -1 : 0;

@@ -1,0 +1,65 @@
+/* The per-device policy as data: which kernel a routine runs when the caller
+ * names none, as rows of src/kernels/tuning/policy.tsv (embedded like the
+ * tuning database): "routine<TAB>step<TAB>device<TAB>choice<TAB>condition[<TAB>note]".
+ * Per step (kernel, then variant, then fallback) the first row of the routine
+ * whose device class fits and whose condition holds wins; conditions are
+ * integer expressions (expr.c) over variables the routine provides. The
+ * routines (dispatch.c, dispatch_omatcopy.c) give the meaning of the steps and
+ * the variables; this file only parses, checks and matches rows. */
+#ifndef GK_POLICY_H
+#define GK_POLICY_H
+
+#include "expr.h"
+#include "gemmkit.h"
+
+#define GK_POLICY_MAX_RULES 64
+#define GK_POLICY_WARNINGS 1024
+
+typedef enum gk_policy_step {
+    GK_STEP_KERNEL,   /* the kernel to run */
+    GK_STEP_VARIANT,  /* the tuned "KERNEL/CHOICE" line instead of KERNEL's own */
+    GK_STEP_FALLBACK, /* replaces the choice so far */
+    GK_STEP_COUNT
+} gk_policy_step;
+
+typedef enum gk_policy_class { GK_CLASS_ANY, GK_CLASS_GPU, GK_CLASS_CPU } gk_policy_class;
+
+typedef struct gk_policy_rule {
+    char routine[16];
+    gk_policy_step step;
+    gk_policy_class device;
+    char choice[64];     /* a kernel name; a variant name for GK_STEP_VARIANT */
+    char condition[256]; /* "1": always */
+    char note[160];      /* the condition in words, or "" */
+    int line;
+} gk_policy_rule;
+
+typedef struct gk_policy {
+    int count;
+    gk_policy_rule rules[GK_POLICY_MAX_RULES];
+    /* Rows that were ignored, one line each ending in '\n' ("" when none). */
+    char warnings[GK_POLICY_WARNINGS];
+} gk_policy;
+
+/* Parses a policy; a row that is malformed, names an unknown routine, step,
+ * device class or kernel, or whose condition does not evaluate over the
+ * routine's variables is left out with a warning naming `name` and the line. */
+void gk_policy_parse(const char *name, const char *text, gk_policy *policy);
+
+/* The built-in policy, parsed once per process (never NULL). */
+const gk_policy *gk_policy_builtin(void);
+
+/* The variables a routine's conditions may use, NULL-terminated; NULL for an unknown routine. */
+const char *const *gk_policy_variables(const char *routine);
+
+/* Fills the variables a rule's condition is evaluated with; 0: the rule does
+ * not apply here (its kernel or variant is unavailable on this device). */
+typedef int (*gk_policy_vars_fn)(const gk_policy_rule *rule, gk_variables *vars, void *data);
+
+/* The first rule of routine and step for a device of this class whose
+ * condition holds, or NULL. A condition that fails to evaluate (division by
+ * zero, overflow) counts as false. */
+const gk_policy_rule *gk_policy_first(const gk_policy *policy, const char *routine, gk_policy_step step, int is_gpu,
+                                      gk_policy_vars_fn vars_fn, void *data);
+
+#endif

@@ -1,0 +1,320 @@
+/* The per-device policy as data (src/kernels/tuning/policy.tsv): the built-in
+ * table is whole (every row parses, names a kernel that exists, and its
+ * condition evaluates); it chooses exactly what the rules in code chose
+ * before it (kept below as the reference) for every shape of a grid on a
+ * GPU-like and a CPU-like device; and a broken table costs warnings and
+ * rows, never a crash or a wrong-operation kernel. No device is needed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "policy.h"
+#include "sgemm.h"
+#include "transpose.h"
+#include "tuning.h"
+
+/* ---- The rules as code had them before the policy table (commit 29b5d39's dispatch.c and routine_omatcopy.c). */
+
+typedef struct old_choice {
+    const gk_kernel_def *def;
+    const char *params;
+    gk_config config;
+} old_choice;
+
+static old_choice old_resolve(const gk_tuning_set *tuned, const gk_kernel_def *def, const char *params)
+{
+    old_choice c = {def, params, {0}};
+    const char *text = params ? params : gk_tuning_params(tuned, def->name);
+    if (!text || gk_config_resolve(def, text, &c.config) != GEMMKIT_SUCCESS)
+        assert_int_equal(gk_config_resolve(def, NULL, &c.config), GEMMKIT_SUCCESS);
+    return c;
+}
+
+static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_tuning_set *tuned, int64_t m, int64_t n,
+                                     int64_t k)
+{
+    old_choice direct = old_resolve(tuned, gk_kernel_find("direct"), NULL);
+    const gk_kernel_def *fast_def = gk_kernel_find(info->is_gpu ? "xgemm" : "lecture-6-one-block-shared");
+    old_choice fast = old_resolve(tuned, fast_def, NULL);
+    gk_config config = fast.config;
+    gk_geometry g;
+    if (gk_config_geometry(&config, m, n, k, &g) != GEMMKIT_SUCCESS) return direct;
+    char small_key[80];
+    snprintf(small_key, sizeof small_key, "%s/small", fast_def->name);
+    const char *small = gk_tuning_params(tuned, small_key);
+    const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
+    if (small && groups < info->compute_units && gk_config_resolve(fast_def, small, &config) == GEMMKIT_SUCCESS &&
+        gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS) {
+        fast.params = small;
+        fast.config = config;
+    }
+    const double work = (double)m * (double)n * (double)k;
+    const double padded = (double)gk_round_up(m, g.tile_m) * (double)gk_round_up(n, g.tile_n) *
+                          (double)gk_round_up(k, g.k_multiple);
+    if (work < 262144.0 || padded > 1.5 * work) return direct;
+    return fast;
+}
+
+static const char *old_omatcopy_kernel(const gemmkit_device_info *info, const gk_transpose_problem *p)
+{
+    if (!p->trans) return "copy-fast";
+    if (!info->is_gpu) return "lecture-transpose-naive";
+    const int64_t starts = (int64_t)p->a.offset | p->a.ld | (int64_t)p->b.offset | p->b.ld;
+    return starts % 32 == 0 ? "transpose-fast" : "transpose-aligned";
+}
+
+/* ---- Devices. */
+
+static gemmkit_device_info device(int is_gpu)
+{
+    gemmkit_device_info info = {0};
+    snprintf(info.backend, sizeof info.backend, "opencl");
+    snprintf(info.name, sizeof info.name, is_gpu ? "NVIDIA H200" : "cpu-test-device");
+    snprintf(info.vendor, sizeof info.vendor, is_gpu ? "NVIDIA Corporation" : "GenuineIntel");
+    info.is_gpu = is_gpu;
+    info.compute_units = is_gpu ? 132 : 2;
+    info.local_mem_bytes = is_gpu ? 49152 : 65536;
+    info.max_work_group_size = is_gpu ? 1024 : 4096;
+    return info;
+}
+
+static char db_path[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(db_path, sizeof db_path, "/tmp/gemmkit-policy-%d.tsv", (int)getpid());
+    setenv("GEMMKIT_TUNING_DB", db_path, 1);
+    setenv("GEMMKIT_QUIET", "1", 1);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    return 0;
+}
+
+static void write_db(const char *text)
+{
+    FILE *f = fopen(db_path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* ---- The built-in table. */
+
+static void test_builtin_policy_is_whole(void **state)
+{
+    (void)state;
+    const char *text = gk_kernel_source("tuning/policy.tsv");
+    assert_non_null(text);
+    const gk_policy *policy = gk_policy_builtin();
+    if (policy->warnings[0]) print_error("%s", policy->warnings);
+    assert_string_equal(policy->warnings, "");
+    /* Every row that is not a comment or blank became a rule. */
+    int rows = 0;
+    for (const char *p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n')) {
+        const char *start = p + strspn(p, " \t");
+        if (*start && *start != '\n' && *start != '#') rows++;
+    }
+    assert_int_equal(policy->count, rows);
+    for (int i = 0; i < policy->count; i++) {
+        const gk_policy_rule *r = &policy->rules[i];
+        if (r->step == GK_STEP_VARIANT) continue;
+        const gk_kernel_def *def = gk_kernel_find(r->choice);
+        assert_non_null(def);
+        if (strcmp(r->routine, "gemm") == 0) assert_int_equal(gk_kernel_op(def), GK_OP_SGEMM);
+    }
+    /* Each routine ends every device class with a rule that always holds. */
+    for (int gpu = 0; gpu < 2; gpu++) {
+        gemmkit_device_info info = device(gpu);
+        gk_transpose_problem odd = {1, 7, 9, 1.0f, {NULL, 3, 11}, {NULL, 5, 13}};
+        assert_non_null(gk_omatcopy_choose(policy, &info, &odd));
+    }
+}
+
+static void assert_same_gemm(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                             int64_t m, int64_t n, int64_t k)
+{
+    old_choice want = old_default_kernel(info, tuned, m, n, k);
+    gk_sgemm_choice got = gk_sgemm_choose(policy, info, tuned, m, n, k);
+    if (got.def != want.def || strcmp(got.config.options, want.config.options) != 0 ||
+        (got.params == NULL) != (want.params == NULL))
+        print_error("%s, %d CUs, %lld x %lld x %lld: policy %s (%s) against %s (%s)\n", info->name,
+                    info->compute_units, (long long)m, (long long)n, (long long)k, got.def ? got.def->name : "-",
+                    got.config.options, want.def->name, want.config.options);
+    assert_ptr_equal(got.def, want.def);
+    assert_string_equal(got.config.options, want.config.options);
+    assert_memory_equal(got.config.values, want.config.values, sizeof got.config.values);
+    if (want.params) assert_string_equal(got.params, want.params);
+    else assert_null(got.params);
+}
+
+/* Sizes around every threshold: tiles (8 .. 128), 64^3 work, idle compute units. */
+static const int64_t sizes[] = {1, 2, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 192, 255, 256, 257,
+                                384, 511, 512, 513, 640, 1000, 1024, 1025, 1536, 2048, 2049, 4096, 8192};
+#define SIZE_COUNT (int)(sizeof sizes / sizeof sizes[0])
+
+static void assert_grid(const gemmkit_device_info *info, const gk_tuning_set *tuned)
+{
+    const gk_policy *policy = gk_policy_builtin();
+    for (int i = 0; i < SIZE_COUNT; i++)
+        for (int j = 0; j < SIZE_COUNT; j++)
+            for (int l = 0; l < SIZE_COUNT; l++) assert_same_gemm(policy, info, tuned, sizes[i], sizes[j], sizes[l]);
+}
+
+/* The H200's built-in lines (main and /small), and a device with none. */
+static void test_gemm_choice_unchanged_on_gpus(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    assert_non_null(gk_tuning_params(&tuned, "xgemm/small"));
+    assert_grid(&info, &tuned);
+    info.compute_units = 16; /* fewer units: the /small line serves fewer shapes */
+    assert_grid(&info, &tuned);
+    gemmkit_device_info untuned = info;
+    snprintf(untuned.name, sizeof untuned.name, "another GPU");
+    snprintf(untuned.vendor, sizeof untuned.vendor, "Another Vendor");
+    gk_tuning_load(&untuned, NULL, &tuned);
+    assert_int_equal(tuned.count, 0);
+    assert_grid(&untuned, &tuned);
+}
+
+/* A CPU with no tuning, then with main and /small lines for its kernel. */
+static void test_gemm_choice_unchanged_on_cpus(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info = device(0);
+    gk_tuning_set tuned;
+    gk_tuning_load(&info, NULL, &tuned);
+    assert_grid(&info, &tuned);
+    write_db("opencl\tcpu-test-device\tlecture-6-one-block-shared\tTW=64,TH=8,TK=8\t1\t2026-01-01\n"
+             "opencl\tcpu-test-device\tlecture-6-one-block-shared/small\tTW=16,TH=8,TK=16\t1\t2026-01-01\n");
+    gk_tuning_load(&info, NULL, &tuned);
+    if (tuned.warnings[0]) print_error("%s", tuned.warnings);
+    assert_int_equal(tuned.count, 2);
+    info.compute_units = 64;
+    assert_grid(&info, &tuned);
+}
+
+static void test_omatcopy_choice_unchanged(void **state)
+{
+    (void)state;
+    const gk_policy *policy = gk_policy_builtin();
+    static const int64_t offsets[] = {0, 1, 4, 31, 32, 33, 64, 96, 100};
+    static const int64_t lds[] = {1, 4, 31, 32, 33, 64, 100, 128, 1000, 1024};
+    const int no = (int)(sizeof offsets / sizeof offsets[0]), nl = (int)(sizeof lds / sizeof lds[0]);
+    for (int gpu = 0; gpu < 2; gpu++) {
+        gemmkit_device_info info = device(gpu);
+        for (int trans = 0; trans < 2; trans++)
+            for (int oa = 0; oa < no; oa++)
+                for (int la = 0; la < nl; la++)
+                    for (int ob = 0; ob < no; ob++)
+                        for (int lb = 0; lb < nl; lb++) {
+                            gk_transpose_problem p = {trans, 1, 1, 1.0f, {NULL, (size_t)offsets[oa], lds[la]},
+                                                      {NULL, (size_t)offsets[ob], lds[lb]}};
+                            const char *got = gk_omatcopy_choose(policy, &info, &p);
+                            assert_string_equal(got, old_omatcopy_kernel(&info, &p));
+                            assert_int_equal(gk_kernel_op(gk_kernel_find(got)), trans ? GK_OP_TRANSPOSE : GK_OP_COPY);
+                        }
+    }
+}
+
+/* ---- A broken table: warnings naming the line, the row left out, a safe choice. */
+
+static void test_broken_policy_warns_and_falls_back(void **state)
+{
+    (void)state;
+    gk_policy policy;
+    gk_policy_parse("bad.tsv",
+                    "# comment\n"
+                    "gemm\tkernel\tgpu\tno-such-kernel\t1\n"
+                    "gemm\tkernel\tgpu\txgemm\tM >\n"
+                    "gemm\tkernel\tgpu\txgemm\tUNKNOWN_NAME > 3\n"
+                    "gemm\tkernel\ttoaster\txgemm\t1\n"
+                    "gemm\tsometimes\tgpu\txgemm\t1\n"
+                    "blas3\tkernel\tgpu\txgemm\t1\n"
+                    "omatcopy\tvariant\tgpu\tsmall\t1\n"
+                    "gemm kernel gpu xgemm 1\n"
+                    "gemm\tkernel\tgpu\tscale\t1\n"
+                    "gemm\tkernel\tgpu\txgemm\t1 / (M - 512)\n",
+                    &policy);
+    static const char *const expected[] = {
+        "bad.tsv:2: no kernel named \"no-such-kernel\"",  "bad.tsv:3: condition: expected a number",
+        "bad.tsv:4: condition: unknown name 'UNKNOWN_NAME'", "bad.tsv:5: unknown device class \"toaster\"",
+        "bad.tsv:6: unknown step \"sometimes\"",           "bad.tsv:7: unknown routine \"blas3\"",
+        "bad.tsv:8: routine omatcopy has only kernel rows", "bad.tsv:9: 1 tab-separated field(s)",
+        "bad.tsv:10: no kernel named \"scale\"",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        if (!strstr(policy.warnings, expected[i])) print_error("\"%s\" lacks \"%s\"\n", policy.warnings, expected[i]);
+        assert_non_null(strstr(policy.warnings, expected[i]));
+    }
+    /* The one row that parses divides by zero at M = 512: there it does not hold. */
+    assert_int_equal(policy.count, 1);
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned = {0};
+    gk_sgemm_choice choice = gk_sgemm_choose(&policy, &info, &tuned, 512, 512, 512);
+    assert_ptr_equal(choice.def, gk_kernel_find("direct"));
+    assert_null(choice.params);
+    gk_transpose_problem p = {1, 64, 64, 1.0f, {NULL, 0, 64}, {NULL, 0, 64}};
+    assert_string_equal(gk_omatcopy_choose(&policy, &info, &p), "lecture-transpose-naive");
+    p.trans = 0;
+    assert_string_equal(gk_omatcopy_choose(&policy, &info, &p), "lecture-copy");
+}
+
+/* Huge shapes neither overflow (the sanitizer build would stop) nor change the choice. */
+static void test_huge_shapes_do_not_overflow(void **state)
+{
+    (void)state;
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned = {0};
+    const int64_t big = INT32_MAX;
+    gk_sgemm_choice choice = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, big, big, big);
+    assert_ptr_equal(choice.def, gk_kernel_find("xgemm"));
+    int64_t value = 0;
+    char error[128];
+    gk_variables vars = {0};
+    gk_variables_set(&vars, "W", INT64_MAX / 2 + 1);
+    assert_int_equal(gk_expr_eval("W * 2", &vars, &value, error, sizeof error), -1);
+    assert_non_null(strstr(error, "integer overflow"));
+    assert_int_equal(gk_expr_eval("W + W", &vars, &value, error, sizeof error), -1);
+    assert_int_equal(gk_expr_eval("99999999999999999999", &vars, &value, error, sizeof error), -1);
+    assert_int_equal(gk_expr_eval("W + W / 2", &vars, &value, error, sizeof error), 0);
+}
+
+/* tune's description of the fast kernel's scope comes from the fallback row's note. */
+static void test_scope_from_the_policy(void **state)
+{
+    (void)state;
+    const char *scope = gk_sgemm_fast_kernel_scope();
+    assert_non_null(strstr(scope, "64^3 multiply-adds"));
+    assert_non_null(strstr(scope, "(which run direct)"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_builtin_policy_is_whole),
+        cmocka_unit_test(test_gemm_choice_unchanged_on_gpus),
+        cmocka_unit_test(test_gemm_choice_unchanged_on_cpus),
+        cmocka_unit_test(test_omatcopy_choice_unchanged),
+        cmocka_unit_test(test_broken_policy_warns_and_falls_back),
+        cmocka_unit_test(test_huge_shapes_do_not_overflow),
+        cmocka_unit_test(test_scope_from_the_policy),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
