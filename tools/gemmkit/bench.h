@@ -114,7 +114,7 @@ typedef struct gk_bench_report {
     const gk_bench_args *args;
     uint64_t seed;
     char title[160];             /* "SGEMM C = alpha op(A) op(B) + beta C, ..." */
-    char kernel_note[768];       /* which kernel runs and why, one line ("" when none) */
+    char kernel_note[1024];       /* which kernel runs and why, one line ("" when none) */
     gk_bench_peer_info peers[GK_BENCH_MAX_RUNNERS];
     int peer_count;
 } gk_bench_report;

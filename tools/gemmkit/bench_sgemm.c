@@ -49,7 +49,7 @@ static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, const g
 static void explain_kernel(gk_bench_session *s)
 {
     const char *want = s->args->kernel;
-    char *note = s->report.kernel_note, why[200], params[400];
+    char *note = s->report.kernel_note, why[200], params[640];
     const size_t len = sizeof s->report.kernel_note;
     if (strcmp(want, "all") == 0) {
         snprintf(note, len, "kernels: every SGEMM kernel of the registry, in ladder order (--kernel all)");
@@ -70,13 +70,16 @@ static void explain_kernel(gk_bench_session *s)
         if (!def) return;
         snprintf(why, sizeof why, "named by --kernel");
     }
-    const char *tuned = gk_tuning_params(&s->ctx->tuned, def->name);
+    const gk_tuned *tuned = gk_tuning_find(&s->ctx->tuned, def->name);
+    static const char *const level[] = {[GK_TUNING_VENDOR] = "this vendor's devices",
+                                        [GK_TUNING_ARCH] = "this architecture",
+                                        [GK_TUNING_DEVICE] = "this device"};
     char db[256];
     if (s->args->params && strcmp(want, "best") != 0)
         snprintf(params, sizeof params, "%s (--params)", s->args->params);
-    else if (tuned)
-        snprintf(params, sizeof params, "%s, tuned for this device (tuning database: %s, over the built-in one)",
-                 tuned, gk_tuning_path(db, sizeof db));
+    else if (tuned && tuned->level != GK_TUNING_NO_MATCH)
+        snprintf(params, sizeof params, "%s, tuned for %s (\"%s\" in the tuning database: %s, over the built-in one)",
+                 tuned->line.params, level[tuned->level], tuned->line.device, gk_tuning_path(db, sizeof db));
     else
         snprintf(params, sizeof params, "registry defaults (no tuning for this device)");
     snprintf(note, len, "kernel: %s (%s); parameters: %s", def->name, why, params);
