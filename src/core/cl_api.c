@@ -1,7 +1,6 @@
 /* gemmkit_cl.h: OpenCL interop for callers that own cl_mem buffers. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "context.h"
 #include "gemmkit_cl.h"
@@ -13,7 +12,7 @@ gemmkit_status gk_opencl_wrap(cl_mem buffer, gk_mem **out);
 static gemmkit_status require_opencl(gemmkit_context *ctx)
 {
     if (!ctx) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "ctx is NULL");
-    if (strcmp(ctx->ops->name, "opencl") != 0)
+    if (ctx->ops->bit != GK_BACKEND_BIT_OPENCL)
         return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "the context runs on %s, not OpenCL", ctx->ops->name);
     return GEMMKIT_SUCCESS;
 }
