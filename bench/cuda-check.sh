@@ -32,10 +32,8 @@ gk_steps_begin "$out" "${BUDGET:-560}" || exit 2
   ls /etc/OpenCL/vendors 2>&1 || true
 } >"$gk_out/environment.txt" 2>&1
 
-gk_step configure 180 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGEMMKIT_CUDA=ON \
-  -DCUDAToolkit_ROOT="$cuda" || exit 1
-gk_step build 300 cmake --build "$build" -j "$(nproc)" || exit 1
-gemmkit=$build/gemmkit
+gk_build "$build" -DGEMMKIT_CUDA=ON -DCUDAToolkit_ROOT="$cuda" || exit 1
+gemmkit=$gk_gemmkit
 
 gk_step devices 30 "$gemmkit" --backend cuda devices
 if [ "${SKIP_CTEST:-0}" != 1 ] && [ -x "$build/tests/test_cuda_translation" ]; then

@@ -1,5 +1,5 @@
-# The one setup of the GPU machine, sourced by bench/gpu.sh, bench/gpu-tests.sh
-# and bench/cuda-check.sh (or by hand: `. bench/gpu-env.sh`). See
+# The one setup of the GPU machine, sourced by bench/gpu.sh, bench/gpu-tests.sh,
+# bench/cuda-check.sh, bench/sweep.sh and bench/before-after.sh (or by hand: `. bench/gpu-env.sh`). See
 # ../shared/gpu/NOTES.md for that machine. It
 #   - registers NVIDIA's OpenCL driver (only PoCL is registered on a fresh machine),
 #   - unpacks the packages carried in .deps/ (scripts/fetch-gpu-deps.sh fetches
@@ -8,7 +8,8 @@
 #     and the CUDA toolkit visible to CMake, the linker and dlopen,
 #   - sets GEMMKIT_OFFLINE=1, so that `make` unpacks instead of calling apt-get,
 #   - defines the step runner the scripts share (gk_steps_begin, gk_step,
-#     gk_log, gk_steps_end), with one time budget for the whole script.
+#     gk_log, gk_steps_end), with one time budget for the whole script, and
+#     gk_build, the Release build they run as two such steps.
 # Messages go to stderr; nothing here exits the shell that sources it.
 gk_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -86,6 +87,26 @@ gk_step() {
   fi
   return $rc
 }
+# gk_build BUILD_DIR [CMAKE_OPTION...]: a Release build of the tree as two steps
+# (configure, build; JOBS build jobs, default nproc); sets gk_gemmkit to its
+# gemmkit and lists the devices it sees in OUTDIR/devices.txt; returns 1, with
+# the build log's end, when there is no gemmkit.
+gk_build() {
+  local build=$1
+  shift
+  gk_step configure 180 cmake -S "$gk_root" -B "$build" -DCMAKE_BUILD_TYPE=Release "$@"
+  gk_step build 300 cmake --build "$build" -j "${JOBS:-$(nproc)}"
+  gk_gemmkit="$build/gemmkit"
+  if [ -x "$gk_gemmkit" ]; then
+    "$gk_gemmkit" devices >"$gk_out/devices.txt" 2>&1
+    return 0
+  fi
+  gk_log "no gemmkit binary: see $gk_out/configure.log and $gk_out/build.log"
+  tail -30 "$gk_out/build.log" >&2 2>/dev/null
+  return 1
+}
+# gk_has_cuda GEMMKIT: whether that gemmkit has the CUDA backend and it sees a device.
+gk_has_cuda() { "$1" --backend cuda devices 2>/dev/null | grep -q "^CUDA: [1-9]"; }
 # gk_steps_end: the closing line; returns 0 when no step failed.
 gk_steps_end() {
   gk_log "done in $(($(date +%s) - gk_start)) s; failed steps: ${gk_failed[*]:-none}"

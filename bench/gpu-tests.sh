@@ -46,7 +46,7 @@ if [ "$sanitize" = 1 ]; then
 else
   gk_step ctest-opencl 240 ctest --test-dir build --output-on-failure -j "$(nproc)"
 fi
-if ./build/gemmkit --backend cuda devices 2>/dev/null | grep -q "^CUDA: [1-9]"; then
+if gk_has_cuda ./build/gemmkit; then
   gk_step ctest-cuda 240 env GEMMKIT_BACKEND=cuda ctest --test-dir build --output-on-failure -j "$(nproc)"
 else
   gk_log "ctest-cuda: skipped, no CUDA device (or gemmkit built without the CUDA backend)"

@@ -33,16 +33,8 @@ gk_steps_begin "$out" "${BUDGET:-540}" || exit 2
 out=$gk_out
 
 # 2. Build.
-build="$root/build-gpu"
-gk_step configure 180 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
-gk_step build 300 cmake --build "$build" -j "${JOBS:-$(nproc)}"
-gemmkit="$build/gemmkit"
-if [ ! -x "$gemmkit" ]; then
-  gk_log "no gemmkit binary: see $out/build.log"
-  tail -30 "$out/build.log" >&2
-  exit 1
-fi
-"$gemmkit" devices >"$out/devices.txt" 2>&1
+gk_build "$root/build-gpu" || exit 1
+gemmkit=$gk_gemmkit
 cat "$out/devices.txt" >&2
 
 # 3. The test suite on the GPU (cmocka tests are skipped by CMake if cmocka is missing).
@@ -87,7 +79,7 @@ bench transpose 240 bench --transpose --sizes $transpose_sizes,5001x3007 --repea
 # What gemmkit_somatcopy runs, over a sweep that visits every alignment (cliffs show here).
 bench transpose-sweep 200 bench --transpose --kernel best --sizes $sweep_sizes --repeat 5 --no-peers
 # The CUDA backend, when built with it.
-if "$gemmkit" --backend cuda devices 2>/dev/null | grep -q "^CUDA: [1-9]"; then
+if gk_has_cuda "$gemmkit"; then
   GEMMKIT_DEVICE= bench cuda 60 --backend cuda bench --kernel best --sizes $cuda_sizes --repeat 10 --no-baseline
 fi
 

@@ -94,6 +94,51 @@ static void test_sizes_rejected(void **state)
     expect_bad_sizes("1:100000:+1", "more than");
 }
 
+/* The sweep of issue 13, and nothing else. */
+static const int64_t issue_sweep[] = {
+    256,   256,   256,   512,   512,   512,   1024,  1024,  1024,  2048, 2048,  2048,  4096, 4096,  4096,
+    8192,  8192,  8192,  16384, 16384, 16384, 999,   999,   999,   1500, 1500,  1500,  2049, 2049,  2049,
+    4095,  4095,  4095,  7001,  7001,  7001,  4096,  11008, 4096,  11008, 4096, 4096,  8192, 8192,  128,
+    16384, 32,    16384, 32,    16384, 16384, 128,   128,   131072, 8192, 8192, 2,     2,    8192,  8192,
+};
+enum { SWEEP_SHAPES = sizeof issue_sweep / sizeof issue_sweep[0] / 3 };
+
+/* A sweep dimension on a CPU: kept up to 128, else divided by 16, the nearest odd number when not a multiple. */
+static int64_t cpu_dim(int64_t d)
+{
+    if (d <= 128) return d;
+    if (d % 16 == 0) return d / 16;
+    int64_t q = d / 16; /* floor: the nearest odd is q or q + 1, whichever is odd */
+    return q % 2 ? q : q + 1;
+}
+
+static void test_sizes_presets(void **state)
+{
+    (void)state;
+    expect_sizes("sweep", issue_sweep, SWEEP_SHAPES);
+    int64_t cpu[sizeof issue_sweep / sizeof issue_sweep[0]];
+    for (size_t i = 0; i < sizeof issue_sweep / sizeof issue_sweep[0]; i++) cpu[i] = cpu_dim(issue_sweep[i]);
+    expect_sizes("sweep-cpu", cpu, SWEEP_SHAPES);
+    /* Beside other items, in order. */
+    gk_bench_size sizes[GK_BENCH_MAX_SIZES];
+    int n = 0;
+    char err[GK_BENCH_ERR] = "";
+    assert_int_equal(gk_bench_parse_sizes("4097,sweep,3x4x5", sizes, GK_BENCH_MAX_SIZES, &n, err), 0);
+    assert_int_equal(n, SWEEP_SHAPES + 2);
+    assert_true(sizes[0].m == 4097 && sizes[1].m == 256 && sizes[n - 1].m == 3 && sizes[n - 1].k == 5);
+    expect_bad_sizes("sweeps", "unknown size preset");
+    expect_bad_sizes("sweep-", "sweep, sweep-cpu");
+    /* The GPU preset is refused on a CPU device, pointing at its twin; the CPU one runs anywhere. */
+    const gk_bench_preset *gpu = gk_bench_preset_find("sweep", 5), *small = gk_bench_preset_find("sweep-cpu", 9);
+    assert_non_null(gpu);
+    assert_non_null(small);
+    assert_int_equal(gk_bench_preset_fits(gpu, 1, err), 0);
+    assert_int_equal(gk_bench_preset_fits(small, 0, err), 0);
+    assert_int_equal(gk_bench_preset_fits(NULL, 0, err), 0);
+    assert_int_equal(gk_bench_preset_fits(gpu, 0, err), -1);
+    if (!strstr(err, "--sizes sweep-cpu")) fail_msg("message \"%s\" does not name sweep-cpu", err);
+}
+
 /* ---- options ---- */
 
 static int parse(gk_bench_args *args, int argc, const char **argv)
@@ -134,6 +179,11 @@ static void test_options(void **state)
     assert_int_equal(a.sets, 2);
     assert_true(a.max_seconds == 1.5);
     assert_int_equal(a.transpose, 1);
+    assert_null(a.preset);
+    const char *preset[] = {"--sizes", "1000,sweep-cpu,sweep"};
+    assert_int_equal(parse(&a, 2, preset), 0);
+    assert_string_equal(a.preset->name, "sweep"); /* the GPU-only one, which the device may refuse */
+    assert_int_equal(a.size_count, 1 + 2 * SWEEP_SHAPES);
     const char *peers_back[] = {"--no-peers", "--peers"};
     assert_int_equal(parse(&a, 2, peers_back), 0);
     assert_int_equal(a.peers, 1);
@@ -217,6 +267,8 @@ static void test_cli_bad_arguments_exit_2(void **state)
     (void)state;
     static const char *const cases[][2] = {
         {"bench --sizes 12x3", "MxNxK"},
+        {"bench --sizes sweeps", "unknown size preset"},
+        {"bench --transpose --sizes sweep", "an SGEMM preset"},
         {"bench --sizes 1024:16:x2", "larger than LAST"},
         {"bench --repeat 0", "--repeat"},
         {"bench --kernel no-such-kernel", "no SGEMM kernel named"},
@@ -738,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_sizes_squares_and_shapes),
         cmocka_unit_test(test_sizes_sweeps),
         cmocka_unit_test(test_sizes_rejected),
+        cmocka_unit_test(test_sizes_presets),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_options_rejected),
     };

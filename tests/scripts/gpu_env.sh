@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU machine's one setup (bench/gpu-env.sh), exercised on any machine:
 # sourcing it changes nothing where NVIDIA's driver is absent, its steps log,
-# time out and record failures, a spent budget skips a step, and the GPU
-# scripts use it rather than their own copies.
+# time out and record failures, a spent budget skips a step, a build without
+# a gemmkit fails, and the GPU scripts use it rather than their own copies.
 # usage: gpu_env.sh SOURCE_DIR
 set -u
 root=$1
@@ -26,13 +26,25 @@ trap 'rm -rf "$out"' EXIT
   gk_steps_end && echo "end=0" || echo "end=1"
 ) >"$out/run.txt" 2>"$out/err.txt"
 
+# gk_build: a tree that does not configure gives no gemmkit and a failure, both steps logged.
+(
+  . "$root/bench/gpu-env.sh" 2>/dev/null
+  mkdir -p "$out/empty"
+  gk_root=$out/empty
+  gk_steps_begin "$out/build-steps" 60
+  gk_build "$out/empty-build" && echo "build=0" || echo "build=1"
+  echo "failed=${gk_failed[*]}"
+) >"$out/build.txt" 2>/dev/null
+check "gk_build fails without a gemmkit" grep -qx "build=1" "$out/build.txt"
+check "gk_build runs configure and build as steps" grep -qx "failed=configure build" "$out/build.txt"
+
 check "failed steps are recorded, in order" grep -qx "failed=bad slow late" "$out/run.txt"
 check "a spent budget skips the step" test ! -e "$out/late-ran"
 check "a slow step is stopped at its limit" grep -q "slow: stopped after" "$out/steps/steps.log"
 check "each step has its log" test -f "$out/steps/good.log" -a -f "$out/steps/bad.log"
 check "the closing status says a step failed" grep -qx "end=1" "$out/run.txt"
 check "make runs offline there" grep -qx offline "$out/run.txt"
-for script in gpu.sh gpu-tests.sh cuda-check.sh; do
+for script in gpu.sh gpu-tests.sh cuda-check.sh sweep.sh; do
   check "$script sources gpu-env.sh" grep -q '\. "\?\$\?[a-z_]*/\?bench/gpu-env.sh' "$root/bench/$script"
   check "$script has no step runner or driver setup of its own" \
     bash -c "! grep -qE '^ *(step|log|cap)\(\)|nvidia.icd|OCL_ICD_VENDORS|dpkg -x' '$root/bench/$script'"

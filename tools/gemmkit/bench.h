@@ -47,6 +47,7 @@ typedef struct gk_bench_args {
     int baseline; /* time the host's sequential triple loop */
     int quiet;    /* no progress on stderr */
     int transpose; /* --transpose: the transpose benchmark instead of SGEMM */
+    const struct gk_bench_preset *preset; /* a preset named in --sizes (a GPU-only one first), else NULL */
 } gk_bench_args;
 
 void gk_bench_args_default(gk_bench_args *args);
@@ -55,10 +56,27 @@ void gk_bench_args_default(gk_bench_args *args);
  * printing the help (--help). */
 int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args);
 /* "1024,2048", "1000x3x77", "5001x3007" (k = 0: transposes), "1024:16384:x2",
- * "256:2048:+256", mixed with commas. Returns 0 or -1 with a message in err.
+ * "256:2048:+256", a preset's name ("sweep"), mixed with commas. Returns 0 or -1 with a message in err.
  * gk_bench_parse_args then checks that the kinds fit the benchmark. */
 int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *count, char *err);
 void gk_bench_usage(FILE *out);
+/* Named size lists (bench_presets.c): an item of --sizes ("sweep", "sweep-cpu"). */
+typedef struct gk_bench_preset {
+    const char *name;
+    const char *summary;  /* one line for --help and messages */
+    const char *cpu_twin; /* a GPU-only preset: the one to use on a CPU device; NULL: any device */
+    const gk_bench_size *sizes;
+    int count;
+} gk_bench_preset;
+/* The preset named by the len bytes at name, or NULL. */
+const gk_bench_preset *gk_bench_preset_find(const char *name, size_t len);
+/* The i-th preset (for --help and tests), NULL past the last. */
+const gk_bench_preset *gk_bench_preset_at(int i);
+/* The preset a comma-separated size list names (a GPU-only one first), or NULL. */
+const gk_bench_preset *gk_bench_presets_named(const char *list);
+/* 0 when the preset (may be NULL) suits the device; -1 with a message in err
+ * when a GPU-only preset meets a CPU device (cmd_bench: exit 2). */
+int gk_bench_preset_fits(const gk_bench_preset *preset, int is_gpu, char *err);
 /* "1024" for a cube, "1000x3x77" otherwise, "4096x2048" for transposes (k == 0). */
 void gk_bench_size_text(const gk_bench_size *s, char *text, size_t len);
 

@@ -24,7 +24,8 @@ void gk_bench_usage(FILE *out)
             "  --params P=V,...        parameter overrides for --kernel NAME\n"
             "  --sizes LIST            comma-separated: 1024 (square), 1000x3x77 (MxNxK; with\n"
             "                          --transpose 5001x3007, rows x cols), 1024:16384:x2 (x2\n"
-            "                          steps), 256:2048:+256 (+256 steps: a sweep for cliffs)\n"
+            "                          steps), 256:2048:+256 (+256 steps: a sweep for cliffs),\n"
+            "                          or a preset (below)\n"
             "  --layout row|col        storage order (default col)\n"
             "  --trans NN|NT|TN|TT     op(A) and op(B) (default NN)\n"
             "  --repeat N              timed runs after one warm-up (default 5)\n"
@@ -41,7 +42,12 @@ void gk_bench_usage(FILE *out)
             "  --transpose             B = A^T and B = A (copy) in GB/s instead of SGEMM; default\n"
             "                          sizes: GPU 4000,4096,8192,16384,5001x3007; CPU 1024,1000x777\n"
             "  --quiet                 no progress on stderr\n"
-            "Exit status: 0 all results correct, 1 a result was wrong or a run failed, 2 bad usage.\n");
+            "Size presets (--sizes NAME, mixed with other items):\n");
+    for (int i = 0; gk_bench_preset_at(i); i++) {
+        const gk_bench_preset *p = gk_bench_preset_at(i);
+        fprintf(out, "  %-23s %d shapes: %s\n", p->name, p->count, p->summary);
+    }
+    fprintf(out, "Exit status: 0 all results correct, 1 a result was wrong or a run failed, 2 bad usage.\n");
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -91,6 +97,26 @@ static int add_size(gk_bench_size *sizes, int max, int *count, int64_t m, int64_
     return 0;
 }
 
+static int has_digit(const char *p, int len)
+{
+    for (int i = 0; i < len; i++)
+        if (isdigit((unsigned char)p[i])) return 1;
+    return 0;
+}
+
+/* "sweep, sweep-cpu" */
+static const char *preset_names(void)
+{
+    static char names[GK_BENCH_ERR];
+    size_t used = 0;
+    names[0] = 0;
+    for (int i = 0; gk_bench_preset_at(i) && used < sizeof names; i++) {
+        const gk_bench_preset *p = gk_bench_preset_at(i);
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", p->name);
+    }
+    return names;
+}
+
 /* "A:B:xF" or "A:B:+D": A, then steps while <= B. */
 static int parse_sweep(const char *item, const char *end, gk_bench_size *sizes, int max, int *count, char *err)
 {
@@ -135,7 +161,17 @@ int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *c
             snprintf(err, GK_BENCH_ERR, "empty item in size list \"%s\"", text);
             return -1;
         }
-        if (memchr(item, ':', (size_t)len)) {
+        if (!has_digit(item, len)) {
+            /* No digit: a preset's name. */
+            const gk_bench_preset *p = gk_bench_preset_find(item, (size_t)len);
+            if (!p) {
+                snprintf(err, GK_BENCH_ERR, "unknown size preset \"%.*s\" (presets: %s)", len, item,
+                         preset_names());
+                return -1;
+            }
+            for (int i = 0; i < p->count; i++)
+                if (add_size(sizes, max, count, p->sizes[i].m, p->sizes[i].n, p->sizes[i].k, err)) return -1;
+        } else if (memchr(item, ':', (size_t)len)) {
             if (parse_sweep(item, end, sizes, max, count, err)) return -1;
         } else if (memchr(item, 'x', (size_t)len)) {
             /* MxNxK (SGEMM) or RxC (transposes: k = 0); gk_bench_parse_args checks which fits. */
@@ -223,6 +259,7 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
         } else if (strcmp(opt, "--sizes") == 0) {
             if (gk_bench_parse_sizes(value, args->sizes, GK_BENCH_MAX_SIZES, &args->size_count, err))
                 return usage_error("--sizes: %s", err);
+            args->preset = gk_bench_presets_named(value);
         } else if (strcmp(opt, "--layout") == 0) {
             if (strcasecmp(value, "row") == 0) args->layout = GEMMKIT_ROW_MAJOR;
             else if (strcasecmp(value, "col") == 0) args->layout = GEMMKIT_COL_MAJOR;
@@ -268,6 +305,8 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
     if (args->transpose && !kernel_given) args->kernel = "all";
     if (args->params && (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0))
         return usage_error("--params needs one named kernel (--kernel NAME), not \"%s\"", args->kernel);
+    if (args->transpose && args->preset)
+        return usage_error("--sizes %s: an SGEMM preset (MxNxK shapes), not for --transpose", args->preset->name);
     /* Transposes take N (square) or RxC; SGEMM takes N or MxNxK. */
     for (int i = 0; i < args->size_count; i++) {
         gk_bench_size *z = &args->sizes[i];

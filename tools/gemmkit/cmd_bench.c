@@ -215,6 +215,12 @@ int gk_cmd_bench(const gk_cli *cli)
     if (!(s.ctx = gk_cli_open(cli))) return GK_EXIT_FAILED;
     gemmkit_context_device_info(s.ctx, &s.info);
     if (args.size_count == 0) default_sizes(&args, s.info.is_gpu);
+    char err[GK_BENCH_ERR];
+    if (gk_bench_preset_fits(args.preset, s.info.is_gpu, err)) {
+        gk_cli_usage_error("bench", "%s", err);
+        gemmkit_context_destroy(s.ctx);
+        return GK_EXIT_USAGE;
+    }
 
     gk_bench_report *report = &s.report;
     report->args = &args;
