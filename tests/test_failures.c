@@ -184,6 +184,9 @@ static void test_alloc_failure_each_point(void **state)
     } else {
         printf("no packed-path SGEMM kernel registered: scratch allocations of that path not swept\n");
     }
+    /* Split-K: the partials' scratch and the reduction step too (K = 41: 3 slices at its defaults). */
+    alloc_failure_sweep("xgemm-splitk", 0);
+    alloc_failure_sweep("xgemm-splitk", 1);
 }
 
 /* A build failure on a fresh context (empty program cache): clear error,
@@ -246,6 +249,7 @@ static void test_build_failure(void **state)
     build_failure(NULL);
     const char *packed = packed_kernel_for(test_ctx, &test_rng);
     if (packed) build_failure(packed);
+    build_failure("xgemm-splitk");
 }
 
 /* The build log is per thread and freed when its thread exits: a thread that

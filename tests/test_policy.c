@@ -61,6 +61,30 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
     return fast;
 }
 
+/* ---- The split-K row, added after those rules (a separate expectation): on GPUs, where the fast kernel's
+ * tiles give GROUPS * 2 <= CUS and K >= 4 (M + N), xgemm-splitk with the same tiles and
+ * SPLITS = min(ceil(CUS / GROUPS), 32, K / 256), when that is 2 or more. */
+static old_choice with_split(const gemmkit_device_info *info, old_choice c, int64_t m, int64_t n, int64_t k)
+{
+    gk_geometry g;
+    if (!info->is_gpu || strcmp(c.def->name, "xgemm") != 0 ||
+        gk_config_geometry(&c.config, m, n, k, &g) != GEMMKIT_SUCCESS)
+        return c;
+    const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
+    int64_t splits = (info->compute_units + groups - 1) / groups;
+    splits = splits < 32 ? splits : 32;
+    splits = splits < k / 256 ? splits : k / 256;
+    if (!(groups * 2 <= info->compute_units && k >= 4 * (m + n)) || splits < 2) return c;
+    char params[160];
+    snprintf(params, sizeof params, "TSM=%d,TSN=%d,TSK=%d,WPTM=%d,WPTN=%d,SPLITS=%d",
+             gk_config_value(&c.config, "TSM", 0), gk_config_value(&c.config, "TSN", 0),
+             gk_config_value(&c.config, "TSK", 0), gk_config_value(&c.config, "WPTM", 0),
+             gk_config_value(&c.config, "WPTN", 0), (int)splits);
+    old_choice split = {gk_kernel_find("xgemm-splitk"), c.params, {0}};
+    assert_int_equal(gk_config_resolve(split.def, params, &split.config), GEMMKIT_SUCCESS);
+    return split;
+}
+
 static const char *old_omatcopy_kernel(const gemmkit_device_info *info, const gk_transpose_problem *p)
 {
     if (!p->trans) return "copy-fast";
@@ -145,7 +169,7 @@ static void test_builtin_policy_is_whole(void **state)
 static void assert_same_gemm(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
                              int64_t m, int64_t n, int64_t k)
 {
-    old_choice want = old_default_kernel(info, tuned, m, n, k);
+    old_choice want = with_split(info, old_default_kernel(info, tuned, m, n, k), m, n, k);
     gk_sgemm_choice got = gk_sgemm_choose(policy, info, tuned, m, n, k);
     if (got.def != want.def || strcmp(got.config.options, want.config.options) != 0 ||
         (got.params == NULL) != (want.params == NULL))
@@ -276,6 +300,51 @@ static void test_broken_policy_warns_and_falls_back(void **state)
     assert_string_equal(gk_omatcopy_choose(&policy, &info, &p), "lecture-copy");
 }
 
+/* The shapes of issue 13 on the H200 (132 SMs, its built-in lines): split-K for the long-K ones with few tiles,
+ * never for large squares or short K. */
+static void test_split_k_for_few_tiles_and_long_k(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    static const struct {
+        int64_t m, n, k;
+        const char *kernel;
+        int splits;
+    } cases[] = {
+        {256, 256, 65536, "xgemm-splitk", 9},  /* 16 tiles of xgemm/small's 64 x 64 */
+        {128, 128, 131072, "xgemm-splitk", 32}, /* 4 tiles: 33 slices, capped */
+        {256, 256, 1024, "xgemm", 0},           /* K too short against M + N */
+        {64, 64, 512, "xgemm-splitk", 2},       /* one tile, two slices of 256 */
+        {4096, 4096, 4096, "xgemm", 0},
+        {8192, 8192, 128, "xgemm", 0},          /* 4096 tiles */
+        {1024, 1024, 65536, "xgemm", 0},        /* 256 tiles fill the SMs */
+        {16, 16, 65536, "direct", 0},           /* padding 16 to 64 quadruples the work: the fallback */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gk_sgemm_choice got = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, cases[i].m, cases[i].n, cases[i].k);
+        if (!got.def || strcmp(got.def->name, cases[i].kernel) != 0)
+            print_error("%lld x %lld x %lld: %s, want %s\n", (long long)cases[i].m, (long long)cases[i].n,
+                        (long long)cases[i].k, got.def ? got.def->name : "-", cases[i].kernel);
+        assert_string_equal(got.def->name, cases[i].kernel);
+        if (cases[i].splits) assert_int_equal(gk_config_value(&got.config, "SPLITS", -1), cases[i].splits);
+    }
+    /* CPUs: no split row, whatever the shape. */
+    gemmkit_device_info cpu = device(0);
+    gk_tuning_load(&cpu, NULL, &tuned);
+    gk_sgemm_choice got = gk_sgemm_choose(gk_policy_builtin(), &cpu, &tuned, 256, 256, 65536);
+    assert_string_equal(got.def->name, "lecture-6-one-block-shared");
+    /* A split row naming a kernel that is not the strided build of the choice does not apply. */
+    gk_policy policy;
+    gk_policy_parse("split.tsv", "gemm\tkernel\tgpu\txgemm\t1\ngemm\tsplit\tgpu\tdirect\t1\n", &policy);
+    assert_string_equal(policy.warnings, "");
+    gk_tuning_load(&info, "sm_90", &tuned);
+    got = gk_sgemm_choose(&policy, &info, &tuned, 256, 256, 65536);
+    assert_string_equal(got.def->name, "xgemm");
+}
+
 /* Huge shapes neither overflow (the sanitizer build would stop) nor change the choice. */
 static void test_huge_shapes_do_not_overflow(void **state)
 {
@@ -313,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_gemm_choice_unchanged_on_cpus),
         cmocka_unit_test(test_omatcopy_choice_unchanged),
         cmocka_unit_test(test_broken_policy_warns_and_falls_back),
+        cmocka_unit_test(test_split_k_for_few_tiles_and_long_k),
         cmocka_unit_test(test_huge_shapes_do_not_overflow),
         cmocka_unit_test(test_scope_from_the_policy),
     };

@@ -31,6 +31,12 @@ static unsigned gemm_packed(const gk_operands *o, gk_arg *out)
     RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_MEM(o->a.mem), GK_MEM(o->b.mem), GK_MEM(o->c.mem));
 }
 
+static unsigned gemm_packed_strided(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_MEM(o->a.mem), I(o->stride_a), GK_MEM(o->b.mem), I(o->stride_b),
+                GK_MEM(o->c.mem), I(o->stride_c));
+}
+
 static unsigned transpose_or_copy(const gk_operands *o, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
@@ -48,6 +54,12 @@ static unsigned unpack(const gk_operands *o, gk_arg *out)
                 GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
 }
 
+static unsigned reduce(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.ld), I(o->stride_a),
+                GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
+}
+
 static const struct {
     gk_operation op;
     unsigned (*args)(const gk_operands *o, gk_arg *out);
@@ -55,10 +67,12 @@ static const struct {
     [GK_CONTRACT_GEMM_DIRECT] = {GK_OP_SGEMM, gemm_direct},
     [GK_CONTRACT_GEMM_PACKED] = {GK_OP_SGEMM, gemm_packed},
     [GK_CONTRACT_GEMM_PACKED_BT] = {GK_OP_SGEMM, gemm_packed},
+    [GK_CONTRACT_GEMM_PACKED_BT_STRIDED] = {GK_OP_SGEMM, gemm_packed_strided},
     [GK_CONTRACT_TRANSPOSE] = {GK_OP_TRANSPOSE, transpose_or_copy},
     [GK_CONTRACT_COPY] = {GK_OP_COPY, transpose_or_copy},
     [GK_CONTRACT_SCALE] = {GK_OP_HELPER, scale},
     [GK_CONTRACT_UNPACK] = {GK_OP_HELPER, unpack},
+    [GK_CONTRACT_REDUCE] = {GK_OP_HELPER, reduce},
 };
 
 gk_operation gk_kernel_op(const gk_kernel_def *def) { return contracts[def->contract].op; }

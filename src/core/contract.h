@@ -14,11 +14,13 @@ typedef struct gk_matrix {
 } gk_matrix;
 
 /* Everything a contract may take. GEMM contracts: m x n x k, A, B, C; 2-D
- * contracts (transpose, copy, scale, unpack): rows = m, cols = n, source a
- * (P for unpack), destination b (transpose, copy) or c (scale, unpack). */
+ * contracts (transpose, copy, scale, unpack, reduce): rows = m, cols = n, source a
+ * (P for unpack and reduce), destination b (transpose, copy) or c (scale,
+ * unpack, reduce); reduce sums k partials, stride_a apart. */
 typedef struct gk_operands {
     int64_t m, n, k;
     int64_t batch; /* the grid's third dimension; 0 counts as 1 */
+    int64_t stride_a, stride_b, stride_c; /* strided contracts: floats from one batch entry to the next */
     int trans_a, trans_b;
     float alpha, beta;
     gk_matrix a, b, c;

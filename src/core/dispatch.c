@@ -1,9 +1,10 @@
 /* Which kernel and parameters the public SGEMM uses for a shape when the
  * caller names none: the gemm rows of the policy (src/kernels/tuning/policy.tsv,
  * policy.h) over this file's variables. Steps: the kernel; then its tuned
- * variant line ("xgemm/small") if one fits; then a fallback (to direct)
- * that may replace the choice. No row matching: direct, which serves every
- * shape on every device. */
+ * variant line ("xgemm/small") if one fits; then split-K (the row's
+ * strided kernel with the choice's tiles and gk_sgemm_splits slices); then a
+ * fallback (to direct) that may replace the choice. No row matching: direct,
+ * which serves every shape on every device. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,7 +31,17 @@ typedef struct gemm_state {
     gk_config candidate;    /* kernel rows: the row's kernel on this device */
     const gk_config *chosen; /* variant and fallback rows: the choice so far */
     const gk_tuned *variant; /* variant rows: the row's tuned line */
+    gk_config split;         /* split rows: the row's kernel with the chosen tiles and its slices */
 } gemm_state;
+
+int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k)
+{
+    if (compute_units < 1 || groups < 1) return 1;
+    int64_t splits = (compute_units + groups - 1) / groups;
+    if (splits > GK_SPLITK_MAX_SPLITS) splits = GK_SPLITK_MAX_SPLITS;
+    if (splits > k / GK_SPLITK_MIN_SLICE) splits = k / GK_SPLITK_MIN_SLICE;
+    return splits < 1 ? 1 : (int)splits;
+}
 
 /* The shape's and the device's variables, and those of configuration c. */
 static int set_variables(const gemm_state *s, const gk_config *c, gk_variables *vars)
@@ -69,6 +80,36 @@ static int variant_variables(const gk_policy_rule *rule, gk_variables *vars, voi
     return s->variant && set_variables(s, s->chosen, vars);
 }
 
+/* The split-K kernel def with the chosen configuration's values for the
+ * parameters both have (its tiles) and SPLITS from gk_sgemm_splits; 0 unless
+ * def is the strided build of the chosen kernel (its source), or when one
+ * slice is all. */
+static int split_config(gemm_state *s, const gk_kernel_def *def)
+{
+    gk_geometry g;
+    if (!def || def->contract != GK_CONTRACT_GEMM_PACKED_BT_STRIDED || strcmp(def->source, s->chosen->def->source) ||
+        gk_config_geometry(s->chosen, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS)
+        return 0;
+    const int splits = gk_sgemm_splits(s->info->compute_units,
+                                       product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1),
+                                       s->k);
+    if (splits < 2) return 0;
+    char overrides[sizeof s->split.options];
+    size_t used = (size_t)snprintf(overrides, sizeof overrides, "SPLITS=%d", splits);
+    for (int i = 0; i < GK_MAX_PARAMS && def->params[i].name && used < sizeof overrides; i++) {
+        const int value = gk_config_value(s->chosen, def->params[i].name, -1);
+        if (value >= 0 && strcmp(def->params[i].name, "SPLITS") != 0)
+            used += (size_t)snprintf(overrides + used, sizeof overrides - used, ",%s=%d", def->params[i].name, value);
+    }
+    return used < sizeof overrides && gk_config_resolve(def, overrides, &s->split) == GEMMKIT_SUCCESS;
+}
+
+static int split_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+{
+    gemm_state *s = data;
+    return split_config(s, gk_kernel_find(rule->choice)) && set_variables(s, s->chosen, vars);
+}
+
 static int chosen_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
     const gemm_state *s = data;
@@ -103,6 +144,10 @@ gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_in
         choice.config = s.variant->config;
     }
     s.chosen = &choice.config;
+    if (gk_policy_first(policy, "gemm", GK_STEP_SPLIT, info->is_gpu, split_variables, &s)) {
+        choice.def = s.split.def;
+        choice.config = s.split;
+    }
     const gk_policy_rule *fallback =
         gk_policy_first(policy, "gemm", GK_STEP_FALLBACK, info->is_gpu, chosen_variables, &s);
     return fallback ? plain(tuned, gk_kernel_find(fallback->choice)) : choice;

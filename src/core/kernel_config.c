@@ -88,8 +88,9 @@ gemmkit_status gk_config_resolve(const gk_kernel_def *def, const char *overrides
 
     size_t used = 0;
     for (int i = 0; i < n; i++)
-        used += (size_t)snprintf(config->options + used, sizeof config->options - used, "%s-D%s=%d",
-                                 i ? " " : "", def->params[i].name, config->values[i]);
+        used += (size_t)snprintf(config->options + used, sizeof config->options - used, "%s%s%s=%d",
+                                 i ? " " : "", def->params[i].plan_only ? "" : "-D", def->params[i].name,
+                                 config->values[i]);
     return GEMMKIT_SUCCESS;
 }
 
@@ -137,9 +138,10 @@ gemmkit_status gk_config_check_device(const gk_config *config, const gk_geometry
 
 unsigned gk_config_defines(const gk_config *config, gk_define *out)
 {
-    int n = param_count(config->def);
-    for (int i = 0; i < n; i++) out[i] = (gk_define){config->def->params[i].name, config->values[i]};
-    return (unsigned)n;
+    unsigned count = 0;
+    for (int i = 0; i < param_count(config->def); i++)
+        if (!config->def->params[i].plan_only) out[count++] = (gk_define){config->def->params[i].name, config->values[i]};
+    return count;
 }
 
 int gk_config_value(const gk_config *config, const char *name, int fallback)

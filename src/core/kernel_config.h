@@ -32,7 +32,7 @@ gemmkit_status gk_config_geometry(const gk_config *config, int64_t m, int64_t n,
 gemmkit_status gk_config_check_device(const gk_config *config, const gk_geometry *geometry,
                                       const gemmkit_device_info *info);
 
-/* The parameters as typed defines (out holds GK_MAX_PARAMS); returns their count. */
+/* The parameters as typed defines (out holds GK_MAX_PARAMS), plan-only ones left out; returns their count. */
 unsigned gk_config_defines(const gk_config *config, gk_define *out);
 
 /* Looks up a parameter's value by name; returns `fallback` when absent. */

@@ -22,7 +22,7 @@ const char *const *gk_policy_variables(const char *routine)
     return NULL;
 }
 
-static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "fallback"};
+static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback"};
 static const char *const class_names[] = {"any", "gpu", "cpu"};
 
 /* The index of `word` in names[count], or -1. */
@@ -77,7 +77,7 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     const int step = lookup(f[1], step_names, GK_STEP_COUNT), device = lookup(f[2], class_names, 3);
     char error[256] = "";
     if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, omatcopy)", f[0]);
-    else if (step < 0) warn(policy, name, line, "unknown step \"%s\" (kernel, variant, fallback)", f[1]);
+    else if (step < 0) warn(policy, name, line, "unknown step \"%s\" (kernel, variant, split, fallback)", f[1]);
     else if (device < 0) warn(policy, name, line, "unknown device class \"%s\" (gpu, cpu, any)", f[2]);
     else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0)
         warn(policy, name, line, "routine %s has only kernel rows", f[0]);

@@ -1,7 +1,7 @@
 /* The per-device policy as data: which kernel a routine runs when the caller
  * names none, as rows of src/kernels/tuning/policy.tsv (embedded like the
  * tuning database): "routine<TAB>step<TAB>device<TAB>choice<TAB>condition[<TAB>note]".
- * Per step (kernel, then variant, then fallback) the first row of the routine
+ * Per step (kernel, then variant, split, fallback) the first row of the routine
  * whose device class fits and whose condition holds wins; conditions are
  * integer expressions (expr.c) over variables the routine provides. The
  * routines (dispatch.c, dispatch_omatcopy.c) give the meaning of the steps and
@@ -18,6 +18,7 @@
 typedef enum gk_policy_step {
     GK_STEP_KERNEL,   /* the kernel to run */
     GK_STEP_VARIANT,  /* the tuned "KERNEL/CHOICE" line instead of KERNEL's own */
+    GK_STEP_SPLIT,    /* a split-K kernel running the choice so far's tiles over slices of K */
     GK_STEP_FALLBACK, /* replaces the choice so far */
     GK_STEP_COUNT
 } gk_policy_step;

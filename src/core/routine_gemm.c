@@ -1,7 +1,8 @@
 /* The GEMM routine: argument preparation (all row-major and operand swapping
  * happens here, once), the plan (one direct kernel, or pack -> tiled kernel ->
  * unpack around a kernel that needs padded, packed operands, tutorial kernel
- * 10's approach), and the public entry points on host arrays and buffers. */
+ * 10's approach; for split-K pack -> K-slices into partials -> reduce), and
+ * the public entry points on host arrays and buffers. */
 #include <stdint.h>
 
 #include "sgemm.h"
@@ -113,6 +114,24 @@ static gemmkit_status plan_pack(gemmkit_context *ctx, int slot, const gk_matrix 
     return gk_omatcopy_plan_pack(ctx, x, trans, rows, cols, rows_p, cols_p, *out, plan);
 }
 
+/* Split-K's slices: SPLITS of them (gk_sgemm_splits' count when 0), no more than the device's largest buffer
+ * holds as mp x np partials, each kslice long (a multiple of the kernel's K step), and only as many as hold
+ * part of k, so that no slice is all padding (SPLITS above k / TSK clamps). */
+static int64_t split_k(const gemmkit_context *ctx, const gk_config *config, const gk_geometry *g, int64_t mp,
+                       int64_t np, int64_t k, int64_t *kslice)
+{
+    int64_t splits = gk_config_value(config, "SPLITS", 1);
+    if (splits == 0) splits = gk_sgemm_splits(ctx->info.compute_units, mp / g->tile_m * (np / g->tile_n), k);
+    const int64_t partial = mp * np * (int64_t)sizeof(float);
+    if (ctx->info.max_alloc_bytes && splits * partial > (int64_t)ctx->info.max_alloc_bytes)
+        splits = (int64_t)ctx->info.max_alloc_bytes / partial;
+    if (splits < 1) splits = 1;
+    *kslice = gk_round_up((k + splits - 1) / splits, g->k_multiple);
+    return (k + *kslice - 1) / *kslice;
+}
+
+/* Pack, the tiled kernel, unpack; a strided (split-K) kernel runs `splits` K-slices of the packed operands
+ * along the grid's third dimension into as many partials, which the reduction sums into C. */
 static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
                                   const gk_sgemm_problem *p, gk_plan *plan)
 {
@@ -125,23 +144,31 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
         step = step > g->k_multiple ? step : g->k_multiple;
         mp = np = kp = gk_round_up(s, step);
     }
-    gk_operands main = {.m = mp, .n = np, .k = kp, .a = p->a, .b = p->b, .c = p->c};
+    const int strided = config->def->contract == GK_CONTRACT_GEMM_PACKED_BT_STRIDED;
+    int64_t splits = 1, kslice = kp;
+    if (strided) {
+        splits = split_k(ctx, config, g, mp, np, p->k, &kslice);
+        kp = splits * kslice;
+    }
+    gk_operands main = {.m = mp, .n = np, .k = kslice, .batch = splits, .a = p->a, .b = p->b, .c = p->c,
+                        .stride_a = kslice * mp, .stride_b = kslice * np, .stride_c = mp * np};
     if (!already_packed(&p->a, p->trans_a, p->m, p->k, mp, kp))
         GK_TRY(plan_pack(ctx, GK_SCRATCH_A, &p->a, p->trans_a, p->m, p->k, mp, kp, &main.a.mem, plan));
     /* A transposed-B kernel wants op(B)^T, an np x kp matrix. */
-    if (config->def->contract == GK_CONTRACT_GEMM_PACKED_BT)
+    if (config->def->contract == GK_CONTRACT_GEMM_PACKED_BT || strided)
         GK_TRY(plan_pack(ctx, GK_SCRATCH_B, &p->b, !p->trans_b, p->n, p->k, np, kp, &main.b.mem, plan));
     else if (!already_packed(&p->b, p->trans_b, p->k, p->n, kp, np))
         GK_TRY(plan_pack(ctx, GK_SCRATCH_B, &p->b, p->trans_b, p->k, p->n, kp, np, &main.b.mem, plan));
     const int direct_c = p->m == mp && p->n == np && p->c.ld == mp && p->c.offset == 0 && p->alpha == 1.0f &&
-                         p->beta == 0.0f;
-    if (!direct_c) GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, (size_t)(mp * np) * sizeof(float), &main.c.mem));
+                         p->beta == 0.0f && splits == 1;
+    if (!direct_c)
+        GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, (size_t)(splits * mp * np) * sizeof(float), &main.c.mem));
     /* Geometry may depend on the padded sizes (one row per work-item, ...): gk_plan_add evaluates it. */
     GK_TRY(gk_plan_add(ctx, plan, config, NULL, &main, 1));
     if (direct_c) return GEMMKIT_SUCCESS;
-    const gk_operands unpack = {.m = p->m, .n = p->n, .alpha = p->alpha, .beta = p->beta,
-                                .a = {main.c.mem, 0, mp}, .c = p->c};
-    return gk_plan_add_helper(ctx, plan, GK_HELPER_UNPACK, &unpack, 0);
+    const gk_operands unpack = {.m = p->m, .n = p->n, .k = splits, .alpha = p->alpha, .beta = p->beta,
+                                .a = {main.c.mem, 0, mp}, .stride_a = mp * np, .c = p->c};
+    return gk_plan_add_helper(ctx, plan, splits > 1 ? GK_HELPER_REDUCE : GK_HELPER_UNPACK, &unpack, 0);
 }
 
 gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,

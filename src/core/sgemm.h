@@ -64,6 +64,15 @@ gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, i
 /* The same for any policy, device and tuning lines (what the tests compare). */
 gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
                                 int64_t m, int64_t n, int64_t k);
+/* Split-K's slice count for a shape whose tiles give `groups` work-groups:
+ * enough slices to fill the compute units, ceil(compute_units / groups), at
+ * most GK_SPLITK_MAX_SPLITS and no more than leave GK_SPLITK_MIN_SLICE of K
+ * per slice; 1 means no split. The policy's split rows and xgemm-splitk's
+ * SPLITS=0 use it. */
+#define GK_SPLITK_MAX_SPLITS 32
+#define GK_SPLITK_MIN_SLICE 256
+int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k);
+
 /* The device class's fast kernel, which the dispatch gives the shapes that
  * gk_sgemm_fast_kernel_scope describes in words (from the policy's fallback
  * rows; the rest run "direct"). */

@@ -29,6 +29,11 @@ typedef enum gk_contract {
      * alpha/beta afterwards: (M, N, K, A, B, C). */
     GK_CONTRACT_GEMM_PACKED,
     GK_CONTRACT_GEMM_PACKED_BT, /* the same with B as N x K (tutorial kernel 5 onwards) */
+    /* GK_CONTRACT_GEMM_PACKED_BT along the grid's third dimension (batch): work-group z
+     * computes C + z*strideC = (A + z*strideA) * (B + z*strideB) (strides in floats):
+     *   (M, N, K, A, strideA, B, strideB, C, strideC).
+     * Split-K runs one K-slice per z (K = the slice's length) into its own partial. */
+    GK_CONTRACT_GEMM_PACKED_BT_STRIDED,
     /* Transposes and copies, any sizes (bounds-checked), A(r, c) = A[offA + r + c*lda]:
      *   (rows, cols, alpha, A, offA, lda, B, offB, ldb).
      * A transpose writes B[offB + c + r*ldb] = alpha * A(r, c) (B is cols x rows),
@@ -41,6 +46,10 @@ typedef enum gk_contract {
     /* C = alpha * P + beta * C from a padded result P (leading dimension ldp):
      *   (rows, cols, alpha, P, ldp, beta, C, offC, ldc). */
     GK_CONTRACT_UNPACK,
+    /* C = alpha * (P_0 + ... + P_{splits-1}) + beta * C, summed in that order, from
+     * padded partials P_z = P + z*strideP (leading dimension ldp; C not read when beta == 0):
+     *   (rows, cols, splits, alpha, P, ldp, strideP, beta, C, offC, ldc). */
+    GK_CONTRACT_REDUCE,
     GK_CONTRACT_COUNT
 } gk_contract;
 
@@ -72,13 +81,14 @@ enum gk_problem_define {
 };
 
 /* The library's internal helper kernels, referenced directly by plans. */
-typedef enum gk_helper { GK_HELPER_SCALE, GK_HELPER_UNPACK, GK_HELPER_COUNT } gk_helper;
+typedef enum gk_helper { GK_HELPER_SCALE, GK_HELPER_UNPACK, GK_HELPER_REDUCE, GK_HELPER_COUNT } gk_helper;
 
 typedef struct gk_param_def {
     const char *name;    /* the -D define */
     int default_value;
     const char *choices; /* values the tuner tries, "8,16,32" */
     const char *help;
+    int plan_only; /* read by the plan, not a -D define (xgemm-splitk's SPLITS): no rebuild per value */
 } gk_param_def;
 
 typedef struct gk_kernel_def {

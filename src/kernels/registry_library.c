@@ -1,10 +1,22 @@
 /* Registry entries of the library's own kernels: the general direct SGEMM,
- * xgemm, and the unpacking/scaling helpers used around the tiled kernels (the
- * packing runs on the transpose kernels, registry_transpose.c). */
+ * xgemm and its split-K build, and the unpacking/scaling/reduction helpers used
+ * around the tiled kernels (the packing runs on the transpose kernels,
+ * registry_transpose.c). */
 #include "registry.h"
 
 /* Helpers by position, so plans reach them without a lookup (gk_kernel_helper). */
-enum { DIRECT, XGEMM, UNPACK, SCALE };
+enum { DIRECT, XGEMM, XGEMM_SPLITK, UNPACK, SCALE, REDUCE };
+
+/* xgemm's tiles, shared by its split-K build. */
+#define XGEMM_TILE_PARAMS                                                                                             \
+    {"TSM", 128, "32,64,128,256", "C tile rows per work-group"},                                                     \
+        {"TSN", 128, "32,64,128,256", "C tile columns per work-group"}, {"TSK", 8, "4,8,16,32", "K step per tile"},  \
+        {"WPTM", 8, "4,8,16", "C rows per work-item (multiple of 4)"},                                               \
+        {"WPTN", 8, "4,8,16", "C columns per work-item (multiple of 4)"}
+#define XGEMM_CONSTRAINTS                                                                                             \
+    "WPTM % 4 == 0 && WPTN % 4 == 0", "TSM % WPTM == 0 && TSN % WPTN == 0",                                          \
+        "(TSK * TSM / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0", "(TSK * TSN / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0", \
+        "(TSK * TSM / 4) >= (TSM / WPTM) * (TSN / WPTN)", "(TSK * TSN / 4) >= (TSM / WPTM) * (TSN / WPTN)"
 
 static const gk_kernel_def kernels[] = {
     {
@@ -32,17 +44,25 @@ static const gk_kernel_def kernels[] = {
         .source = "library/xgemm.cl",
         .function = "gk_xgemm",
         .summary = "fast tiled SGEMM: 2D register blocking, float4 loads, double-buffered local memory, B transposed",
-        .params = {{"TSM", 128, "32,64,128,256", "C tile rows per work-group"},
-                   {"TSN", 128, "32,64,128,256", "C tile columns per work-group"},
-                   {"TSK", 8, "4,8,16,32", "K step per tile"},
-                   {"WPTM", 8, "4,8,16", "C rows per work-item (multiple of 4)"},
-                   {"WPTN", 8, "4,8,16", "C columns per work-item (multiple of 4)"}},
-        .constraints = {"WPTM % 4 == 0 && WPTN % 4 == 0",
-                        "TSM % WPTM == 0 && TSN % WPTN == 0",
-                        "(TSK * TSM / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0",
-                        "(TSK * TSN / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0",
-                        "(TSK * TSM / 4) >= (TSM / WPTM) * (TSN / WPTN)",
-                        "(TSK * TSN / 4) >= (TSM / WPTM) * (TSN / WPTN)"},
+        .params = {XGEMM_TILE_PARAMS},
+        .constraints = {XGEMM_CONSTRAINTS},
+        .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
+        .tile_m = "TSM", .tile_n = "TSN",
+        .k_multiple = "TSK",
+        .local_mem_bytes = "2 * TSK * (TSM + TSN) * 4",
+    },
+    [XGEMM_SPLITK] = {
+        .name = "xgemm-splitk",
+        .contract = GK_CONTRACT_GEMM_PACKED_BT_STRIDED,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 3,
+        .source = "library/xgemm.cl",
+        .function = "gk_xgemm",
+        .summary = "xgemm over SPLITS slices of K (grid z = slice) into partials, then a reduction: for few tiles and long K",
+        .params = {XGEMM_TILE_PARAMS,
+                   {"STRIDED", 1, "1", "builds xgemm's strided form (the contract's; always 1)"},
+                   {"SPLITS", 4, "1,2,4,8,16", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}},
+        .constraints = {XGEMM_CONSTRAINTS, "STRIDED == 1", "SPLITS >= 0 && SPLITS <= 256"},
         .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "TSK",
@@ -74,11 +94,29 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TILE", .tile_n = "TILE",
         .k_multiple = "1",
     },
+    [REDUCE] = {
+        .name = "reduce",
+        .contract = GK_CONTRACT_REDUCE,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 93,
+        .source = "library/reduce.cl",
+        .function = "gk_reduce",
+        .summary = "C = alpha * (P_0 + ... + P_{s-1}) + beta * C: split-K's partials summed in order",
+        .params = {{"TILE", 16, "8,16,32", "work-group edge"}},
+        .local_x = "TILE", .local_y = "TILE",
+        .tile_m = "TILE", .tile_n = "TILE",
+        .k_multiple = "1",
+    },
 };
 
 const gk_kernel_def *gk_kernel_helper(gk_helper which)
 {
-    return which == GK_HELPER_SCALE ? &kernels[SCALE] : which == GK_HELPER_UNPACK ? &kernels[UNPACK] : NULL;
+    switch (which) {
+    case GK_HELPER_SCALE: return &kernels[SCALE];
+    case GK_HELPER_UNPACK: return &kernels[UNPACK];
+    case GK_HELPER_REDUCE: return &kernels[REDUCE];
+    default: return NULL;
+    }
 }
 
 const gk_kernel_def *const gk_library_kernels = kernels;

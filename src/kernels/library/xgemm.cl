@@ -13,6 +13,14 @@
 // and columns 4*(ty + j*RTSN) + {0..3}: float4 groups strided by the
 // work-group width, so a quarter-warp reads 16 consecutive float4 from local
 // memory (no bank conflicts) and stores 256 contiguous bytes of C.
+//
+// Built with -DSTRIDED=1 (GK_CONTRACT_GEMM_PACKED_BT_STRIDED, the registry's
+// xgemm-splitk) the arguments gain a stride (in floats) after each matrix,
+// and work-group z along the grid's third dimension computes
+// C + z*strideC = (A + z*strideA) * (B + z*strideB): split-K runs one K-slice
+// per z into its own partial result (the packed A and B^T hold the slices one
+// after the other along K), a strided batch one matrix per z. Without STRIDED
+// the kernel compiles exactly as before.
 
 #ifndef TSM
 #define TSM 128 // tile of C in M per work-group
@@ -38,10 +46,23 @@
 #define LPTA (TSK * TSM / 4 / THREADS) // float4 loads of A per work-item per tile
 #define LPTB (TSK * TSN / 4 / THREADS)
 
+#ifdef STRIDED
+#define STRIDE_ARG(name) , const int name
+#else
+#define STRIDE_ARG(name)
+#endif
+
 __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
 void gk_xgemm(const int M, const int N, const int K,
-              const __global float4* A, const __global float4* B, __global float4* C)
+              const __global float4* A STRIDE_ARG(strideA), const __global float4* B STRIDE_ARG(strideB),
+              __global float4* C STRIDE_ARG(strideC))
 {
+#ifdef STRIDED
+    const size_t z = get_group_id(2); // strides are multiples of 4 floats (tile multiples)
+    A += z * (size_t)(strideA / 4);
+    B += z * (size_t)(strideB / 4);
+    C += z * (size_t)(strideC / 4);
+#endif
     const int tx = get_local_id(0);
     const int ty = get_local_id(1);
     const int tid = ty * RTSM + tx;
