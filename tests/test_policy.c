@@ -63,7 +63,7 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
 
 /* ---- The split-K row, added after those rules (a separate expectation): on GPUs, where the fast kernel's
  * tiles give GROUPS * 2 <= CUS and K >= 4 (M + N), xgemm-splitk with the same tiles and
- * SPLITS = min(ceil(CUS / GROUPS), 32, K / 256), when that is 2 or more. */
+ * SPLITS = min(ceil(4 CUS / GROUPS), 64, K / 256), when that is 2 or more. */
 static old_choice with_split(const gemmkit_device_info *info, old_choice c, int64_t m, int64_t n, int64_t k)
 {
     gk_geometry g;
@@ -71,8 +71,8 @@ static old_choice with_split(const gemmkit_device_info *info, old_choice c, int6
         gk_config_geometry(&c.config, m, n, k, &g) != GEMMKIT_SUCCESS)
         return c;
     const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
-    int64_t splits = (info->compute_units + groups - 1) / groups;
-    splits = splits < 32 ? splits : 32;
+    int64_t splits = (4 * info->compute_units + groups - 1) / groups;
+    splits = splits < 64 ? splits : 64;
     splits = splits < k / 256 ? splits : k / 256;
     if (!(groups * 2 <= info->compute_units && k >= 4 * (m + n)) || splits < 2) return c;
     char params[160];
@@ -314,8 +314,8 @@ static void test_split_k_for_few_tiles_and_long_k(void **state)
         const char *kernel;
         int splits;
     } cases[] = {
-        {256, 256, 65536, "xgemm-splitk", 9},  /* 16 tiles of xgemm/small's 64 x 64 */
-        {128, 128, 131072, "xgemm-splitk", 32}, /* 4 tiles: 33 slices, capped */
+        {256, 256, 65536, "xgemm-splitk", 33},  /* 16 tiles of xgemm/small's 64 x 64: 4 x 132 / 16 */
+        {128, 128, 131072, "xgemm-splitk", 64}, /* 4 tiles: 132 slices, capped */
         {256, 256, 1024, "xgemm", 0},           /* K too short against M + N */
         {64, 64, 512, "xgemm-splitk", 2},       /* one tile, two slices of 256 */
         {4096, 4096, 4096, "xgemm", 0},

@@ -37,7 +37,7 @@ typedef struct gemm_state {
 int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k)
 {
     if (compute_units < 1 || groups < 1) return 1;
-    int64_t splits = (compute_units + groups - 1) / groups;
+    int64_t splits = (GK_SPLITK_WAVES * compute_units + groups - 1) / groups;
     if (splits > GK_SPLITK_MAX_SPLITS) splits = GK_SPLITK_MAX_SPLITS;
     if (splits > k / GK_SPLITK_MIN_SLICE) splits = k / GK_SPLITK_MIN_SLICE;
     return splits < 1 ? 1 : (int)splits;

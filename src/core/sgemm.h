@@ -65,11 +65,15 @@ gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, i
 gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
                                 int64_t m, int64_t n, int64_t k);
 /* Split-K's slice count for a shape whose tiles give `groups` work-groups:
- * enough slices to fill the compute units, ceil(compute_units / groups), at
- * most GK_SPLITK_MAX_SPLITS and no more than leave GK_SPLITK_MIN_SLICE of K
- * per slice; 1 means no split. The policy's split rows and xgemm-splitk's
- * SPLITS=0 use it. */
-#define GK_SPLITK_MAX_SPLITS 32
+ * enough slices for GK_SPLITK_WAVES work-groups per compute unit,
+ * ceil(GK_SPLITK_WAVES * compute_units / groups), at most GK_SPLITK_MAX_SPLITS
+ * and no more than leave GK_SPLITK_MIN_SLICE of K per slice; 1 means no split.
+ * The policy's split rows and xgemm-splitk's SPLITS=0 use it. Four per unit:
+ * on the H200, 256 x 256 x 65536 in 64 x 64 tiles ran its main kernel in
+ * 0.401 ms with 9 slices (one work-group per SM) and 0.216 ms with 32
+ * (docs/PERFORMANCE.md, "Split-K"). */
+#define GK_SPLITK_WAVES 4
+#define GK_SPLITK_MAX_SPLITS 64
 #define GK_SPLITK_MIN_SLICE 256
 int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k);
 
