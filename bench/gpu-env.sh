@@ -65,17 +65,22 @@ gk_cap() {
   [ $left -lt 0 ] && left=0
   echo $(($1 < left ? $1 : left))
 }
+# gk_budget NAME SECONDS: sets gk_limit to SECONDS cut to the budget left; when
+# under 10 s are left, logs NAME as skipped, records it in gk_failed, returns 1.
+gk_budget() {
+  gk_limit=$(gk_cap "$2")
+  [ "$gk_limit" -ge 10 ] && return 0
+  gk_log "$1: skipped, the time budget is spent"
+  gk_failed+=("$1")
+  return 1
+}
 # gk_step NAME SECONDS COMMAND...: runs COMMAND with a time limit, its output in
 # OUTDIR/NAME.log; a failure or a time-out is logged and recorded in gk_failed.
 gk_step() {
   local name=$1 limit
-  limit=$(gk_cap "$2")
+  gk_budget "$name" "$2" || return 1
+  limit=$gk_limit
   shift 2
-  if [ "$limit" -lt 10 ]; then
-    gk_log "$name: skipped, the time budget is spent"
-    gk_failed+=("$name")
-    return 1
-  fi
   gk_log "$name: $*"
   timeout --kill-after=10 "$limit" "$@" >"$gk_out/$name.log" 2>&1
   local rc=$?

@@ -45,13 +45,9 @@ have_gnuplot=0
 command -v gnuplot >/dev/null && have_gnuplot=1
 bench() { # bench NAME SECONDS ARGS...
   local name=$1 limit
-  limit=$(gk_cap "$2")
+  gk_budget "bench-$name" "$2" || return 1
+  limit=$gk_limit
   shift 2
-  if [ "$limit" -lt 10 ]; then
-    gk_log "bench $name: skipped, the time budget is spent"
-    gk_failed+=("bench-$name")
-    return 1
-  fi
   local plot=()
   [ $have_gnuplot -eq 1 ] && plot=(--plot "$out/$name.png")
   gk_log "bench $name: gemmkit $*"
