@@ -45,11 +45,18 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
     gk_config config = fast.config;
     gk_geometry g;
     if (gk_config_geometry(&config, m, n, k, &g) != GEMMKIT_SUCCESS) return direct;
+    /* Added after the old rules (issue 13): a "KERNEL/narrow-n" or "KERNEL/narrow-m" line, where the device
+     * has one, serves results at most 32 columns or rows wide (and 8 times as long), before the "/small" rule. */
+    const char *narrow = n <= 32 && m >= 8 * n ? "narrow-n" : m <= 32 && n >= 8 * m ? "narrow-m" : NULL;
     char small_key[80];
-    snprintf(small_key, sizeof small_key, "%s/small", fast_def->name);
+    snprintf(small_key, sizeof small_key, "%s/%s", fast_def->name, narrow ? narrow : "small");
+    if (narrow && !gk_tuning_params(tuned, small_key)) {
+        narrow = NULL;
+        snprintf(small_key, sizeof small_key, "%s/small", fast_def->name);
+    }
     const char *small = gk_tuning_params(tuned, small_key);
     const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
-    if (small && groups < info->compute_units && gk_config_resolve(fast_def, small, &config) == GEMMKIT_SUCCESS &&
+    if (small && (narrow || groups < info->compute_units) && gk_config_resolve(fast_def, small, &config) == GEMMKIT_SUCCESS &&
         gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS) {
         fast.params = small;
         fast.config = config;
@@ -302,6 +309,29 @@ static void test_broken_policy_warns_and_falls_back(void **state)
 
 /* The shapes of issue 13 on the H200 (132 SMs, its built-in lines): split-K for the long-K ones with few tiles,
  * never for large squares or short K. */
+/* Issue 13's skinny shapes on the H200: the narrow tiles of its built-in lines, not direct. */
+static void test_narrow_variants(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    gk_sgemm_choice wide = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 32, 16384);
+    assert_string_equal(wide.def->name, "xgemm");
+    assert_int_equal(gk_config_value(&wide.config, "TSN", 0), 32);
+    gk_sgemm_choice tall = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 32, 16384, 16384);
+    assert_string_equal(tall.def->name, "xgemm");
+    assert_int_equal(gk_config_value(&tall.config, "TSM", 0), 32);
+    /* 16 columns would still be padded to 32: twice the work, so direct. */
+    assert_string_equal(gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 16, 16384).def->name, "direct");
+    /* Without such lines (a CPU, or another GPU), the rules as before. */
+    gemmkit_device_info cpu = device(0);
+    gk_tuning_load(&cpu, NULL, &tuned);
+    assert_string_equal(gk_sgemm_choose(gk_policy_builtin(), &cpu, &tuned, 4096, 32, 4096).def->name,
+                        "lecture-6-one-block-shared");
+}
+
 static void test_split_k_for_few_tiles_and_long_k(void **state)
 {
     (void)state;
@@ -382,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_gemm_choice_unchanged_on_cpus),
         cmocka_unit_test(test_omatcopy_choice_unchanged),
         cmocka_unit_test(test_broken_policy_warns_and_falls_back),
+        cmocka_unit_test(test_narrow_variants),
         cmocka_unit_test(test_split_k_for_few_tiles_and_long_k),
         cmocka_unit_test(test_huge_shapes_do_not_overflow),
         cmocka_unit_test(test_scope_from_the_policy),

@@ -158,3 +158,12 @@ const gk_policy_rule *gk_policy_first(const gk_policy *policy, const char *routi
     }
     return NULL;
 }
+
+int gk_policy_has_variant(const gk_policy *policy, const char *routine, const char *choice)
+{
+    for (int i = 0; i < policy->count; i++) {
+        const gk_policy_rule *r = &policy->rules[i];
+        if (r->step == GK_STEP_VARIANT && strcmp(r->routine, routine) == 0 && strcmp(r->choice, choice) == 0) return 1;
+    }
+    return 0;
+}

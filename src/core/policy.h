@@ -50,6 +50,9 @@ void gk_policy_parse(const char *name, const char *text, gk_policy *policy);
 /* The built-in policy, parsed once per process (never NULL). */
 const gk_policy *gk_policy_builtin(void);
 
+/* Whether a variant row of the routine names `choice` (the "KERNEL/CHOICE" tuning lines it may use). */
+int gk_policy_has_variant(const gk_policy *policy, const char *routine, const char *choice);
+
 /* The variables a routine's conditions may use, NULL-terminated; NULL for an unknown routine. */
 const char *const *gk_policy_variables(const char *routine);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernel_config.h"
+#include "policy.h"
 #include "status.h"
 #include "tuning.h"
 
@@ -25,7 +26,7 @@ static const char *reason(void)
 int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *info, gk_config *config, char *why,
                           size_t why_size)
 {
-    /* "KERNEL/small" lines hold parameters of KERNEL. */
+    /* "KERNEL/VARIANT" lines ("xgemm/small", "xgemm/narrow-n") hold parameters of KERNEL. */
     char name[sizeof e->kernel];
     snprintf(name, sizeof name, "%s", e->kernel);
     char *variant = strchr(name, '/');
@@ -35,8 +36,9 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
         snprintf(why, why_size, "no kernel named \"%s\" in this gemmkit", name);
         return -1;
     }
-    if (variant && (strcmp(variant + 1, "small") != 0 || gk_kernel_op(def) != GK_OP_SGEMM)) {
-        snprintf(why, why_size, "unknown variant \"%s\" (only SGEMM kernels have a /small line)", variant + 1);
+    if (variant && (gk_kernel_op(def) != GK_OP_SGEMM || !gk_policy_has_variant(gk_policy_builtin(), "gemm", variant + 1))) {
+        snprintf(why, why_size, "unknown variant \"%s\" (SGEMM kernels have the variants policy.tsv names: /small, ...)",
+                 variant + 1);
         return -1;
     }
     /* The checks report through gk_fail; keep the caller's last message. */
