@@ -33,7 +33,8 @@ gk_steps_begin "$out" "${BUDGET:-540}" || exit 2
 out=$gk_out
 
 # 2. Build.
-gk_build "$root/build-gpu" || exit 1
+build=$root/build-gpu
+gk_build "$build" || exit 1
 gemmkit=$gk_gemmkit
 cat "$out/devices.txt" >&2
 
