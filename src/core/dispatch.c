@@ -65,9 +65,8 @@ static int set_variables(const gemm_state *s, const gk_config *c, gk_variables *
 static int kernel_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
     gemm_state *s = data;
-    const gk_kernel_def *def = gk_kernel_find(rule->choice);
-    return def && gk_kernel_op(def) == GK_OP_SGEMM &&
-           gk_tuning_resolve(s->tuned, def, &s->candidate) == GEMMKIT_SUCCESS &&
+    return gk_kernel_op(rule->kernel) == GK_OP_SGEMM &&
+           gk_tuning_resolve(s->tuned, rule->kernel, &s->candidate) == GEMMKIT_SUCCESS &&
            set_variables(s, &s->candidate, vars);
 }
 
@@ -87,7 +86,7 @@ static int variant_variables(const gk_policy_rule *rule, gk_variables *vars, voi
 static int split_config(gemm_state *s, const gk_kernel_def *def)
 {
     gk_geometry g;
-    if (!def || def->contract != GK_CONTRACT_GEMM_PACKED_BT_STRIDED || strcmp(def->source, s->chosen->def->source) ||
+    if (def->contract != GK_CONTRACT_GEMM_PACKED_BT_STRIDED || strcmp(def->source, s->chosen->def->source) ||
         gk_config_geometry(s->chosen, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS)
         return 0;
     const int splits = gk_sgemm_splits(s->info->compute_units,
@@ -107,7 +106,7 @@ static int split_config(gemm_state *s, const gk_kernel_def *def)
 static int split_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
     gemm_state *s = data;
-    return split_config(s, gk_kernel_find(rule->choice)) && set_variables(s, s->chosen, vars);
+    return split_config(s, rule->kernel) && set_variables(s, s->chosen, vars);
 }
 
 static int chosen_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
@@ -150,7 +149,7 @@ gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_in
     }
     const gk_policy_rule *fallback =
         gk_policy_first(policy, "gemm", GK_STEP_FALLBACK, info->is_gpu, chosen_variables, &s);
-    return fallback ? plain(tuned, gk_kernel_find(fallback->choice)) : choice;
+    return fallback ? plain(tuned, fallback->kernel) : choice;
 }
 
 gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)

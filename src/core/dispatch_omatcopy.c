@@ -23,11 +23,12 @@ static int omatcopy_variables(const gk_policy_rule *rule, gk_variables *vars, vo
     return 1;
 }
 
-const char *gk_omatcopy_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_transpose_problem *p)
+const gk_kernel_def *gk_omatcopy_choose(const gk_policy *policy, const gemmkit_device_info *info,
+                                        const gk_transpose_problem *p)
 {
     omatcopy_state s = {info, p};
     const gk_policy_rule *rule = gk_policy_first(policy, "omatcopy", GK_STEP_KERNEL, info->is_gpu, omatcopy_variables, &s);
-    if (rule) return rule->choice;
+    if (rule) return rule->kernel;
     /* No row holds (a broken table): the simplest kernels, which run anywhere. */
-    return p->trans ? "lecture-transpose-naive" : "lecture-copy";
+    return gk_kernel_find(p->trans ? "lecture-transpose-naive" : "lecture-copy");
 }

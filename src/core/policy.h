@@ -11,6 +11,7 @@
 
 #include "expr.h"
 #include "gemmkit.h"
+#include "registry.h"
 
 #define GK_POLICY_MAX_RULES 64
 #define GK_POLICY_WARNINGS 1024
@@ -30,6 +31,7 @@ typedef struct gk_policy_rule {
     gk_policy_step step;
     gk_policy_class device;
     char choice[64];     /* a kernel name; a variant name for GK_STEP_VARIANT */
+    const gk_kernel_def *kernel; /* that kernel, found once when the row is parsed; NULL for variants */
     char condition[256]; /* "1": always */
     char note[160];      /* the condition in words, or "" */
     int line;

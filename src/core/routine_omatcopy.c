@@ -49,9 +49,10 @@ static gemmkit_status choose_kernel(const gemmkit_context *ctx, const char *name
                                     const gk_kernel_def **def)
 {
     const int trans = p->trans;
-    if (!name) name = gk_omatcopy_choose(gk_policy_builtin(), &ctx->info, p); /* the policy's */
-    *def = gk_kernel_find(name);
-    if (!*def) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no kernel named \"%s\" (see `gemmkit list`)", name);
+    *def = name ? gk_kernel_find(name) : gk_omatcopy_choose(gk_policy_builtin(), &ctx->info, p); /* the policy's */
+    if (!*def)
+        return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no kernel named \"%s\" (see `gemmkit list`)",
+                       name ? name : "(the policy's fallback)");
     if (gk_kernel_op(*def) != (trans ? GK_OP_TRANSPOSE : GK_OP_COPY))
         return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "kernel \"%s\" is not a %s kernel, which trans = %s needs",
                        (*def)->name, trans ? "transpose" : "copy", trans ? "T" : "N");

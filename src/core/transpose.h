@@ -19,8 +19,8 @@ typedef struct gk_transpose_problem {
 
 /* The kernel the policy gives the problem on a device like info (its omatcopy
  * rows); never NULL. */
-const char *gk_omatcopy_choose(const gk_policy *policy, const gemmkit_device_info *info,
-                               const gk_transpose_problem *problem);
+const gk_kernel_def *gk_omatcopy_choose(const gk_policy *policy, const gemmkit_device_info *info,
+                                        const gk_transpose_problem *problem);
 
 /* Appends the problem's step to a plan: the named kernel with parameter
  * overrides, or the library's choice when kernel is NULL; alpha == 0 writes
