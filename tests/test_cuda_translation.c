@@ -76,7 +76,8 @@ static void test_rewrites_vector_literals_and_local_pointers(void **state)
         "    // (float4)(1.0f) in a comment stays\n"
         "    const char* s = \"(float4)(2.0f) __local float* x\";\n"
         "}\n"
-        "kernel void k2(global float* A, constant float* c) { local float t[4]; local float* p = t; }\n";
+        "kernel void k2(global float* A, constant float* c) { local float t[4]; local float* p = t; }\n"
+        "float4 k3(float x) { if (x)(void)0; return (float4)(x, 0.0f, 0.0f, 1.0f); }\n";
     char *out = gk_cuda_translate(source);
     assert_non_null(out);
     const char *body = body_of(out);
@@ -93,6 +94,8 @@ static void test_rewrites_vector_literals_and_local_pointers(void **state)
     assert_contains(body, "// (float4)(1.0f) in a comment stays");
     assert_contains(body, "\"(float4)(2.0f) __local float* x\"");
     assert_contains(body, "__kernel void k2(__global float* A, __constant float* c) { __local float t[4];  float* p = t; }");
+    assert_contains(body, "return gk_vec<float4>(x, 0.0f, 0.0f, 1.0f);"); /* a value after return */
+    assert_contains(body, "if (x)(void)0;");                              /* a call-like form stays */
     assert_lacks(body, "__local float* p");
     assert_lacks(body, "__local float4*");
     free(out);

@@ -161,14 +161,23 @@ static int local_is_pointer(const out_buf *out, const char *s)
     }
 }
 
+/* Whether the output so far ends with the word `word` (and blanks). */
+static int ends_with_word(const out_buf *out, const char *word)
+{
+    size_t end = out->len;
+    while (end > 0 && strchr(" \t\n\r", out->text[end - 1])) end--;
+    const size_t n = strlen(word);
+    return end >= n && !memcmp(out->text + end - n, word, n) && (end == n || !ident_char(out->text[end - n - 1]));
+}
+
 /* At '(' : matches "( NAME ) (" with NAME a vector type, used as a value
- * (not a call or an `if (x)(...)`). Sets *name and returns the position of
- * the second '(' or NULL. */
+ * (not a call or an `if (x)(...)`; after `return` it is a value). Sets *name
+ * and returns the position of the second '(' or NULL. */
 static const char *vector_literal(const vector_names *v, const out_buf *out, const char *s,
                                   char name[MAX_NAME])
 {
     char before = last_significant(out);
-    if (ident_char(before) || before == ')' || before == ']') return NULL;
+    if ((ident_char(before) && !ends_with_word(out, "return")) || before == ')' || before == ']') return NULL;
     const char *p = skip_space(s + 1);
     if (!ident_start(*p)) return NULL;
     p = read_ident(p, name);

@@ -100,7 +100,16 @@ void gk_contract_bind(const gk_kernel_def *def, const gk_geometry *g, const gk_o
     out->local[2] = 1;
 }
 
+static int float4_aligned(const gk_matrix *x) { return x->offset % 4 == 0 && x->ld % 4 == 0; }
+
 int64_t gk_contract_define_value(unsigned define, const gk_operands *o)
 {
-    return define == GK_DEFINE_TRANS_A ? o->trans_a : define == GK_DEFINE_TRANS_B ? o->trans_b : 0;
+    switch (define) {
+    case GK_DEFINE_TRANS_A: return o->trans_a;
+    case GK_DEFINE_TRANS_B: return o->trans_b;
+    case GK_DEFINE_VEC_A: return float4_aligned(&o->a);
+    case GK_DEFINE_VEC_B: return float4_aligned(&o->b);
+    case GK_DEFINE_VEC_C: return float4_aligned(&o->c);
+    default: return 0;
+    }
 }

@@ -77,7 +77,12 @@ enum gk_kernel_flags {
 /* Defines a kernel takes from the problem (not tuning parameters). */
 enum gk_problem_define {
     GK_DEFINE_TRANS_A = 1u << 0, /* -DTRANS_A=0|1: op(A) */
-    GK_DEFINE_TRANS_B = 1u << 1  /* -DTRANS_B=0|1: op(B) */
+    GK_DEFINE_TRANS_B = 1u << 1, /* -DTRANS_B=0|1: op(B) */
+    /* -DVEC_A/VEC_B/VEC_C=1 when that matrix's offset and leading dimension are
+     * multiples of 4 floats (its columns start on 16-byte boundaries), else 0 */
+    GK_DEFINE_VEC_A = 1u << 2,
+    GK_DEFINE_VEC_B = 1u << 3,
+    GK_DEFINE_VEC_C = 1u << 4
 };
 
 /* The library's internal helper kernels, referenced directly by plans. */

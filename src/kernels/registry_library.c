@@ -5,7 +5,7 @@
 #include "registry.h"
 
 /* Helpers by position, so plans reach them without a lookup (gk_kernel_helper). */
-enum { DIRECT, XGEMM, XGEMM_SPLITK, UNPACK, SCALE, REDUCE };
+enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, UNPACK, SCALE, REDUCE };
 
 /* xgemm's tiles, shared by its split-K build. */
 #define XGEMM_TILE_PARAMS                                                                                             \
@@ -67,6 +67,22 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "TSK",
         .local_mem_bytes = "2 * TSK * (TSM + TSN) * 4",
+    },
+    [XGEMM_DIRECT] = {
+        .name = "xgemm-direct",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 4,
+        .source = "library/xgemm_direct.cl",
+        .function = "gk_xgemm_direct",
+        .summary = "xgemm's tiles on the operands as stored: edge tiles bounds-checked, no packing or padding copies",
+        .params = {XGEMM_TILE_PARAMS},
+        .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0"},
+        .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
+        .tile_m = "TSM", .tile_n = "TSN",
+        .k_multiple = "1",
+        .local_mem_bytes = "2 * TSK * (TSM + TSN + 8) * 4",
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B | GK_DEFINE_VEC_C,
     },
     [UNPACK] = {
         .name = "unpack",

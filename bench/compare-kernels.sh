@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Times several SGEMM kernels on the same shapes with the same parameters, in
+# one run, so that one kernel can be judged against another (e.g. xgemm-direct,
+# which reads the operands as stored, against xgemm with its packing): for each
+# case line, `gemmkit bench --kernel K --params P` for every K in KERNELS, on
+# each backend; then a table of kernel and call times (ms) side by side.
+#
+#   bench/compare-kernels.sh CASES OUTDIR [ARCHIVE.tar.gz]
+#
+# CASES: a file of lines "SIZES TRANS PARAMS" (PARAMS "-" for the defaults;
+# '#' starts a comment). Environment: KERNELS (default "xgemm xgemm-direct"),
+# BACKENDS (default "opencl cuda", those without a device skipped), REPEAT
+# (default 5), BUDGET (seconds, default 300), BUILD (default build-gpu).
+# The machine's setup (NVIDIA's OpenCL driver, carried packages) is bench/gpu-env.sh's.
+set -uo pipefail
+cases=${1:?usage: bench/compare-kernels.sh CASES OUTDIR [ARCHIVE.tar.gz]}
+root=$(cd "$(dirname "$0")/.." && pwd)
+archive=${3:-}
+
+. "$root/bench/gpu-env.sh"
+export GEMMKIT_DEVICE=${GEMMKIT_DEVICE:-NVIDIA}
+gk_steps_begin "${2:?usage: bench/compare-kernels.sh CASES OUTDIR [ARCHIVE.tar.gz]}" "${BUDGET:-300}" || exit 2
+out=$gk_out
+gk_build "${BUILD:-$root/build-gpu}" || exit 1
+gemmkit=$gk_gemmkit
+
+backends=()
+for backend in ${BACKENDS:-opencl cuda}; do
+  if [ "$backend" = cuda ] && ! gk_has_cuda "$gemmkit"; then
+    gk_log "cuda: skipped, no CUDA device"
+    continue
+  fi
+  backends+=("$backend")
+done
+
+i=0
+while read -r sizes trans params; do
+  case "$sizes" in '' | '#'*) continue ;; esac
+  i=$((i + 1))
+  for backend in "${backends[@]}"; do
+    device=$GEMMKIT_DEVICE
+    [ "$backend" = cuda ] && device= # GEMMKIT_DEVICE names an OpenCL device
+    for kernel in ${KERNELS:-xgemm xgemm-direct}; do
+      args=(--kernel "$kernel" --sizes "$sizes" --trans "$trans")
+      [ "$params" != - ] && args+=(--params "$params")
+      GEMMKIT_DEVICE=$device gk_step "$i-$backend-$kernel" 60 "$gemmkit" --backend "$backend" bench "${args[@]}" \
+        --repeat "${REPEAT:-5}" --max-time 10 --no-peers --no-baseline --json "$out/$i-$backend-$kernel.json"
+    done
+  done
+done <"$cases"
+
+python3 - "$out" >"$out/compare.md" <<'EOF'
+import glob, json, os, sys
+rows = {}
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+    for r in json.load(open(path))["results"]:
+        if r["kind"] != "gemmkit" or r["status"] != "ok":
+            continue
+        case, backend, kernel = os.path.basename(path)[:-5].split("-", 2)
+        key = (backend, int(case), "%dx%dx%d" % (r["m"], r["n"], r["k"]), r["trans"])
+        rows.setdefault(key, {})[kernel] = r
+kernels = sorted({k for v in rows.values() for k in v})
+print("| backend | case | shape | op | " + " | ".join("%s kernel / call ms" % k for k in kernels) + " |")
+print("| --- | --- | --- | --- |" + " ---: |" * len(kernels))
+for key in sorted(rows):
+    cells = []
+    for k in kernels:
+        r = rows[key].get(k)
+        cells.append("%.4f / %.4f" % (r["kernel_ms"]["median"], r["total_ms"]["median"]) if r else "-")
+    print("| %s | %d | %s | %s | %s |" % (key + (" | ".join(cells),)))
+EOF
+[ -n "$archive" ] && tar czf "$archive" -C "$out" . && gk_log "packed $out into $archive"
+cat "$out/compare.md"
+gk_steps_end

@@ -1,0 +1,271 @@
+// xgemm's tiles on the caller's matrices as they are: no packing, no padding.
+// The same register blocking, float4 local-memory reads and double-buffered
+// local memory with register prefetching as xgemm.cl, but the tiles are read
+// from A and B in their stored order (either transpose, offsets, leading
+// dimensions), the tiles on the edges of C and the last K step are
+// bounds-checked (zeros outside), and C is written with alpha and beta.
+// Odd sizes thus cost neither padded work nor pack/unpack copies.
+//
+// Contract (GK_CONTRACT_GEMM_DIRECT), column-major:
+//   C = alpha * op(A) * op(B) + beta * C, C not read when beta == 0.
+// Problem defines: TRANS_A/TRANS_B pick each operand's storage order;
+// VEC_A/VEC_B/VEC_C are 1 when that matrix's offset and leading dimension are
+// multiples of 4 floats, so whole float4 can be loaded and stored.
+//
+// Loading a tile: an operand whose contiguous dimension is M (plain A) or N
+// (transposed B) is read as float4 along it, like xgemm's packed operands. An
+// operand whose contiguous dimension is K (transposed A, plain B) is read as
+// float4 along K, consecutive work-items covering one column's TSK floats
+// (whole 32-byte sectors), and written transposed into local memory; a float4
+// of padding per local row staggers those scalar stores over the banks.
+//
+// Work-item (tx, ty) owns the C elements at rows 4*(tx + i*RTSM) + {0..3}
+// and columns 4*(ty + j*RTSN) + {0..3} of the tile, as in xgemm.cl.
+
+#ifndef TSM
+#define TSM 128 // tile of C in M per work-group
+#endif
+#ifndef TSN
+#define TSN 128 // tile of C in N per work-group
+#endif
+#ifndef TSK
+#define TSK 8 // K step per tile (a multiple of 4)
+#endif
+#ifndef WPTM
+#define WPTM 8 // C rows per work-item (multiple of 4)
+#endif
+#ifndef WPTN
+#define WPTN 8 // C columns per work-item (multiple of 4)
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0
+#endif
+#ifndef VEC_A
+#define VEC_A 0
+#endif
+#ifndef VEC_B
+#define VEC_B 0
+#endif
+#ifndef VEC_C
+#define VEC_C 0
+#endif
+
+#define RTSM (TSM / WPTM) // work-items along M
+#define RTSN (TSN / WPTN) // work-items along N
+#define THREADS (RTSM * RTSN)
+#define VM (WPTM / 4) // float4 groups per work-item along M
+#define VN (WPTN / 4)
+#define LPTA (TSK * TSM / 4 / THREADS) // float4 loads of A per work-item per tile
+#define LPTB (TSK * TSN / 4 / THREADS)
+#define ROW_A (TSM / 4 + 1) // local row lengths in float4, one of padding
+#define ROW_B (TSN / 4 + 1)
+
+// Inlined at every use: the tile pointers stay in local memory (PoCL copies an
+// array passed to a call that is not inlined).
+#define HELPER static inline __attribute__((always_inline))
+
+// Four consecutive floats of X from index i, only those before `limit`
+// (the rest zeros): for tiles on the edges.
+HELPER float4 load4_checked(const __global float* X, const int i, const int limit)
+{
+    return (float4)(limit > 0 ? X[i] : 0.0f, limit > 1 ? X[i + 1] : 0.0f, limit > 2 ? X[i + 2] : 0.0f,
+                    limit > 3 ? X[i + 3] : 0.0f);
+}
+
+// Four consecutive floats of X from index i, inside the matrix; one float4
+// load when `vec` (i is then a multiple of 4).
+HELPER float4 load4(const __global float* X, const int i, const int vec)
+{
+    if (vec) return *(const __global float4*)(X + i);
+    return (float4)(X[i], X[i + 1], X[i + 2], X[i + 3]);
+}
+
+// Where the id-th float4 of a tile with origin (x0, k0) starts: an operand
+// whose x (M or N) is contiguous, element (x, k) at X[x + k*ld], is read as
+// float4 along x; one whose K is contiguous, element (x, k) at X[k + x*ld],
+// as float4 along k.
+#define OUTER_X(x0, id, tile) ((x0) + 4 * ((id) % ((tile) / 4)))
+#define OUTER_K(k0, id, tile) ((k0) + (id) / ((tile) / 4))
+#define KMAJOR_X(x0, id) ((x0) + (id) / (TSK / 4))
+#define KMAJOR_K(k0, id) ((k0) + 4 * ((id) % (TSK / 4)))
+
+// Loads this work-item's float4 of a tile into r: unchecked inside the
+// matrix (`full`, uniform over the work-group, so a real branch around the
+// loop rather than a check per load), bounds-checked on the edges.
+HELPER void load_outer(float4* r, const __global float* X, const int ld, const int size, const int K, const int x0,
+                       const int k0, const int tid, const int tile, const int loads, const int full, const int vec)
+{
+    if (full) {
+        #pragma unroll
+        for (int l = 0; l < loads; l++) {
+            const int id = tid + l * THREADS;
+            r[l] = load4(X, OUTER_X(x0, id, tile) + OUTER_K(k0, id, tile) * ld, vec);
+        }
+    } else {
+        #pragma unroll
+        for (int l = 0; l < loads; l++) {
+            const int id = tid + l * THREADS, x = OUTER_X(x0, id, tile), k = OUTER_K(k0, id, tile);
+            r[l] = load4_checked(X, x + k * ld, k < K ? size - x : 0);
+        }
+    }
+}
+
+HELPER void load_kmajor(float4* r, const __global float* X, const int ld, const int size, const int K, const int x0,
+                        const int k0, const int tid, const int loads, const int full, const int vec)
+{
+    if (full) {
+        #pragma unroll
+        for (int l = 0; l < loads; l++) {
+            const int id = tid + l * THREADS;
+            r[l] = load4(X, KMAJOR_K(k0, id) + KMAJOR_X(x0, id) * ld, vec);
+        }
+    } else {
+        #pragma unroll
+        for (int l = 0; l < loads; l++) {
+            const int id = tid + l * THREADS, x = KMAJOR_X(x0, id), k = KMAJOR_K(k0, id);
+            r[l] = load4_checked(X, k + x * ld, x < size ? K - k : 0);
+        }
+    }
+}
+
+// Stores the loads into a local tile of `row` float4 per k: as they are
+// (outer) or transposed, each load's four k rows at its column (K-major).
+HELPER void store_outer(__local float4* t, const float4* r, const int tid, const int tile, const int row,
+                        const int loads)
+{
+    #pragma unroll
+    for (int l = 0; l < loads; l++) {
+        const int id = tid + l * THREADS;
+        t[(id / (tile / 4)) * row + id % (tile / 4)] = r[l];
+    }
+}
+
+HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, const int row, const int loads)
+{
+    __local float* t = (__local float*)tile;
+    #pragma unroll
+    for (int l = 0; l < loads; l++) {
+        const int id = tid + l * THREADS;
+        const int k = 4 * (id % (TSK / 4)), x = id / (TSK / 4);
+        t[(k + 0) * row * 4 + x] = r[l].x;
+        t[(k + 1) * row * 4 + x] = r[l].y;
+        t[(k + 2) * row * 4 + x] = r[l].z;
+        t[(k + 3) * row * 4 + x] = r[l].w;
+    }
+}
+
+// The tile at k0 of each operand into registers, and from registers into local memory.
+#if TRANS_A
+#define LOAD_A(k0, full) load_kmajor(ra, A, lda, M, K, m0, k0, tid, LPTA, full, VEC_A)
+#define STORE_A(buf) store_kmajor(As[buf], ra, tid, ROW_A, LPTA)
+#else
+#define LOAD_A(k0, full) load_outer(ra, A, lda, M, K, m0, k0, tid, TSM, LPTA, full, VEC_A)
+#define STORE_A(buf) store_outer(As[buf], ra, tid, TSM, ROW_A, LPTA)
+#endif
+#if TRANS_B
+#define LOAD_B(k0, full) load_outer(rb, B, ldb, N, K, n0, k0, tid, TSN, LPTB, full, VEC_B)
+#define STORE_B(buf) store_outer(Bs[buf], rb, tid, TSN, ROW_B, LPTB)
+#else
+#define LOAD_B(k0, full) load_kmajor(rb, B, ldb, N, K, n0, k0, tid, LPTB, full, VEC_B)
+#define STORE_B(buf) store_kmajor(Bs[buf], rb, tid, ROW_B, LPTB)
+#endif
+
+__kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
+void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
+                     const __global float* A, const int offA, const int lda,
+                     const __global float* B, const int offB, const int ldb,
+                     const float beta, __global float* C, const int offC, const int ldc)
+{
+    A += offA;
+    B += offB;
+    C += offC;
+    const int tx = get_local_id(0);
+    const int ty = get_local_id(1);
+    const int tid = ty * RTSM + tx;
+    const int m0 = get_group_id(0) * TSM;
+    const int n0 = get_group_id(1) * TSN;
+    const int inside_m = m0 + TSM <= M, inside_n = n0 + TSN <= N;
+
+    __local float4 As[2][TSK * ROW_A];
+    __local float4 Bs[2][TSK * ROW_B];
+
+    float4 acc[WPTN][VM];
+    #pragma unroll
+    for (int j = 0; j < WPTN; j++)
+        #pragma unroll
+        for (int i = 0; i < VM; i++)
+            acc[j][i] = (float4)(0.0f);
+
+    // The first tile, then (as xgemm) each step prefetches the next tile into
+    // registers, computes the current one, and stores the next.
+    float4 ra[LPTA], rb[LPTB];
+    LOAD_A(0, inside_m && TSK <= K);
+    LOAD_B(0, inside_n && TSK <= K);
+    STORE_A(0);
+    STORE_B(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int tiles = (K + TSK - 1) / TSK;
+    for (int t = 0; t < tiles; t++) {
+        const int cur = t & 1;
+        const int has_next = t + 1 < tiles;
+        if (has_next) {
+            const int k0 = (t + 1) * TSK, full_k = k0 + TSK <= K;
+            LOAD_A(k0, inside_m && full_k);
+            LOAD_B(k0, inside_n && full_k);
+        }
+
+        #pragma unroll
+        for (int k = 0; k < TSK; k++) {
+            float4 a[VM], b[VN];
+            #pragma unroll
+            for (int i = 0; i < VM; i++) a[i] = As[cur][k * ROW_A + tx + i * RTSM];
+            #pragma unroll
+            for (int j = 0; j < VN; j++) b[j] = Bs[cur][k * ROW_B + ty + j * RTSN];
+            #pragma unroll
+            for (int j = 0; j < VN; j++) {
+                #pragma unroll
+                for (int i = 0; i < VM; i++) {
+                    acc[4 * j + 0][i] = fma(a[i], (float4)(b[j].x), acc[4 * j + 0][i]);
+                    acc[4 * j + 1][i] = fma(a[i], (float4)(b[j].y), acc[4 * j + 1][i]);
+                    acc[4 * j + 2][i] = fma(a[i], (float4)(b[j].z), acc[4 * j + 2][i]);
+                    acc[4 * j + 3][i] = fma(a[i], (float4)(b[j].w), acc[4 * j + 3][i]);
+                }
+            }
+        }
+
+        // The other buffer was last read before the previous barrier: safe to fill.
+        if (has_next) {
+            STORE_A(cur ^ 1);
+            STORE_B(cur ^ 1);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // C = alpha * acc + beta * C; whole float4 inside the matrix where C allows.
+    const int inside = inside_m && inside_n;
+    #pragma unroll
+    for (int j = 0; j < VN; j++) {
+        #pragma unroll
+        for (int c = 0; c < 4; c++) {
+            const int n = n0 + 4 * (ty + j * RTSN) + c;
+            #pragma unroll
+            for (int i = 0; i < VM; i++) {
+                const int m = m0 + 4 * (tx + i * RTSM);
+                __global float* out = C + m + n * ldc;
+                float4 v = alpha * acc[4 * j + c][i];
+                if (inside && VEC_C) {
+                    if (beta != 0.0f) v = fma((float4)(beta), *(__global float4*)out, v);
+                    *(__global float4*)out = v;
+                } else if (n < N) {
+                    if (m + 0 < M) out[0] = beta == 0.0f ? v.x : fma(beta, out[0], v.x);
+                    if (m + 1 < M) out[1] = beta == 0.0f ? v.y : fma(beta, out[1], v.y);
+                    if (m + 2 < M) out[2] = beta == 0.0f ? v.z : fma(beta, out[2], v.z);
+                    if (m + 3 < M) out[3] = beta == 0.0f ? v.w : fma(beta, out[3], v.w);
+                }
+            }
+        }
+    }
+}
