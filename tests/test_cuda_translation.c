@@ -135,7 +135,8 @@ static int image_has(const gk_cuda_image *image, const char *needle)
 }
 
 /* Every registry kernel, whatever families are merged in, with its default
- * parameters (and both transposes for direct kernels), for the test arch. */
+ * parameters (and every transpose combination for direct kernels, which may
+ * pick their access pattern by TRANS_A/TRANS_B), for the test arch. */
 static void test_every_registry_kernel_compiles(void **state)
 {
     (void)state;
@@ -148,13 +149,13 @@ static void test_every_registry_kernel_compiles(void **state)
         gk_config config;
         if (gk_config_resolve(def, NULL, &config) != GEMMKIT_SUCCESS)
             fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
-        int variants = (def->contract == GK_CONTRACT_GEMM_DIRECT) ? 2 : 1;
+        int variants = (def->contract == GK_CONTRACT_GEMM_DIRECT) ? 4 : 1;
         for (int v = 0; v < variants; v++) {
             gk_define defines[GK_MAX_DEFINES];
             unsigned count = gk_config_defines(&config, defines);
-            if (v == 1) { /* both operands transposed */
-                defines[count++] = (gk_define){"TRANS_A", 1};
-                defines[count++] = (gk_define){"TRANS_B", 1};
+            if (variants > 1) { /* v's bits: op(A), op(B) */
+                defines[count++] = (gk_define){"TRANS_A", v & 1};
+                defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
             }
             gk_cuda_image image;
             char what[160];

@@ -40,6 +40,15 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
                                      int64_t k)
 {
     old_choice direct = old_resolve(tuned, gk_kernel_find("direct"), NULL);
+    /* Added after the old rules (issue 13): on GPUs an edge of C at most 16 (the other above 16) runs skinny-m or
+     * skinny-n, and K at most 16 (both edges above 16) small-k, with their tuned or default parameters, whatever
+     * their blocks would pad. */
+    const char *in_place = !info->is_gpu ? NULL
+                           : m <= 16 && n > 16 ? "skinny-m"
+                           : n <= 16 && m > 16 ? "skinny-n"
+                           : k <= 16 && m > 16 && n > 16 ? "small-k"
+                                                          : NULL;
+    if (in_place) return old_resolve(tuned, gk_kernel_find(in_place), NULL);
     const gk_kernel_def *fast_def = gk_kernel_find(info->is_gpu ? "xgemm" : "lecture-6-one-block-shared");
     old_choice fast = old_resolve(tuned, fast_def, NULL);
     gk_config config = fast.config;
@@ -324,8 +333,8 @@ static void test_narrow_variants(void **state)
     gk_sgemm_choice tall = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 32, 16384, 16384);
     assert_string_equal(tall.def->name, "xgemm");
     assert_int_equal(gk_config_value(&tall.config, "TSM", 0), 32);
-    /* 16 columns would still be padded to 32: twice the work, so direct. */
-    assert_string_equal(gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 16, 16384).def->name, "direct");
+    /* 16 columns would still be padded to 32: twice the work, so the matrix-vector-like kernel. */
+    assert_string_equal(gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 16, 16384).def->name, "skinny-n");
     /* Without such lines (a CPU, or another GPU), the rules as before. */
     gemmkit_device_info cpu = device(0);
     gk_tuning_load(&cpu, NULL, &tuned);
@@ -376,6 +385,50 @@ static void test_split_k_for_few_tiles_and_long_k(void **state)
     assert_string_equal(got.def->name, "xgemm");
 }
 
+/* Issue 13's 2x8192x8192 and 8192x8192x2 on GPUs: the kernels for a small edge and for a short K, in both
+ * orientations and at the edges of their conditions; neighbours keep their kernels; CPUs keep theirs. */
+static void test_small_edge_and_short_k_kernels(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    static const struct {
+        int64_t m, n, k;
+        const char *kernel;
+    } cases[] = {
+        {2, 8192, 8192, "skinny-m"},   {8192, 2, 8192, "skinny-n"},   {8192, 8192, 2, "small-k"},
+        {1, 4096, 4096, "skinny-m"},   {16, 16384, 16384, "skinny-m"}, {4096, 1, 4096, "skinny-n"},
+        {1, 17, 1, "skinny-m"},        /* tiny, yet no padding to amortise: stays */
+        {8192, 8192, 1, "small-k"},    {8192, 8192, 16, "small-k"},   {17, 17, 16, "small-k"},
+        {2, 8192, 2, "skinny-m"},      /* a small edge wins over a short K */
+        {16, 16, 65536, "direct"},     /* both edges small: neither kernel (all of K in one work-group) */
+        {17, 16384, 16384, "direct"},  /* padding 17 rows to 32 (narrow-m) is too much: the fallback as before */
+        {32, 16384, 16384, "xgemm"},   /* the narrow tiles */
+        {8192, 8192, 17, "xgemm"},     {8192, 8192, 128, "xgemm"},    {4096, 4096, 4096, "xgemm"},
+    };
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gk_sgemm_choice got = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, cases[i].m, cases[i].n, cases[i].k);
+        if (!got.def || strcmp(got.def->name, cases[i].kernel) != 0)
+            print_error("%lld x %lld x %lld: %s, want %s\n", (long long)cases[i].m, (long long)cases[i].n,
+                        (long long)cases[i].k, got.def ? got.def->name : "-", cases[i].kernel);
+        assert_string_equal(got.def->name, cases[i].kernel);
+        gk_config defaults;
+        if (strcmp(cases[i].kernel, "direct") != 0 && strcmp(cases[i].kernel, "xgemm") != 0) {
+            assert_int_equal(gk_config_resolve(got.def, NULL, &defaults), GEMMKIT_SUCCESS);
+            assert_string_equal(got.config.options, defaults.options); /* no tuned line: the registry's */
+        }
+    }
+    gemmkit_device_info cpu = device(0);
+    gk_tuning_load(&cpu, NULL, &tuned);
+    static const int64_t shapes[][3] = {{2, 8192, 8192}, {8192, 2, 8192}, {8192, 8192, 2}, {16, 1024, 1024}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const char *name = gk_sgemm_choose(gk_policy_builtin(), &cpu, &tuned, shapes[i][0], shapes[i][1], shapes[i][2]).def->name;
+        assert_true(strcmp(name, "skinny-m") && strcmp(name, "skinny-n") && strcmp(name, "small-k"));
+    }
+}
+
 /* Huge shapes neither overflow (the sanitizer build would stop) nor change the choice. */
 static void test_huge_shapes_do_not_overflow(void **state)
 {
@@ -415,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_broken_policy_warns_and_falls_back),
         cmocka_unit_test(test_narrow_variants),
         cmocka_unit_test(test_split_k_for_few_tiles_and_long_k),
+        cmocka_unit_test(test_small_edge_and_short_k_kernels),
         cmocka_unit_test(test_huge_shapes_do_not_overflow),
         cmocka_unit_test(test_scope_from_the_policy),
     };

@@ -18,6 +18,16 @@ enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, UNPACK, SCALE, REDUCE };
         "(TSK * TSM / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0", "(TSK * TSN / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0", \
         "(TSK * TSM / 4) >= (TSM / WPTM) * (TSN / WPTN)", "(TSK * TSN / 4) >= (TSM / WPTM) * (TSN / WPTN)"
 
+/* skinny.cl's parameters, shared by its skinny-m and skinny-n rows. */
+#define SKINNY_PARAMS                                                                                                 \
+    {"MR", 16, "4,8,16", "rows of the small edge per work-group"},                                                   \
+        {"LC", 16, "8,16,32", "work-items across the long edge"}, {"LK", 16, "4,8,16,32", "work-items along K"},      \
+        {"NB", 1, "1,2,4", "long-edge columns per work-item"}, {"KU", 8, "4,8,16", "K values per work-item per chunk"}
+#define SKINNY_CONSTRAINTS                                                                                            \
+    "MR >= 1 && MR <= 32", "LC >= 1 && LK >= 1 && LC * LK <= 1024", "NB >= 1 && NB <= 8", "KU >= 1 && KU <= 16",     \
+        "MR * NB <= 64"
+#define SKINNY_LOCAL_MEM "max(LK*KU, LC*LK) * (MR + 1) * 4"
+
 static const gk_kernel_def kernels[] = {
     {
         .name = "direct",
@@ -122,6 +132,60 @@ static const gk_kernel_def kernels[] = {
         .local_x = "TILE", .local_y = "TILE",
         .tile_m = "TILE", .tile_n = "TILE",
         .k_multiple = "1",
+    },
+    /* Matrix-vector-like products (one edge of C small) and short K: library/skinny.cl, library/small_k.cl. */
+    {
+        .name = "skinny-m",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 10,
+        .source = "library/skinny.cl",
+        .function = "gk_sgemm_skinny_m",
+        .summary = "M small (<= MR rows per work-group): reads op(B) once, coalesced in either storage order",
+        .params = {SKINNY_PARAMS, {"SKINNY_N", 0, "0", "the small edge: 0 is M (this row)"}},
+        .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 0"},
+        .local_x = "1", .local_y = "LC*LK",
+        .tile_m = "MR", .tile_n = "LC*NB",
+        .k_multiple = "1",
+        .local_mem_bytes = SKINNY_LOCAL_MEM,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+    },
+    {
+        .name = "skinny-n",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 11,
+        .source = "library/skinny.cl",
+        .function = "gk_sgemm_skinny_n",
+        .summary = "N small (<= MR columns per work-group): reads op(A) once, coalesced in either storage order",
+        .params = {SKINNY_PARAMS, {"SKINNY_N", 1, "1", "the small edge: 1 is N (this row)"}},
+        .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 1"},
+        .local_x = "LC*LK", .local_y = "1",
+        .tile_m = "LC*NB", .tile_n = "MR",
+        .k_multiple = "1",
+        .local_mem_bytes = SKINNY_LOCAL_MEM,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+    },
+    {
+        .name = "small-k",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 12,
+        .source = "library/small_k.cl",
+        .function = "gk_sgemm_small_k",
+        .summary = "short K, large C: tiles of C written with coalesced stores, op(A)/op(B) staged in local memory",
+        .params = {{"LX", 32, "16,32,64", "work-items along M"},
+                   {"LY", 8, "4,8,16", "work-items along N"},
+                   {"WM", 4, "1,2,4,8", "rows of C per work-item (LX apart)"},
+                   {"WN", 8, "4,8", "consecutive columns of C per work-item (multiple of 4)"},
+                   {"KCH", 8, "4,8,16,32", "K per staged chunk"}},
+        .constraints = {"LX * LY <= 1024", "WN % 4 == 0 && WN <= 16", "WM >= 1 && WM * WN <= 64",
+                        "KCH >= 1 && KCH <= 64"},
+        .local_x = "LX", .local_y = "LY",
+        .tile_m = "LX*WM", .tile_n = "LY*WN",
+        .k_multiple = "1",
+        .local_mem_bytes = "KCH * (LX*WM + LY*WN) * 4",
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
     },
 };
 

@@ -1,0 +1,191 @@
+// SGEMM where one edge of C is small (up to MR, e.g. 16) and the other two
+// dimensions are large: a matrix-vector-like product, bound by reading the
+// large operand once (2 x 8192 x 8192 reads 256 MB of B to write 64 KB of C).
+// Contract GK_CONTRACT_GEMM_DIRECT: any sizes, TRANS_A/TRANS_B, offsets,
+// leading dimensions; column-major C = alpha * op(A) * op(B) + beta * C, C not
+// read when beta == 0.
+//
+// One source, two registry rows, by SKINNY_N:
+//   skinny-m (SKINNY_N=0): M small. S = op(A) (M x K), L = op(B) (K x N).
+//   skinny-n (SKINNY_N=1): N small. S = op(B)^T (N x K), L = op(A)^T (K x M);
+//   C^T = op(B)^T op(A)^T is the same product with the roles swapped.
+// "Rows" r are the small dimension, "columns" c the long one.
+//
+// A work-group of LC x LK work-items computes MR rows by LC*NB columns of the
+// result over all of K (no split over work-groups, no atomics): LC lanes across
+// columns (each lane NB columns, LC apart), LK lanes along K. Per chunk of
+// KC = LK*KU values of K:
+//   - S's MR x KC block is staged in local memory (read along S's contiguous
+//     dimension, stored k-major with an odd row stride: conflict-free reads);
+//   - each lane loads its KU x NB values of L into registers (all loads issued
+//     before any use) and accumulates MR x NB partial sums. L is read
+//     coalesced in both storage orders, chosen at compile time:
+//       DOT (L contiguous along K: skinny-m with B not transposed, skinny-n
+//       with A transposed): consecutive lanes take consecutive k of a column;
+//       STREAM (L contiguous along the columns): consecutive lanes take
+//       consecutive columns of one k.
+// The LK partial sums of each result are then added through local memory in
+// a fixed order. Rows at or past the small dimension are skipped by a
+// branch that is the same for the whole work-group, so M = 2 costs 2 rows of
+// arithmetic, not MR.
+
+#ifndef SKINNY_N
+#define SKINNY_N 0 // 0: M is the small dimension (skinny-m); 1: N is (skinny-n)
+#endif
+#ifndef MR
+#define MR 16 // rows of the small dimension per work-group
+#endif
+#ifndef LC
+#define LC 16 // lanes across the long dimension
+#endif
+#ifndef LK
+#define LK 16 // lanes along K
+#endif
+#ifndef NB
+#define NB 1 // long-dimension columns per lane
+#endif
+#ifndef KU
+#define KU 8 // K values per lane per chunk
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0
+#endif
+
+#define WG (LC * LK)
+#define KC (LK * KU)  // K per staged chunk
+#define TL (LC * NB)  // long-dimension columns per work-group
+#define RS (MR + 1)   // row stride in local memory: odd, so lanes on different rows hit different banks
+#define LDS_FLOATS ((KC > WG ? KC : WG) * RS)
+
+#if TRANS_A
+#define A_AT(m, k) A[offA + (k) + (m) * lda]
+#else
+#define A_AT(m, k) A[offA + (m) + (k) * lda]
+#endif
+#if TRANS_B
+#define B_AT(k, n) B[offB + (n) + (k) * ldb]
+#else
+#define B_AT(k, n) B[offB + (k) + (n) * ldb]
+#endif
+
+#if SKINNY_N
+#define GK_SKINNY_FUNCTION gk_sgemm_skinny_n
+#define S_AT(r, k) B_AT(k, r)
+#define L_AT(k, c) A_AT(c, k)
+#define OUT(r, c) C[offC + (c) + (r) * ldc]
+#define S_K_FASTEST (!TRANS_B)
+#define DOT TRANS_A
+#define SMALL N
+#define LONG M
+#define GROUP_SMALL get_group_id(1)
+#define GROUP_LONG get_group_id(0)
+#define LANE get_local_id(0)
+#define WG_X WG
+#define WG_Y 1
+#else
+#define GK_SKINNY_FUNCTION gk_sgemm_skinny_m
+#define S_AT(r, k) A_AT(r, k)
+#define L_AT(k, c) B_AT(k, c)
+#define OUT(r, c) C[offC + (r) + (c) * ldc]
+#define S_K_FASTEST TRANS_A
+#define DOT (!TRANS_B)
+#define SMALL M
+#define LONG N
+#define GROUP_SMALL get_group_id(0)
+#define GROUP_LONG get_group_id(1)
+#define LANE get_local_id(1)
+#define WG_X 1
+#define WG_Y WG
+#endif
+
+// Which lane (by its linear id) holds partial sum q (of LK) of column slot tc.
+#if DOT
+#define LANE_OF(q, tc) ((tc) * LK + (q))
+#else
+#define LANE_OF(q, tc) ((q) * LC + (tc))
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
+void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha,
+                        const __global float* A, const int offA, const int lda,
+                        const __global float* B, const int offB, const int ldb,
+                        const float beta, __global float* C, const int offC, const int ldc)
+{
+    __local float lds[LDS_FLOATS];
+    const int lane = LANE;
+#if DOT
+    const int kl = lane % LK, cl = lane / LK;
+#else
+    const int cl = lane % LC, kl = lane / LC;
+#endif
+    const int r0 = GROUP_SMALL * MR;
+    const int rows = min(MR, SMALL - r0);
+    const int c0 = GROUP_LONG * TL;
+
+    float acc[NB][MR];
+#pragma unroll
+    for (int j = 0; j < NB; j++)
+#pragma unroll
+        for (int r = 0; r < MR; r++) acc[j][r] = 0.0f;
+
+    for (int k0 = 0; k0 < K; k0 += KC) {
+        barrier(CLK_LOCAL_MEM_FENCE); // the previous chunk's reads are done
+        // S(r0 + r, k0 + kk) -> lds[kk * RS + r], consecutive lanes along S's contiguous dimension.
+        for (int t = lane; t < MR * KC; t += WG) {
+#if S_K_FASTEST
+            const int kk = t % KC, r = t / KC;
+#else
+            const int r = t % MR, kk = t / MR;
+#endif
+            if (r < rows) lds[kk * RS + r] = k0 + kk < K ? S_AT(r0 + r, k0 + kk) : 0.0f;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        float l[KU][NB];
+#pragma unroll
+        for (int u = 0; u < KU; u++)
+#pragma unroll
+            for (int j = 0; j < NB; j++) {
+                const int k = k0 + kl + LK * u, c = c0 + cl + LC * j;
+                l[u][j] = k < K && c < LONG ? L_AT(k, c) : 0.0f;
+            }
+#pragma unroll
+        for (int r = 0; r < MR; r++)
+            if (r < rows) { // the same for the whole work-group
+#pragma unroll
+                for (int u = 0; u < KU; u++) {
+                    const float s = lds[(kl + LK * u) * RS + r];
+#pragma unroll
+                    for (int j = 0; j < NB; j++) acc[j][r] = fma(s, l[u][j], acc[j][r]);
+                }
+            }
+    }
+
+    // Each result's LK partial sums, added in lane order through local memory, one column slot at a time.
+#pragma unroll
+    for (int j = 0; j < NB; j++) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int r = 0; r < MR; r++)
+            if (r < rows) lds[lane * RS + r] = acc[j][r];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int t = lane; t < LC * MR; t += WG) {
+#if SKINNY_N
+            const int tc = t % LC, r = t / LC; // consecutive lanes write consecutive elements of a column of C
+#else
+            const int r = t % MR, tc = t / MR;
+#endif
+            const int c = c0 + tc + LC * j;
+            if (r < rows && c < LONG) {
+                float sum = 0.0f;
+                for (int q = 0; q < LK; q++) sum += lds[LANE_OF(q, tc) * RS + r];
+                __global float* out = &OUT(r0 + r, c);
+                // BLAS: with beta == 0, C is not read (NaN in C must not leak).
+                *out = beta == 0.0f ? alpha * sum : alpha * sum + beta * *out;
+            }
+        }
+    }
+}
