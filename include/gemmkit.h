@@ -6,6 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The one place the version is written: CMake reads these three lines
+ * (cmake/gemmkit_version.cmake) for the soname, gemmkit.pc and the CMake
+ * package; CHANGELOG.md says what each version brought. */
+#define GEMMKIT_VERSION_MAJOR 0
+#define GEMMKIT_VERSION_MINOR 1
+#define GEMMKIT_VERSION_PATCH 0
+/* The header's version as one number (MAJOR * 10000 + MINOR * 100 + PATCH), for #if. */
+#define GEMMKIT_VERSION (GEMMKIT_VERSION_MAJOR * 10000 + GEMMKIT_VERSION_MINOR * 100 + GEMMKIT_VERSION_PATCH)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -78,6 +87,9 @@ typedef struct gemmkit_device_info {
 typedef struct gemmkit_context gemmkit_context;
 typedef struct gemmkit_buffer gemmkit_buffer;
 
+/* The loaded library's version, "MAJOR.MINOR.PATCH" (static, never NULL);
+ * the numbers go to major, minor, patch when they are not NULL. */
+GEMMKIT_API const char *gemmkit_version(int *major, int *minor, int *patch);
 /* Human-readable name of a status code; never NULL. */
 GEMMKIT_API const char *gemmkit_strerror(gemmkit_status status);
 /* Details of the last failure on this thread ("lda = 3 must be >= max(1, 5)"). */
