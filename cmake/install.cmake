@@ -1,0 +1,54 @@
+# `cmake --install build [--prefix DIR]` (and `make install PREFIX=DIR`):
+#   lib/libgemmkit.so.X.Y.Z (+ soname links), lib/libgemmkit.a
+#   include/gemmkit.h, include/gemmkit_cl.h
+#   bin/gemmkit
+#   lib/pkgconfig/gemmkit.pc
+#   lib/cmake/gemmkit/: gemmkitConfig.cmake, its version file, the targets
+#     gemmkit::gemmkit (shared) and gemmkit::gemmkit_static
+# Kernel sources and the built-in tuning tables are embedded in the library:
+# nothing else to install. The libraries are GEMMKIT_INSTALL_LIBRARIES
+# (CMakeLists.txt).
+include(CMakePackageConfigHelpers)
+set(GEMMKIT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gemmkit)
+
+install(TARGETS ${GEMMKIT_INSTALL_LIBRARIES} EXPORT gemmkitTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/include/gemmkit.h ${CMAKE_SOURCE_DIR}/include/gemmkit_cl.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The tool links the static library: it runs from any prefix without a library path.
+install(TARGETS gemmkit_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# CMake package: find_package(gemmkit) -> gemmkit::gemmkit. Relocatable: the
+# targets file finds the prefix from its own location.
+install(EXPORT gemmkitTargets NAMESPACE gemmkit:: DESTINATION ${GEMMKIT_CMAKE_DIR})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/gemmkitConfig.cmake.in
+                              ${CMAKE_BINARY_DIR}/gemmkitConfig.cmake INSTALL_DESTINATION ${GEMMKIT_CMAKE_DIR})
+# The soname changes with MAJOR, so any MINOR/PATCH of the same MAJOR serves.
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/gemmkitConfigVersion.cmake
+                                 COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/gemmkitConfig.cmake ${CMAKE_BINARY_DIR}/gemmkitConfigVersion.cmake
+        DESTINATION ${GEMMKIT_CMAKE_DIR})
+
+# pkg-config: written when installing, so that it names the prefix given to
+# `cmake --install --prefix` rather than the one configured.
+set(GEMMKIT_PC_LIBS_PRIVATE "-lOpenCL -lpthread -lm")
+if(GEMMKIT_BACKEND_LIBS)
+  string(APPEND GEMMKIT_PC_LIBS_PRIVATE " -l${GEMMKIT_BACKEND_LIBS}")
+endif()
+install(CODE "
+  set(GEMMKIT_PC_VERSION \"${PROJECT_VERSION}\")
+  set(GEMMKIT_PC_LIBS_PRIVATE \"${GEMMKIT_PC_LIBS_PRIVATE}\")
+  set(GEMMKIT_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  set(GEMMKIT_PC_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
+  set(GEMMKIT_PC_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
+  foreach(dir LIBDIR INCLUDEDIR)
+    if(NOT IS_ABSOLUTE \"\${GEMMKIT_PC_\${dir}}\")
+      set(GEMMKIT_PC_\${dir} \"\\\${prefix}/\${GEMMKIT_PC_\${dir}}\")
+    endif()
+  endforeach()
+  configure_file(\"${CMAKE_CURRENT_LIST_DIR}/gemmkit.pc.in\" \"${CMAKE_BINARY_DIR}/install/gemmkit.pc\" @ONLY)
+")
+install(FILES ${CMAKE_BINARY_DIR}/install/gemmkit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
