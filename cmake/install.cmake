@@ -32,8 +32,10 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/gemmkitConfigVersion.cmake
 install(FILES ${CMAKE_BINARY_DIR}/gemmkitConfig.cmake ${CMAKE_BINARY_DIR}/gemmkitConfigVersion.cmake
         DESTINATION ${GEMMKIT_CMAKE_DIR})
 
-# pkg-config: written when installing, so that it names the prefix given to
-# `cmake --install --prefix` rather than the one configured.
+# pkg-config: written when installing, straight into the prefix, so that it
+# names the prefix given to `cmake --install --prefix` rather than the one
+# configured (and two installs of one build to different prefixes at once do
+# not share a file).
 set(GEMMKIT_PC_LIBS_PRIVATE "-lOpenCL -lpthread -lm")
 if(GEMMKIT_BACKEND_LIBS)
   string(APPEND GEMMKIT_PC_LIBS_PRIVATE " -l${GEMMKIT_BACKEND_LIBS}")
@@ -44,11 +46,17 @@ install(CODE "
   set(GEMMKIT_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
   set(GEMMKIT_PC_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
   set(GEMMKIT_PC_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
+  set(pc_dir \"\${GEMMKIT_PC_LIBDIR}/pkgconfig\")
+  if(NOT IS_ABSOLUTE \"\${pc_dir}\")
+    set(pc_dir \"\${CMAKE_INSTALL_PREFIX}/\${pc_dir}\")
+  endif()
   foreach(dir LIBDIR INCLUDEDIR)
     if(NOT IS_ABSOLUTE \"\${GEMMKIT_PC_\${dir}}\")
       set(GEMMKIT_PC_\${dir} \"\\\${prefix}/\${GEMMKIT_PC_\${dir}}\")
     endif()
   endforeach()
-  configure_file(\"${CMAKE_CURRENT_LIST_DIR}/gemmkit.pc.in\" \"${CMAKE_BINARY_DIR}/install/gemmkit.pc\" @ONLY)
+  set(pc_file \"\$ENV{DESTDIR}\${pc_dir}/gemmkit.pc\")
+  message(STATUS \"Installing: \${pc_file}\")
+  configure_file(\"${CMAKE_CURRENT_LIST_DIR}/gemmkit.pc.in\" \"\${pc_file}\" @ONLY)
+  list(APPEND CMAKE_INSTALL_MANIFEST_FILES \"\${pc_file}\")
 ")
-install(FILES ${CMAKE_BINARY_DIR}/install/gemmkit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
