@@ -2,6 +2,8 @@
 BUILD ?= build
 SANITIZE_BUILD ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# `make install PREFIX=DIR` (DESTDIR=... is honoured too, for packaging).
+PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 # Packages carried to an offline machine (scripts/unpack-deps.sh, run by the
 # deps step) are found there; evaluated when the recipe runs, after deps.
@@ -11,7 +13,7 @@ CONFIGURE = cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CARRIED) $(CMAKE
 # cmake --build runs make again: its "Entering directory" lines are noise.
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps build run test test-sanitize clean
+.PHONY: all deps build run test test-sanitize install clean
 
 all: build
 
@@ -41,6 +43,13 @@ test-sanitize: deps
 	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGEMMKIT_SANITIZE=ON $(CARRIED) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The libraries, headers, the tool, gemmkit.pc and the CMake package
+# (cmake/install.cmake); only what is installed gets built.
+install: deps
+	@$(CONFIGURE)
+	@cmake --build $(BUILD) -j $(JOBS) --target gemmkit gemmkit_static gemmkit_cli
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -8,8 +8,10 @@ set -euo pipefail
 
 # libblas-dev/libblas3 (the reference BLAS) and gfortran: the BLAS drop-in
 # demos (examples/dropin) compare gemmkit with the reference.
+# python3-numpy, python3-pytest: the Python package's tests; python3-venv and
+# python3-pip (which brings setuptools and wheel): `pip install ./python` in a venv.
 packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev libjansson-dev
-          libblas-dev libblas3 gfortran)
+          libblas-dev libblas3 gfortran python3-numpy python3-pytest python3-venv python3-pip)
 # Nice to have: clang with libFuzzer runs a short fuzzing of the .npy reader.
 optional=(clang libclang-rt-dev)
 

@@ -7,10 +7,6 @@
 #include "bench.h"
 #include "output_file.h"
 
-#ifndef GEMMKIT_VERSION_TEXT
-#define GEMMKIT_VERSION_TEXT "(unknown version)"
-#endif
-
 #ifdef GEMMKIT_HAVE_JANSSON
 #include <jansson.h>
 
@@ -121,7 +117,9 @@ int gk_bench_write_json(const gk_bench_report *report, const char *path, char *e
 {
     json_t *root = json_object();
     json_object_set_new(root, "schema", json_string("gemmkit-bench/1"));
-    json_object_set_new(root, "tool", json_string("gemmkit " GEMMKIT_VERSION_TEXT));
+    char tool[64];
+    snprintf(tool, sizeof tool, "gemmkit %s", gemmkit_version(NULL, NULL, NULL));
+    json_object_set_new(root, "tool", json_string(tool));
     json_object_set_new(root, "title", text(report->title));
     json_object_set_new(root, "date", json_string(report->date));
     json_object_set_new(root, "command_line", text(report->command_line));

@@ -173,7 +173,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "gemmkit: --version takes no argument, not \"%s\"\n", argv[2]);
             return GK_EXIT_USAGE;
         }
-        printf("gemmkit %s\n", GEMMKIT_VERSION_TEXT);
+        printf("gemmkit %s\n", gemmkit_version(NULL, NULL, NULL));
         return GK_EXIT_OK;
     }
     const command *c = find_command(first);

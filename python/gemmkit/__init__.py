@@ -1,0 +1,30 @@
+"""gemmkit for numpy: SGEMM and transposition on GPUs and CPUs (OpenCL,
+CUDA) through libgemmkit.
+
+    import numpy as np, gemmkit
+    a = np.random.rand(512, 256).astype(np.float32)
+    b = np.random.rand(256, 128).astype(np.float32)
+    c = gemmkit.matmul(a, b)                      # like a @ b
+    c = gemmkit.sgemm(a, b.T, trans_b=True)       # strides decide layout and transposes
+    da, db = gemmkit.to_device(a), gemmkit.to_device(b)
+    dc = da @ db                                  # stays on the device
+    print(gemmkit.devices())
+
+docs/PYTHON.md in the gemmkit repository has the details.
+"""
+from ._library import library_version, path as library_path
+from ._version import __version__
+from .context import Context, DeviceInfo, default_context, devices, use_device
+from .device_array import DeviceArray
+from .errors import GemmkitError, Status
+from .routines import matmul, omatcopy, sgemm
+
+
+def to_device(array, context=None, order=None):
+    """A DeviceArray holding a copy of a 2-D float32 array (the default context when none is given)."""
+    return DeviceArray.from_numpy(array, context=context, order=order)
+
+
+__all__ = ["Context", "DeviceArray", "DeviceInfo", "GemmkitError", "Status", "__version__", "default_context",
+           "devices", "library_path", "library_version", "matmul", "omatcopy", "sgemm", "to_device",
+           "use_device"]
