@@ -114,10 +114,17 @@ typedef struct gemmkit_options {
     const char *params; /* overrides, "TSM=64,TSN=64"; NULL = the kernel's defaults */
     double *kernel_ms;  /* out: device time of the main kernel (ms), if non-NULL */
     double *total_ms;   /* out: device time of all launches of the call (ms), if non-NULL */
+    /* 1: host arrays go to the device even where the library would run the
+     * call on the host's CPU BLAS (a CPU device and no kernel named:
+     * docs/ARCHITECTURE.md, "Routing"); 0 = the library's choice. */
+    int device_only;
 } gemmkit_options;
 
 /* C := alpha * op(A) * op(B) + beta * C on host arrays, with full BLAS semantics:
- * op(A) is m x k, op(B) is k x n, C is m x n. When beta == 0, C is not read. */
+ * op(A) is m x k, op(B) is k x n, C is m x n. When beta == 0, C is not read.
+ * On a CPU device, a call that names no kernel runs on the host's optimised
+ * CPU BLAS (OpenBLAS, BLIS, MKL) when the process has one (then timings are
+ * its wall time); options->device_only keeps it on the device. */
 GEMMKIT_API gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout layout,
                                          gemmkit_transpose trans_a, gemmkit_transpose trans_b,
                                          int64_t m, int64_t n, int64_t k, float alpha,

@@ -3,6 +3,7 @@
 if(GEMMKIT_BLAS_SYMBOLS)
   foreach(name test_blas_dropin test_blas_env test_blas_fallback)
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/blas)
+    target_link_libraries(${name} PRIVATE gemmkit_blas_static)
   endforeach()
   target_link_libraries(test_blas_dropin PRIVATE Threads::Threads)
 else()
@@ -58,4 +59,13 @@ endif()
 # Unmodified C and Fortran BLAS programs run against gemmkit.
 if(GEMMKIT_BLAS_SYMBOLS)
   add_subdirectory(${CMAKE_SOURCE_DIR}/examples/dropin ${CMAKE_BINARY_DIR}/examples/dropin)
+endif()
+
+# The routing of host-array SGEMM to the CPU BLAS (route_gemm.c), with the
+# drop-in's path for the check that a drop-in is never taken as the CPU BLAS.
+if(TARGET test_route AND TARGET gemmkit_blas)
+  target_compile_definitions(test_route PRIVATE GEMMKIT_BLAS_LIBRARY="$<TARGET_FILE:gemmkit_blas>")
+  add_dependencies(test_route gemmkit_blas)
+elseif(TARGET test_route)
+  target_compile_definitions(test_route PRIVATE GEMMKIT_BLAS_LIBRARY="libgemmkit_blas.so")
 endif()
