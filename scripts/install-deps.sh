@@ -7,9 +7,14 @@
 set -euo pipefail
 
 # libblas-dev/libblas3 (the reference BLAS) and gfortran: the BLAS drop-in
-# demos (examples/dropin) compare gemmkit with the reference.
+# demos (examples/dropin) compare gemmkit with the reference. The drop-in's
+# real clients (tests/dropin.cmake): the reference LAPACK (liblapack3,
+# liblapack-dev) and numpy's own tests (python3-numpy, python3-pytest,
+# python3-hypothesis for numpy's conftest); OpenBLAS is the optimised CPU BLAS
+# that CPU work goes to (libopenblas0-pthread, also the libblas.so.3 alternative).
 packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev libjansson-dev
-          libblas-dev libblas3 gfortran)
+          libblas-dev libblas3 gfortran liblapack3 liblapack-dev libopenblas0-pthread python3-numpy python3-pytest
+          python3-hypothesis)
 # Nice to have: clang with libFuzzer runs a short fuzzing of the .npy reader.
 optional=(clang libclang-rt-dev)
 

@@ -2,6 +2,7 @@
  * else the program's own, else an optimised one installed on the machine. */
 #define _GNU_SOURCE /* dladdr, RTLD_NEXT, strcasestr */
 #include <dlfcn.h>
+#include <link.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -58,6 +59,32 @@ static int take(void *handle, void *sgemm, int named, const char *how)
     return 1;
 }
 
+/* take() for a symbol found anywhere: its own library's handle. */
+static int take_symbol(void *sgemm, const char *how)
+{
+    Dl_info where;
+    if (!sgemm || !dladdr(sgemm, &where) || !where.dli_fname) return 0;
+    void *handle = dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    return handle && take(handle, sgemm, 0, how);
+}
+
+/* dl_iterate_phdr's callback over the loaded objects, in load order: 1 on the
+ * first whose own sgemm_ is taken. */
+static int take_loaded(struct dl_phdr_info *object, size_t size, void *data)
+{
+    (void)size, (void)data;
+    if (!object->dlpi_name || !object->dlpi_name[0]) return 0; /* the program itself */
+    void *handle = dlopen(object->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!handle) return 0;
+    void *sgemm = dlsym(handle, "sgemm_");
+    Dl_info where;
+    /* dlsym also searches the object's dependencies: only its own symbol counts. */
+    int own = sgemm && dladdr(sgemm, &where) && where.dli_fbase == (void *)object->dlpi_addr;
+    int taken = own && take(handle, sgemm, 0, "loaded by the program");
+    if (!taken) dlclose(handle);
+    return taken;
+}
+
 /* dlopen'ed locally: its symbols stay out of the program's lookup order. */
 static int take_library(const char *file, int named, const char *how)
 {
@@ -78,14 +105,11 @@ static void find(void)
         fprintf(stderr, "gemmkit: GEMMKIT_CPU_BLAS_LIB=\"%s\" is not a usable BLAS (%s); looking for another\n", named,
                 why ? why : "no sgemm_, or a gemmkit drop-in");
     }
-    /* What the program would call without gemmkit. */
-    void *next = dlsym(RTLD_NEXT, "sgemm_");
-    Dl_info where;
-    if (next && dladdr(next, &where) && where.dli_fname) {
-        void *handle = dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-        have_found = take(handle, next, 0, "next in the symbol chain");
-        if (have_found) return;
-    }
+    /* What the program would call without gemmkit: the next sgemm_ in the
+     * lookup order, else one a library of the program loaded privately
+     * (numpy loads its BLAS with RTLD_LOCAL). */
+    if ((have_found = take_symbol(dlsym(RTLD_NEXT, "sgemm_"), "next in the symbol chain"))) return;
+    if ((have_found = dl_iterate_phdr(take_loaded, NULL))) return;
     static const char *const installed[] = {"libopenblas.so.0", "libblis.so.4", "libblas.so.3"};
     for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++) {
         char how[64];

@@ -30,9 +30,10 @@ typedef struct gk_host_blas {
 /* The CPU BLAS, looked for once per process (thread-safe), in this order:
  * the library GEMMKIT_CPU_BLAS_LIB names ("builtin": none), the next sgemm_
  * after this library in the symbol lookup order (the BLAS the program would
- * use without gemmkit), then libopenblas.so.0, libblis.so.4 and libblas.so.3
- * when the last is an optimised BLAS (on Debian an alternative). A library
- * that is a gemmkit drop-in itself is never taken. NULL when there is none. */
+ * use without gemmkit), a BLAS already loaded privately (numpy's, loaded
+ * RTLD_LOCAL), then libopenblas.so.0, libblis.so.4 and libblas.so.3 when the
+ * last is an optimised BLAS (on Debian an alternative). A library that is a
+ * gemmkit drop-in itself is never taken. NULL when there is none. */
 const gk_host_blas *gk_host_blas_find(void);
 
 /* Column-major C := alpha op(A) op(B) + beta C through the library (trans:
