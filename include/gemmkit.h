@@ -324,6 +324,10 @@ typedef struct gemmkit_options {
     const char *params; /**< overrides, "TSM=64,TSN=64"; NULL = this device's tuned values, else the defaults */
     double *kernel_ms;  /**< out: device time of the main kernel (ms), if non-NULL */
     double *total_ms;   /**< out: device time of all launches of the call (ms), if non-NULL */
+    /** 1: host arrays go to the device even where the library would run the
+     * call on the host's CPU BLAS (a CPU device and no kernel named:
+     * docs/ARCHITECTURE.md, "Routing"); 0 = the library's choice. */
+    int device_only;
 } gemmkit_options;
 
 /**

@@ -7,11 +7,16 @@
 set -euo pipefail
 
 # libblas-dev/libblas3 (the reference BLAS) and gfortran: the BLAS drop-in
-# demos (examples/dropin) compare gemmkit with the reference.
-# python3-numpy, python3-pytest: the Python package's tests; python3-venv and
-# python3-pip (which brings setuptools and wheel): `pip install ./python` in a venv.
+# demos (examples/dropin) compare gemmkit with the reference. The drop-in's
+# real clients (tests/dropin.cmake): the reference LAPACK (liblapack3,
+# liblapack-dev) and numpy's own tests (python3-numpy, python3-pytest,
+# python3-hypothesis for numpy's conftest); OpenBLAS is the optimised CPU BLAS
+# that CPU work goes to (libopenblas0-pthread, also the libblas.so.3 alternative).
+# python3-numpy, python3-pytest also run the Python package's tests; python3-venv
+# and python3-pip (which brings setuptools and wheel): `pip install ./python` in a venv.
 packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev libjansson-dev
-          libblas-dev libblas3 gfortran python3-numpy python3-pytest python3-venv python3-pip)
+          libblas-dev libblas3 gfortran liblapack3 liblapack-dev libopenblas0-pthread python3-numpy python3-pytest
+          python3-hypothesis python3-venv python3-pip)
 # Nice to have: clang with libFuzzer runs a short fuzzing of the .npy reader.
 optional=(clang libclang-rt-dev)
 

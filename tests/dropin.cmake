@@ -3,6 +3,7 @@
 if(GEMMKIT_BLAS_SYMBOLS)
   foreach(name test_blas_dropin test_blas_env test_blas_fallback)
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/blas)
+    target_link_libraries(${name} PRIVATE gemmkit_blas_static)
   endforeach()
   target_link_libraries(test_blas_dropin PRIVATE Threads::Threads)
 else()
@@ -58,4 +59,48 @@ endif()
 # Unmodified C and Fortran BLAS programs run against gemmkit.
 if(GEMMKIT_BLAS_SYMBOLS)
   add_subdirectory(${CMAKE_SOURCE_DIR}/examples/dropin ${CMAKE_BINARY_DIR}/examples/dropin)
+endif()
+
+# The routing of host-array SGEMM to the CPU BLAS (route_gemm.c), with the
+# drop-in's path for the check that a drop-in is never taken as the CPU BLAS.
+if(TARGET test_route AND TARGET gemmkit_blas)
+  target_compile_definitions(test_route PRIVATE GEMMKIT_BLAS_LIBRARY="$<TARGET_FILE:gemmkit_blas>")
+  add_dependencies(test_route gemmkit_blas)
+elseif(TARGET test_route)
+  target_compile_definitions(test_route PRIVATE GEMMKIT_BLAS_LIBRARY="libgemmkit_blas.so")
+endif()
+
+# Real clients under LD_PRELOAD (not in the sanitizer build: a sanitized
+# library cannot be preloaded into an unsanitized program): the reference
+# LAPACK's LU and Cholesky (Debian: liblapack3, liblapack-dev), and numpy's
+# own matmul/dot tests and its LAPACK error handler (python3-numpy,
+# python3-pytest; skipped without them). CPU path by default, the device with
+# GEMMKIT_BLAS_THRESHOLD=0.
+if(GEMMKIT_BLAS_SYMBOLS AND NOT GEMMKIT_SANITIZE)
+  # The reference LAPACK by full path: its directory goes into the client's
+  # RUNPATH, so Debian's liblapack.so.3 alternative (maybe OpenBLAS's, which
+  # calls its own SGEMM internally) does not replace it.
+  find_library(GEMMKIT_REFERENCE_LAPACK NAMES lapack PATHS /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/lapack
+               NO_DEFAULT_PATH)
+  if(GEMMKIT_REFERENCE_LAPACK)
+    add_executable(lapack_client clients/lapack_client.c)
+    target_link_libraries(lapack_client PRIVATE ${GEMMKIT_REFERENCE_LAPACK} m)
+    foreach(path cpu device)
+      set(threshold "")
+      if(path STREQUAL "device")
+        set(threshold -DTHRESHOLD=0)
+      endif()
+      add_test(NAME dropin_lapack_${path}
+               COMMAND ${CMAKE_COMMAND} -DCLIENT=$<TARGET_FILE:lapack_client> -DARGS=300
+                       -DPRELOAD=$<TARGET_FILE:gemmkit_blas> -DEXPECT=${path} ${threshold}
+                       -P ${CMAKE_CURRENT_SOURCE_DIR}/clients/run_client.cmake)
+    endforeach()
+  else()
+    message(STATUS "gemmkit: no reference LAPACK (liblapack-dev); the LAPACK client test is skipped")
+  endif()
+  foreach(mode cpu device xerbla)
+    add_test(NAME dropin_numpy_${mode}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/numpy_preload.sh $<TARGET_FILE:gemmkit_blas> ${mode})
+    set_tests_properties(dropin_numpy_${mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endforeach()
 endif()

@@ -1,8 +1,9 @@
-/* The BLAS drop-in entry points sgemm_ and cblas_sgemm: every transpose and
- * layout on the CPU loop and on the device (chosen with
- * GEMMKIT_BLAS_THRESHOLD), alpha/beta, beta == 0 over NaN, quick returns, and
- * each illegal argument reported through this program's own xerbla_ and
- * cblas_xerbla (which replace the library's weak defaults). */
+/* The BLAS drop-in entry points sgemm_, cblas_sgemm and their 64-bit twins
+ * sgemm_64_, cblas_sgemm_64: every transpose and layout on the CPU (the CPU
+ * BLAS the process has, and gemmkit's own threaded loop) and on the device
+ * (chosen with GEMMKIT_BLAS_THRESHOLD), alpha/beta, beta == 0 over NaN, quick
+ * returns, and each illegal argument reported through this program's own
+ * xerbla_ and cblas_xerbla (the drop-in defines none of its own). */
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -15,14 +16,7 @@
 #include <cmocka.h>
 
 #include "blas_dropin.h"
-#include "blas_errors.h"
 #include "check.h"
-
-void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const float *alpha,
-            const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
-            const int *ldc);
-void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int m, int n, int k,
-                 float alpha, const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
 
 /* ---- the application's error handlers, as a BLAS user would write them */
 
@@ -63,7 +57,8 @@ static void reset_handlers(void)
 static gk_rng rng;
 static uint64_t seed;
 
-typedef enum { VIA_F77, VIA_CBLAS } entry_point;
+typedef enum { VIA_F77, VIA_CBLAS, VIA_F77_64, VIA_CBLAS_64 } entry_point;
+static const char *const entry_names[] = {"sgemm_", "cblas_sgemm", "sgemm_64_", "cblas_sgemm_64"};
 
 static char f77_char(gemmkit_transpose t, int lower)
 {
@@ -76,6 +71,12 @@ static void call_entry(entry_point via, const gk_sgemm_case *c, const float *a, 
     if (via == VIA_CBLAS) {
         cblas_sgemm(c->layout, c->trans_a, c->trans_b, (int)c->m, (int)c->n, (int)c->k, c->alpha, a, (int)c->lda, b,
                     (int)c->ldb, c->beta, res, (int)c->ldc);
+    } else if (via == VIA_CBLAS_64) {
+        cblas_sgemm_64(c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha, a, c->lda, b, c->ldb, c->beta,
+                       res, c->ldc);
+    } else if (via == VIA_F77_64) {
+        char ta = f77_char(c->trans_a, 0), tb = f77_char(c->trans_b, 1);
+        sgemm_64_(&ta, &tb, &c->m, &c->n, &c->k, &c->alpha, a, &c->lda, b, &c->ldb, &c->beta, res, &c->ldc);
     } else {
         /* Lower-case flags for odd sizes: the reference accepts both cases. */
         int lower = (int)(c->m & 1);
@@ -118,7 +119,7 @@ static void run_case(entry_point via, gk_sgemm_case c, int gap)
     if (!result.passed || xerbla_calls || cblas_xerbla_calls)
         print_error("%s %s %d/%d m=%lld n=%lld k=%lld alpha=%g beta=%g lda=%lld ldb=%lld ldc=%lld threshold=%s "
                     "(GEMMKIT_SEED=%llu): %s\n",
-                    via == VIA_F77 ? "sgemm_" : "cblas_sgemm", c.layout == GEMMKIT_ROW_MAJOR ? "row" : "col",
+                    entry_names[via], c.layout == GEMMKIT_ROW_MAJOR ? "row" : "col",
                     (int)c.trans_a, (int)c.trans_b, (long long)c.m, (long long)c.n, (long long)c.k, c.alpha, c.beta,
                     (long long)c.lda, (long long)c.ldb, (long long)c.ldc, getenv("GEMMKIT_BLAS_THRESHOLD"),
                     (unsigned long long)seed, result.message);
@@ -135,7 +136,7 @@ static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS, 
 static const int64_t shapes[][3] = {{1, 1, 1}, {2, 3, 4},   {5, 1, 7},    {1, 6, 3},   {7, 5, 3},
                                     {9, 8, 1}, {17, 33, 9}, {31, 29, 40}, {36, 12, 25}};
 
-/* Every transpose pair, both entry points and layouts, tiny and ~300 sizes. */
+/* Every transpose pair, all four entry points and both layouts, tiny and ~300 sizes. */
 static void all_combinations(void)
 {
     for (int ta = 0; ta < 3; ta++)
@@ -144,18 +145,23 @@ static void all_combinations(void)
                 gk_sgemm_case c = {GEMMKIT_COL_MAJOR, transposes[ta], transposes[tb], shapes[s][0], shapes[s][1],
                                    shapes[s][2], 1.0f, 0.0f, 0, 0, 0};
                 run_case(VIA_F77, c, (int)(s & 1));
+                run_case(VIA_F77_64, c, (int)(s & 2));
                 c.alpha = -0.75f;
                 c.beta = 1.5f;
                 run_case(VIA_CBLAS, c, (int)(s & 2));
+                run_case(VIA_CBLAS_64, c, (int)(s & 1));
                 c.layout = GEMMKIT_ROW_MAJOR;
                 run_case(VIA_CBLAS, c, (int)(s & 1));
+                run_case(VIA_CBLAS_64, c, (int)(s & 2));
             }
             if (tb == 2 || ta == 2) continue; /* 'C' is 'T' for real data: the large sizes once each */
             gk_sgemm_case big = {GEMMKIT_COL_MAJOR, transposes[ta], transposes[tb], 300, 257, 311, 1.25f, -0.5f, 0, 0, 0};
             run_case(VIA_F77, big, 1);
+            run_case(VIA_F77_64, big, 0);
             big.layout = GEMMKIT_ROW_MAJOR;
             big.beta = 0.0f;
             run_case(VIA_CBLAS, big, 0);
+            run_case(VIA_CBLAS_64, big, 1);
         }
 }
 
@@ -169,6 +175,47 @@ static void test_cpu_path_every_combination(void **state)
     gk_blas_get_stats(&after);
     assert_int_equal(after.device_calls, before.device_calls);
     assert_true(after.cpu_calls > before.cpu_calls);
+}
+
+/* gemmkit's own loop, which serves CPU calls when the process has no CPU
+ * BLAS: every transpose pair, beta over NaN and not, on 1 to 3 threads (one
+ * per online CPU with 0), sizes that split unevenly between the threads. */
+static void test_own_cpu_loop(void **state)
+{
+    (void)state;
+    static const int64_t sizes[][3] = {{1, 1, 1}, {17, 33, 9}, {70, 3, 40}, {5, 130, 66}, {300, 257, 311}};
+    for (int threads = 0; threads <= 3; threads++)
+        for (int ta = 0; ta < 2; ta++)
+            for (int tb = 0; tb < 2; tb++)
+                for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                    gk_sgemm_case c = {GEMMKIT_COL_MAJOR, transposes[ta], transposes[tb], sizes[s][0], sizes[s][1],
+                                       sizes[s][2], 0.75f, (s & 1) ? 0.0f : -1.25f, 0, 0, 0};
+                    gk_case_complete(&c);
+                    c.lda += (int64_t)s;
+                    c.ldc += 1;
+                    size_t ea, eb, ec;
+                    gk_case_extents(&c, &ea, &eb, &ec);
+                    float *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c0 = malloc(ec * sizeof *c0),
+                          *res = malloc(ec * sizeof *res);
+                    assert_true(a && b && c0 && res);
+                    gk_fill_random(&rng, a, ea);
+                    gk_fill_random(&rng, b, eb);
+                    if (c.beta == 0.0f) gk_fill_value(c0, ec, NAN);
+                    else gk_fill_random(&rng, c0, ec);
+                    memcpy(res, c0, ec * sizeof *res);
+                    gk_blas_cpu_sgemm(ta, tb, c.m, c.n, c.k, c.alpha, a, c.lda, b, c.ldb, c.beta, res, c.ldc, threads);
+                    gk_check_result result;
+                    gk_check_sgemm(&c, a, b, c0, res, &result);
+                    if (!result.passed)
+                        print_error("own loop, %d threads, %d/%d %lldx%lldx%lld (GEMMKIT_SEED=%llu): %s\n", threads,
+                                    ta, tb, (long long)c.m, (long long)c.n, (long long)c.k, (unsigned long long)seed,
+                                    result.message);
+                    assert_true(result.passed);
+                    free(a);
+                    free(b);
+                    free(c0);
+                    free(res);
+                }
 }
 
 static void test_device_path_every_combination(void **state)
@@ -352,6 +399,39 @@ static void test_f77_illegal_arguments(void **state)
     x = ok; x.lda = 1; x.ldb = 1; x.ldc = 1; expect_f77_error(x, 8);
 }
 
+/* The 64-bit entry points read 64-bit integers: sizes past 2^31 are checked
+ * as such (a 32-bit reading would see m = 0, a quick return), and errors
+ * reach the same handlers with the same positions. */
+static void test_ilp64_arguments(void **state)
+{
+    (void)state;
+    float a[16], b[16], c[16], keep[16];
+    gk_fill_random(&rng, a, 16);
+    gk_fill_random(&rng, b, 16);
+    gk_fill_random(&rng, c, 16);
+    memcpy(keep, c, sizeof c);
+    const float alpha = 1.0f, beta = 0.5f;
+    const int64_t huge = (int64_t)1 << 32, two = 2, four = 4;
+    reset_handlers();
+    sgemm_64_("N", "N", &huge, &two, &two, &alpha, a, &four, b, &two, &beta, c, &four);
+    assert_int_equal(xerbla_calls, 1);
+    assert_int_equal(xerbla_info, 8); /* lda = 4 < m = 2^32 */
+    assert_string_equal(xerbla_name, "SGEMM");
+    const int64_t minus = -1;
+    reset_handlers();
+    sgemm_64_("N", "N", &two, &two, &minus, &alpha, a, &four, b, &two, &beta, c, &four);
+    assert_int_equal(xerbla_info, 5);
+    reset_handlers();
+    cblas_sgemm_64(GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, huge, 2, 2, 1.0f, a, 2, b, 2, 0.5f, c, 2);
+    assert_int_equal(cblas_xerbla_calls, 1);
+    assert_int_equal(cblas_xerbla_pos, 9); /* lda = 2 < m = 2^32 */
+    assert_string_equal(cblas_xerbla_rout, "cblas_sgemm_64");
+    reset_handlers();
+    cblas_sgemm_64(GEMMKIT_ROW_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 2, 2, 2, 1.0f, a, huge, b, 2, 0.5f, c, 1);
+    assert_int_equal(cblas_xerbla_pos, 14); /* a legal lda of 2^32, then ldc = 1 < n = 2 */
+    assert_memory_equal(c, keep, sizeof c);
+}
+
 typedef struct cblas_args {
     int layout, ta, tb, m, n, k, lda, ldb, ldc;
 } cblas_args;
@@ -476,6 +556,7 @@ int main(void)
         /* Threads first, so that they race to create the shared context. */
         cmocka_unit_test(test_threads_share_the_device),
         cmocka_unit_test(test_cpu_path_every_combination),
+        cmocka_unit_test(test_own_cpu_loop),
         cmocka_unit_test(test_device_path_every_combination),
         cmocka_unit_test(test_threshold_splits_calls),
         cmocka_unit_test(test_default_threshold_uses_gpus_only),
@@ -484,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_quick_returns),
         cmocka_unit_test(test_f77_illegal_arguments),
         cmocka_unit_test(test_cblas_illegal_arguments),
+        cmocka_unit_test(test_ilp64_arguments),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -117,7 +117,8 @@ static void test_sgemm_index_overflow(void **state)
  * until the call needs no more; on a fresh context so nothing is cached. */
 static void alloc_failure_sweep(const char *kernel, int use_buffers)
 {
-    gemmkit_options options = {.kernel = kernel};
+    /* device_only: on a CPU device the default choice would run on the CPU BLAS, no device allocation or build. */
+    gemmkit_options options = {.kernel = kernel, .device_only = 1};
     int failed_points = 0;
     for (int after = 0; after < 64; after++) {
         gemmkit_context *ctx = NULL;
@@ -193,7 +194,8 @@ static void test_alloc_failure_each_point(void **state)
  * the compiler's log kept, C untouched (host arrays and device buffer). */
 static void build_failure(const char *kernel)
 {
-    gemmkit_options options = {.kernel = kernel};
+    /* device_only: on a CPU device the default choice would run on the CPU BLAS, no device allocation or build. */
+    gemmkit_options options = {.kernel = kernel, .device_only = 1};
     gemmkit_context *ctx = NULL;
     assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
     enum { M = 21, N = 18, K = 11 };
@@ -261,7 +263,9 @@ static void *failing_build_thread(void *arg)
     gemmkit_context *ctx = NULL;
     if (gemmkit_context_create(&ctx, NULL) != GEMMKIT_SUCCESS) return NULL;
     float a[4] = {1, 2, 3, 4}, b[4] = {1, -1, 2, -2}, c[4] = {0};
-    gemmkit_sgemm(ctx, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2);
+    const gemmkit_options on_device = {.device_only = 1};
+    gemmkit_sgemm_ex(ctx, &on_device, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 2, 2, 2, 1.0f, a, 2, b, 2,
+                     0.0f, c, 2);
     *log_seen = strstr(gemmkit_last_build_log(), INJECTED_ERROR) != NULL;
     gemmkit_context_destroy(ctx);
     return NULL;

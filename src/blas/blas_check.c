@@ -12,12 +12,12 @@ char gk_blas_trans_char(char c)
     }
 }
 
-static int max1(int x) { return x > 1 ? x : 1; }
+static int64_t max1(int64_t x) { return x > 1 ? x : 1; }
 
-int gk_blas_check(char ta, char tb, int m, int n, int k, int lda, int ldb, int ldc)
+int gk_blas_check(char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc)
 {
-    int nrowa = ta == 'N' ? m : k; /* rows of A as stored */
-    int nrowb = tb == 'N' ? k : n;
+    int64_t nrowa = ta == 'N' ? m : k; /* rows of A as stored */
+    int64_t nrowb = tb == 'N' ? k : n;
     if (!ta) return 1;
     if (!tb) return 2;
     if (m < 0) return 3;

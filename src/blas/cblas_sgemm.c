@@ -1,12 +1,17 @@
-/* The CBLAS entry point cblas_sgemm. Illegal arguments go to cblas_xerbla
- * in the reference CBLAS's order and numbering: the layout (1), TransA (2),
- * TransB (3), then the Fortran SGEMM test on the column-major problem, whose
- * position p is reported as p + 1 (the layout comes first). Row-major calls
- * are tested as the transposed problem, as the reference does, so N is tested
- * before M and ldb before lda; the position given is always that of the
- * offending argument in this call (the reference's printed numbers). */
+/* The CBLAS entry points: cblas_sgemm (int sizes) and cblas_sgemm_64
+ * (int64_t sizes, as OpenBLAS's ILP64 build and reference CBLAS 3.11 name
+ * it). Illegal arguments go to cblas_xerbla in the reference CBLAS's order
+ * and numbering: the layout (1), TransA (2), TransB (3), then the Fortran
+ * SGEMM test on the column-major problem, whose position p is reported as
+ * p + 1 (the layout comes first). Row-major calls are tested as the
+ * transposed problem, as the reference does, so N is tested before M and ldb
+ * before lda; the position given is always that of the offending argument in
+ * this call (the reference's printed numbers). */
 #include "blas_dropin.h"
-#include "blas_errors.h"
+
+/* Tells a gemmkit drop-in from a real BLAS (host_blas.h), so that neither
+ * gemmkit nor another copy of this library takes it for the CPU BLAS. */
+GEMMKIT_API const char gemmkit_blas_dropin[] = "gemmkit BLAS drop-in";
 
 static char cblas_trans_char(gemmkit_transpose t)
 {
@@ -34,30 +39,43 @@ static int cblas_position(int info, int row_major)
     return p;
 }
 
-GEMMKIT_API void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int m,
-                             int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
-                             float beta, float *c, int ldc)
+static void cblas_call(const char *routine, gemmkit_layout layout, gemmkit_transpose trans_a,
+                       gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+                       int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
 {
     if (layout != GEMMKIT_ROW_MAJOR && layout != GEMMKIT_COL_MAJOR) {
-        cblas_xerbla(1, "cblas_sgemm", "Illegal layout setting, %d\n", (int)layout);
+        gk_blas_report_cblas(1, routine, "Illegal layout setting, %d\n", (int)layout);
         return;
     }
     char ta = cblas_trans_char(trans_a), tb = cblas_trans_char(trans_b);
     if (!ta) {
-        cblas_xerbla(2, "cblas_sgemm", "Illegal TransA setting, %d\n", (int)trans_a);
+        gk_blas_report_cblas(2, routine, "Illegal TransA setting, %d\n", (int)trans_a);
         return;
     }
     if (!tb) {
-        cblas_xerbla(3, "cblas_sgemm", "Illegal TransB setting, %d\n", (int)trans_b);
+        gk_blas_report_cblas(3, routine, "Illegal TransB setting, %d\n", (int)trans_b);
         return;
     }
     int row_major = layout == GEMMKIT_ROW_MAJOR;
     int info = row_major ? gk_blas_check(tb, ta, n, m, k, ldb, lda, ldc)  /* C^T = op(B)^T op(A)^T */
                          : gk_blas_check(ta, tb, m, n, k, lda, ldb, ldc);
     if (info) {
-        cblas_xerbla(cblas_position(info, row_major), "cblas_sgemm", "");
+        gk_blas_report_cblas(cblas_position(info, row_major), routine, "");
         return;
     }
-    gk_blas_call call = {"cblas_sgemm", layout, ta != 'N', tb != 'N', m, n, k, alpha, beta, a, lda, b, ldb, c, ldc};
+    gk_blas_call call = {routine, layout, ta != 'N', tb != 'N', m, n, k, alpha, beta, a, lda, b, ldb, c, ldc};
     gk_blas_execute(&call);
+}
+
+void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int m, int n, int k,
+                 float alpha, const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc)
+{
+    cblas_call("cblas_sgemm", layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void cblas_sgemm_64(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int64_t m,
+                    int64_t n, int64_t k, float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+                    float beta, float *c, int64_t ldc)
+{
+    cblas_call("cblas_sgemm_64", layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }

@@ -1,6 +1,8 @@
 /* The drop-in's engine: reads the GEMMKIT_BLAS_* settings, keeps one lazily
- * created process-wide context, and sends each validated call to the CPU loop
- * (small, trivial, or no device) or to the device (falling back on failure). */
+ * created process-wide context, and sends each validated call to the CPU
+ * (small, trivial, or no device) or to the device (falling back on failure).
+ * CPU work goes to the host's CPU BLAS (host_blas.h), else gemmkit's own
+ * threaded loop. */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -11,6 +13,7 @@
 #include <time.h>
 
 #include "blas_dropin.h"
+#include "host_blas.h"
 
 /* ---- settings: read at every call, so a program may change them as it runs */
 
@@ -88,12 +91,13 @@ static gemmkit_context *context_or_null(int verbose)
 
 /* ---- counters */
 
-static atomic_ulong n_quick, n_cpu, n_device, n_fallback;
+static atomic_ulong n_quick, n_cpu, n_cpu_blas, n_device, n_fallback;
 
 void gk_blas_get_stats(gk_blas_stats *stats)
 {
     stats->quick_returns = atomic_load(&n_quick);
     stats->cpu_calls = atomic_load(&n_cpu);
+    stats->cpu_blas_calls = atomic_load(&n_cpu_blas);
     stats->device_calls = atomic_load(&n_device);
     stats->fallbacks = atomic_load(&n_fallback);
 }
@@ -110,10 +114,12 @@ static double now_ms(void)
 static void log_call(const gk_blas_call *call, const char *where, double ms)
 {
     fprintf(stderr,
-            "gemmkit-blas: %s(%s, %c, %c, m=%d, n=%d, k=%d, alpha=%g, lda=%d, ldb=%d, beta=%g, ldc=%d): %s, %.3f ms\n",
+            "gemmkit-blas: %s(%s, %c, %c, m=%lld, n=%lld, k=%lld, alpha=%g, lda=%lld, ldb=%lld, beta=%g, ldc=%lld): "
+            "%s, %.3f ms\n",
             call->routine, call->layout == GEMMKIT_ROW_MAJOR ? "row-major" : "col-major", call->trans_a ? 'T' : 'N',
-            call->trans_b ? 'T' : 'N', call->m, call->n, call->k, (double)call->alpha, call->lda, call->ldb,
-            (double)call->beta, call->ldc, where, ms);
+            call->trans_b ? 'T' : 'N', (long long)call->m, (long long)call->n, (long long)call->k,
+            (double)call->alpha, (long long)call->lda, (long long)call->ldb, (double)call->beta, (long long)call->ldc,
+            where, ms);
 }
 
 /* Failures that say something about this call only (its size); any other
@@ -158,10 +164,13 @@ static int try_device(const gk_blas_call *call, int verbose, int explicit_thresh
         note(where, where_size, "cpu (%s is not a GPU; set GEMMKIT_BLAS_THRESHOLD to use it)", shared_device);
         return 0;
     }
+    /* The drop-in has chosen the device: gemmkit must not hand a CPU device's
+     * call to the CPU BLAS (that is this engine's choice to make). */
+    const gemmkit_options on_device = {.device_only = 1};
     gemmkit_status status =
-        gemmkit_sgemm(ctx, call->layout, call->trans_a ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
-                      call->trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, call->m, call->n, call->k, call->alpha,
-                      call->a, call->lda, call->b, call->ldb, call->beta, call->c, call->ldc);
+        gemmkit_sgemm_ex(ctx, &on_device, call->layout, call->trans_a ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
+                         call->trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, call->m, call->n, call->k, call->alpha,
+                         call->a, call->lda, call->b, call->ldb, call->beta, call->c, call->ldc);
     if (status == GEMMKIT_SUCCESS) {
         note(where, where_size, "device %s", shared_device);
         return 1;
@@ -174,6 +183,40 @@ static int try_device(const gk_blas_call *call, int verbose, int explicit_thresh
     return 0;
 }
 
+/* Appends to the log's `where` which CPU code served the call. */
+static void note_more(char *where, size_t where_size, const char *more)
+{
+    if (!where) return;
+    size_t used = strlen(where);
+    snprintf(where + used, where_size - used, " by %s", more);
+}
+
+/* The call on the CPU: the host's CPU BLAS, else gemmkit's own loop. Both are
+ * column-major: a row-major call is the transposed problem
+ * C^T = op(B)^T op(A)^T. */
+static void run_on_cpu(const gk_blas_call *call, char *where, size_t where_size)
+{
+    const int row_major = call->layout == GEMMKIT_ROW_MAJOR;
+    const int ta = row_major ? call->trans_b : call->trans_a, tb = row_major ? call->trans_a : call->trans_b;
+    const int64_t m = row_major ? call->n : call->m, n = row_major ? call->m : call->n;
+    const float *a = row_major ? call->b : call->a, *b = row_major ? call->a : call->b;
+    const int64_t lda = row_major ? call->ldb : call->lda, ldb = row_major ? call->lda : call->ldb;
+    /* Scaling C alone stays here: some BLAS (OpenBLAS 0.3.21's small-matrix
+     * path) read A and B even when alpha == 0, which the reference forbids. */
+    const int multiplies = call->alpha != 0.0f && call->k > 0;
+    const gk_host_blas *blas = multiplies ? gk_host_blas_find() : NULL;
+    if (blas && gk_host_blas_sgemm(blas, ta, tb, m, n, call->k, call->alpha, a, lda, b, ldb, call->beta, call->c,
+                                   call->ldc) == 0) {
+        atomic_fetch_add(&n_cpu_blas, 1);
+        note_more(where, where_size, blas->name);
+        return;
+    }
+    gk_blas_cpu_sgemm(ta, tb, m, n, call->k, call->alpha, a, lda, b, ldb, call->beta, call->c, call->ldc, 0);
+    note_more(where, where_size, !multiplies ? "gemmkit's own loop"
+                                 : blas      ? "gemmkit's own loop (64-bit sizes, and the CPU BLAS has no sgemm_64_)"
+                                             : "gemmkit's own loop (no CPU BLAS found)");
+}
+
 void gk_blas_execute(const gk_blas_call *call)
 {
     int verbose = verbose_setting();
@@ -181,7 +224,7 @@ void gk_blas_execute(const gk_blas_call *call)
     char log_buffer[1400];
     char *where = verbose ? log_buffer : NULL;
     const size_t where_size = sizeof log_buffer;
-    int m = call->m, n = call->n, k = call->k;
+    const int64_t m = call->m, n = call->n, k = call->k;
     if (m == 0 || n == 0 || ((call->alpha == 0.0f || k == 0) && call->beta == 1.0f)) {
         atomic_fetch_add(&n_quick, 1);
         if (verbose) log_call(call, "quick return", 0.0);
@@ -201,14 +244,7 @@ void gk_blas_execute(const gk_blas_call *call)
         atomic_fetch_add(&n_device, 1);
     } else {
         atomic_fetch_add(&n_cpu, 1);
-        /* The CPU loop is column-major: a row-major call is the transposed
-         * problem C^T = op(B)^T op(A)^T. */
-        if (call->layout == GEMMKIT_ROW_MAJOR)
-            gk_blas_cpu_sgemm(call->trans_b, call->trans_a, n, m, k, call->alpha, call->b, call->ldb, call->a,
-                              call->lda, call->beta, call->c, call->ldc);
-        else
-            gk_blas_cpu_sgemm(call->trans_a, call->trans_b, m, n, k, call->alpha, call->a, call->lda, call->b,
-                              call->ldb, call->beta, call->c, call->ldc);
+        run_on_cpu(call, where, where_size);
     }
     if (verbose) log_call(call, where, now_ms() - start);
 }

@@ -68,13 +68,14 @@ gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, 
 /* Allocates device memory after checking it against the device's limits. */
 gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem);
 
-/* Test hook: when set, every kernel build gets this extra text appended to
- * its source (used to inject a build failure). Not part of the public API. */
-GEMMKIT_API void gemmkit_test_inject_build_error(const char *extra_source);
+/* Test hooks, hidden: the tests link the static library; libgemmkit.so does
+ * not export them. When set, every kernel build gets this extra text
+ * appended to its source (used to inject a build failure). */
+void gemmkit_test_inject_build_error(const char *extra_source);
 
 /* Test hook: after `after` more successful device allocations (any context),
  * the next one fails with GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY, once; a
- * negative value disarms it. Not part of the public API. */
-GEMMKIT_API void gemmkit_test_inject_alloc_failure(int after);
+ * negative value disarms it. */
+void gemmkit_test_inject_alloc_failure(int after);
 
 #endif

@@ -22,7 +22,8 @@ const char *const *gk_policy_variables(const char *routine)
     return NULL;
 }
 
-static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback"};
+static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback", "route"};
+static const char *const route_names[] = {"host-blas", "device"};
 static const char *const class_names[] = {"any", "gpu", "cpu"};
 
 /* The index of `word` in names[count], or -1. */
@@ -76,13 +77,16 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     const char *const *variables = gk_policy_variables(f[0]);
     const int step = lookup(f[1], step_names, GK_STEP_COUNT), device = lookup(f[2], class_names, 3);
     char error[256] = "";
-    const gk_kernel_def *kernel = step >= 0 && step != GK_STEP_VARIANT ? gk_kernel_find(f[3]) : NULL;
+    const int names_kernel = step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_ROUTE;
+    const gk_kernel_def *kernel = names_kernel ? gk_kernel_find(f[3]) : NULL;
     if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, omatcopy)", f[0]);
-    else if (step < 0) warn(policy, name, line, "unknown step \"%s\" (kernel, variant, split, fallback)", f[1]);
+    else if (step < 0) warn(policy, name, line, "unknown step \"%s\" (route, kernel, variant, split, fallback)", f[1]);
     else if (device < 0) warn(policy, name, line, "unknown device class \"%s\" (gpu, cpu, any)", f[2]);
     else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0)
         warn(policy, name, line, "routine %s has only kernel rows", f[0]);
-    else if (step != GK_STEP_VARIANT && (!kernel || gk_kernel_is_helper(kernel)))
+    else if (step == GK_STEP_ROUTE && lookup(f[3], route_names, 2) < 0)
+        warn(policy, name, line, "unknown route \"%s\" (host-blas, device)", f[3]);
+    else if (names_kernel && (!kernel || gk_kernel_is_helper(kernel)))
         warn(policy, name, line, "no kernel named \"%s\" in this gemmkit", f[3]);
     else if (!fits(r->routine, sizeof r->routine, f[0]) || !fits(r->choice, sizeof r->choice, f[3]) ||
              !fits(r->condition, sizeof r->condition, f[4]) || !fits(r->note, sizeof r->note, count > 5 ? f[5] : ""))

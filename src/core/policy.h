@@ -1,7 +1,7 @@
 /* The per-device policy as data: which kernel a routine runs when the caller
  * names none, as rows of src/kernels/tuning/policy.tsv (embedded like the
  * tuning database): "routine<TAB>step<TAB>device<TAB>choice<TAB>condition[<TAB>note]".
- * Per step (kernel, then variant, split, fallback) the first row of the routine
+ * Per step (route, then kernel, variant, split, fallback) the first row of the routine
  * whose device class fits and whose condition holds wins; conditions are
  * integer expressions (expr.c) over variables the routine provides. The
  * routines (dispatch.c, dispatch_omatcopy.c) give the meaning of the steps and
@@ -21,6 +21,7 @@ typedef enum gk_policy_step {
     GK_STEP_VARIANT,  /* the tuned "KERNEL/CHOICE" line instead of KERNEL's own */
     GK_STEP_SPLIT,    /* a split-K kernel running the choice so far's tiles over slices of K */
     GK_STEP_FALLBACK, /* replaces the choice so far */
+    GK_STEP_ROUTE,    /* before all the others, host arrays only: "host-blas" (the host's CPU BLAS) or "device" */
     GK_STEP_COUNT
 } gk_policy_step;
 
@@ -30,8 +31,8 @@ typedef struct gk_policy_rule {
     char routine[16];
     gk_policy_step step;
     gk_policy_class device;
-    char choice[64];     /* a kernel name; a variant name for GK_STEP_VARIANT */
-    const gk_kernel_def *kernel; /* that kernel, found once when the row is parsed; NULL for variants */
+    char choice[64];     /* a kernel name; a variant name for GK_STEP_VARIANT; a place for GK_STEP_ROUTE */
+    const gk_kernel_def *kernel; /* that kernel, found once when the row is parsed; NULL for variants and routes */
     char condition[256]; /* "1": always */
     char note[160];      /* the condition in words, or "" */
     int line;

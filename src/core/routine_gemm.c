@@ -5,6 +5,7 @@
  * the public entry points on host arrays and buffers. */
 #include <stdint.h>
 
+#include "route_gemm.h"
 #include "sgemm.h"
 #include "status.h"
 #include "transpose.h"
@@ -231,6 +232,8 @@ gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *opt
         GK_TRY(gk_check_pointer(a, "A"));
         GK_TRY(gk_check_pointer(b, "B"));
     }
+    const gk_host_blas *host = gk_sgemm_route_host(ctx, options, &p);
+    if (host) return gk_sgemm_run_host(host, options, &p);
     /* C is uploaded when it is read (beta != 0). */
     gk_host_operand staged[] = {
         {p.beta != 0.0f ? c : NULL, c, p.m, p.n, p.c.ld, GK_SCRATCH_HOST_C, &p.c.mem},

@@ -30,8 +30,11 @@ static const struct {
        "stderr; gemmkit_context_warnings() still has them"},
       {"GEMMKIT_LIBCUDA", "libcuda.so.1", "NVIDIA driver library loaded by the CUDA backend"},
       {"GEMMKIT_NVRTC", "libnvrtc.so.MAJOR, libnvrtc.so, then the CUDA toolkit's lib64",
-       "NVRTC library the CUDA backend compiles kernels with"}}},
-    {"the BLAS drop-in (sgemm_, cblas_sgemm)",
+       "NVRTC library the CUDA backend compiles kernels with"},
+      {"GEMMKIT_CPU_BLAS_LIB", "the program's own BLAS, else libopenblas.so.0, libblis.so.4, an optimised libblas.so.3",
+       "CPU BLAS (a file or soname with sgemm_) that serves CPU work: the drop-in's CPU calls and gemmkit_sgemm on a "
+       "CPU device; builtin: none (gemmkit's own loop). Read once per process"}}},
+    {"the BLAS drop-in (libgemmkit_blas: sgemm_, cblas_sgemm and their _64 forms)",
      {{"GEMMKIT_BLAS_THRESHOLD", "1000000 (GPUs only)",
        "multiply-adds (M*N*K) below which a call stays on the CPU; when set, a CPU device (PoCL) is used too"},
       {"GEMMKIT_BLAS_VERBOSE", "0 (off)", "1: one line on stderr per call: where it ran, why, and how long"}}},

@@ -1,0 +1,50 @@
+/* The CPU BLAS of the host, found at run time (host_blas.c): where CPU work
+ * goes, the BLAS drop-in's CPU calls and the native API's calls on a CPU
+ * device. gemmkit never links a BLAS; it takes the one the process has. */
+#ifndef GK_HOST_BLAS_H
+#define GK_HOST_BLAS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Fortran SGEMM with 32-bit and 64-bit INTEGERs; the trailing lengths are
+ * gfortran's hidden string-length arguments of TRANSA and TRANSB. */
+typedef void gk_sgemm32_fn(const char *ta, const char *tb, const int32_t *m, const int32_t *n, const int32_t *k,
+                           const float *alpha, const float *a, const int32_t *lda, const float *b,
+                           const int32_t *ldb, const float *beta, float *c, const int32_t *ldc, size_t ta_len,
+                           size_t tb_len);
+typedef void gk_sgemm64_fn(const char *ta, const char *tb, const int64_t *m, const int64_t *n, const int64_t *k,
+                           const float *alpha, const float *a, const int64_t *lda, const float *b,
+                           const int64_t *ldb, const float *beta, float *c, const int64_t *ldc, size_t ta_len,
+                           size_t tb_len);
+
+typedef struct gk_host_blas {
+    gk_sgemm32_fn *sgemm;   /* sgemm_, never NULL */
+    gk_sgemm64_fn *sgemm64; /* sgemm_64_ of the same library, or NULL */
+    /* 1 when the library is a known optimised BLAS (OpenBLAS, BLIS, MKL) or
+     * the one the user named; the native API uses no other. */
+    int optimised;
+    char name[512]; /* "OpenBLAS (/usr/lib/.../libblas.so.3, next in the symbol chain)", for logs */
+} gk_host_blas;
+
+/* The CPU BLAS, looked for once per process (thread-safe), in this order:
+ * the library GEMMKIT_CPU_BLAS_LIB names ("builtin": none), the next sgemm_
+ * after this library in the symbol lookup order (the BLAS the program would
+ * use without gemmkit), a BLAS already loaded privately (numpy's, loaded
+ * RTLD_LOCAL), then libopenblas.so.0, libblis.so.4 and libblas.so.3 when the
+ * last is an optimised BLAS (on Debian an alternative). A library that is a
+ * gemmkit drop-in itself is never taken. NULL when there is none. */
+const gk_host_blas *gk_host_blas_find(void);
+
+/* Column-major C := alpha op(A) op(B) + beta C through the library (trans:
+ * 0 or 1). Returns 0 when done; -1 when a size needs 64-bit integers and the
+ * library has no sgemm_64_ (nothing is touched then). */
+int gk_host_blas_sgemm(const gk_host_blas *blas, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+                       float alpha, const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
+                       int64_t ldc);
+
+/* The symbol a gemmkit BLAS drop-in exports so that the search above can
+ * tell it from a real BLAS (and never call itself). */
+#define GK_HOST_BLAS_DROPIN_MARKER "gemmkit_blas_dropin"
+
+#endif

@@ -1,0 +1,65 @@
+/* Where a host-array SGEMM runs, decided before anything is staged: the
+ * policy's `route` rows (policy.tsv) may send a call that names no kernel to
+ * the host's optimised CPU BLAS (host_blas.h) instead of the device, which on
+ * a CPU device (PoCL) is the same processor doing worse. Device buffers,
+ * named kernels, explicit parameters and options->device_only always run on
+ * the device. */
+#include "route_gemm.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "context.h"
+#include "status.h"
+
+typedef struct route_shape {
+    const gk_sgemm_problem *p;
+    int64_t compute_units;
+} route_shape;
+
+static int route_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+{
+    (void)rule;
+    const route_shape *s = data;
+    gk_variables_set(vars, "M", s->p->m);
+    gk_variables_set(vars, "N", s->p->n);
+    gk_variables_set(vars, "K", s->p->k);
+    gk_variables_set(vars, "WORK", s->p->m * s->p->n * s->p->k);
+    gk_variables_set(vars, "CUS", s->compute_units);
+    return 1;
+}
+
+const gk_host_blas *gk_sgemm_route_host(const gemmkit_context *ctx, const gemmkit_options *options,
+                                        const gk_sgemm_problem *p)
+{
+    if (options && (options->kernel || options->params || options->device_only)) return NULL;
+    /* C = beta C alone stays on the device path: some BLAS read A and B
+     * even when alpha == 0 (drop-in, dropin_engine.c). */
+    if (!gk_sgemm_reads_ab(p)) return NULL;
+    const route_shape shape = {p, ctx->info.compute_units};
+    const gk_policy_rule *rule =
+        gk_policy_first(gk_policy_builtin(), "gemm", GK_STEP_ROUTE, ctx->info.is_gpu, route_variables, (void *)&shape);
+    if (!rule || strcmp(rule->choice, "host-blas") != 0) return NULL;
+    const gk_host_blas *blas = gk_host_blas_find();
+    return blas && blas->optimised ? blas : NULL;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+gemmkit_status gk_sgemm_run_host(const gk_host_blas *blas, const gemmkit_options *options, const gk_sgemm_problem *p)
+{
+    const double start = now_ms();
+    if (gk_host_blas_sgemm(blas, p->trans_a, p->trans_b, p->m, p->n, p->k, p->alpha, p->source_a, p->a.ld,
+                           p->source_b, p->b.ld, p->beta, p->source_c, p->c.ld) != 0)
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW, "the CPU BLAS %s takes no 64-bit sizes", blas->name);
+    /* Its "device" is the host: the call's wall time is both timings. */
+    const double ms = now_ms() - start;
+    if (options && options->kernel_ms) *options->kernel_ms = ms;
+    if (options && options->total_ms) *options->total_ms = ms;
+    return GEMMKIT_SUCCESS;
+}

@@ -1,0 +1,19 @@
+/* The routing decision of host-array SGEMM calls (route_gemm.c): the device,
+ * or the host's CPU BLAS. */
+#ifndef GK_ROUTE_GEMM_H
+#define GK_ROUTE_GEMM_H
+
+#include "host_blas.h"
+#include "sgemm.h"
+
+/* The CPU BLAS that should serve this prepared host-array call, or NULL for
+ * the device: a call that names no kernel and no parameters, on a device
+ * whose policy routes it to "host-blas", when an optimised CPU BLAS exists. */
+const gk_host_blas *gk_sgemm_route_host(const gemmkit_context *ctx, const gemmkit_options *options,
+                                        const gk_sgemm_problem *p);
+
+/* Runs the call on that BLAS, on the caller's arrays; options' timings get
+ * its wall time. */
+gemmkit_status gk_sgemm_run_host(const gk_host_blas *blas, const gemmkit_options *options, const gk_sgemm_problem *p);
+
+#endif
