@@ -49,7 +49,19 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
                            : k <= 16 && m > 16 && n > 16 ? "small-k"
                                                           : NULL;
     if (in_place) return old_resolve(tuned, gk_kernel_find(in_place), NULL);
+    /* Added after the old rules (issue 13): on GPUs, below 2^33 multiply-adds or with an edge of C at most 32,
+     * xgemm-direct (no packing), unless its tiles leave over half the units idle with a long K (split-K's shapes). */
     const gk_kernel_def *fast_def = gk_kernel_find(info->is_gpu ? "xgemm" : "lecture-6-one-block-shared");
+    if (info->is_gpu) {
+        const gk_kernel_def *in_place_tiles = gk_kernel_find("xgemm-direct");
+        old_choice candidate = old_resolve(tuned, in_place_tiles, NULL);
+        gk_geometry cg;
+        assert_int_equal(gk_config_geometry(&candidate.config, m, n, k, &cg), GEMMKIT_SUCCESS);
+        const int64_t tiles = (m + cg.tile_m - 1) / cg.tile_m * ((n + cg.tile_n - 1) / cg.tile_n);
+        const int splits_serve = tiles * 2 <= info->compute_units && k >= 4 * (m + n);
+        if (((double)m * (double)n * (double)k < 8589934592.0 || m <= 32 || n <= 32) && !splits_serve)
+            fast_def = in_place_tiles;
+    }
     old_choice fast = old_resolve(tuned, fast_def, NULL);
     gk_config config = fast.config;
     gk_geometry g;
@@ -65,7 +77,9 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
     }
     const char *small = gk_tuning_params(tuned, small_key);
     const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
-    if (small && (narrow || groups < info->compute_units) && gk_config_resolve(fast_def, small, &config) == GEMMKIT_SUCCESS &&
+    /* Added after the old rules (issue 13): also when the last wave of tiles is under three quarters full. */
+    const int64_t cus = info->compute_units, waves = (groups + cus - 1) / cus;
+    if (small && (narrow || groups < cus || groups * 4 < waves * cus * 3) && gk_config_resolve(fast_def, small, &config) == GEMMKIT_SUCCESS &&
         gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS) {
         fast.params = small;
         fast.config = config;
@@ -73,7 +87,9 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
     const double work = (double)m * (double)n * (double)k;
     const double padded = (double)gk_round_up(m, g.tile_m) * (double)gk_round_up(n, g.tile_n) *
                           (double)gk_round_up(k, g.k_multiple);
-    if (work < 262144.0 || padded > 1.5 * work) return direct;
+    /* Since issue 13 only kernels on packed operands fall back. */
+    const int packed = fast_def->contract != GK_CONTRACT_GEMM_DIRECT;
+    if (packed && (work < 262144.0 || padded > 1.5 * work)) return direct;
     return fast;
 }
 
@@ -328,10 +344,10 @@ static void test_narrow_variants(void **state)
     gk_tuning_set tuned;
     gk_tuning_load(&info, "sm_90", &tuned);
     gk_sgemm_choice wide = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 32, 16384);
-    assert_string_equal(wide.def->name, "xgemm");
+    assert_string_equal(wide.def->name, "xgemm-direct");
     assert_int_equal(gk_config_value(&wide.config, "TSN", 0), 32);
     gk_sgemm_choice tall = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 32, 16384, 16384);
-    assert_string_equal(tall.def->name, "xgemm");
+    assert_string_equal(tall.def->name, "xgemm-direct");
     assert_int_equal(gk_config_value(&tall.config, "TSM", 0), 32);
     /* 16 columns would still be padded to 32: twice the work, so the matrix-vector-like kernel. */
     assert_string_equal(gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 16, 16384).def->name, "skinny-n");
@@ -356,7 +372,7 @@ static void test_split_k_for_few_tiles_and_long_k(void **state)
     } cases[] = {
         {256, 256, 65536, "xgemm-splitk", 33},  /* 16 tiles of xgemm/small's 64 x 64: 4 x 132 / 16 */
         {128, 128, 131072, "xgemm-splitk", 64}, /* 4 tiles: 132 slices, capped */
-        {256, 256, 1024, "xgemm", 0},           /* K too short against M + N */
+        {256, 256, 1024, "xgemm-direct", 0},    /* K too short against M + N: the tiles as they are */
         {64, 64, 512, "xgemm-splitk", 2},       /* one tile, two slices of 256 */
         {4096, 4096, 4096, "xgemm", 0},
         {8192, 8192, 128, "xgemm", 0},          /* 4096 tiles */
@@ -401,9 +417,9 @@ static void test_small_edge_and_short_k_kernels(void **state)
         {8192, 8192, 1, "small-k"},    {8192, 8192, 16, "small-k"},   {17, 17, 16, "small-k"},
         {2, 8192, 2, "skinny-m"},      /* a small edge wins over a short K */
         {16, 16, 65536, "direct"},     /* both edges small: neither kernel (all of K in one work-group) */
-        {17, 16384, 16384, "direct"},  /* padding 17 rows to 32 (narrow-m) is too much: the fallback as before */
-        {32, 16384, 16384, "xgemm"},   /* the narrow tiles */
-        {8192, 8192, 17, "xgemm"},     {8192, 8192, 128, "xgemm"},    {4096, 4096, 4096, "xgemm"},
+        {17, 16384, 16384, "xgemm-direct"}, /* narrow-m's 32 rows, not packed: no fallback for the padding */
+        {32, 16384, 16384, "xgemm-direct"}, /* the narrow tiles */
+        {8192, 8192, 17, "xgemm-direct"},   {8192, 8192, 128, "xgemm"},    {4096, 4096, 4096, "xgemm"},
     };
     gemmkit_device_info info = device(1);
     gk_tuning_set tuned;
@@ -415,7 +431,7 @@ static void test_small_edge_and_short_k_kernels(void **state)
                         (long long)cases[i].k, got.def ? got.def->name : "-", cases[i].kernel);
         assert_string_equal(got.def->name, cases[i].kernel);
         gk_config defaults;
-        if (strcmp(cases[i].kernel, "direct") != 0 && strcmp(cases[i].kernel, "xgemm") != 0) {
+        if (strcmp(cases[i].kernel, "direct") != 0 && strncmp(cases[i].kernel, "xgemm", 5) != 0) {
             assert_int_equal(gk_config_resolve(got.def, NULL, &defaults), GEMMKIT_SUCCESS);
             assert_string_equal(got.config.options, defaults.options); /* no tuned line: the registry's */
         }

@@ -12,7 +12,7 @@
 #include "status.h"
 
 static const char *const gemm_variables[] = {"M", "N", "K", "WORK", "CUS", "TILE_M", "TILE_N", "TILE_K",
-                                             "GROUPS", "PADDED", NULL};
+                                             "GROUPS", "PADDED", "PACKED", NULL};
 static const char *const omatcopy_variables[] = {"TRANS", "ROWS", "COLS", "OFFA", "LDA", "OFFB", "LDB", "CUS", NULL};
 
 const char *const *gk_policy_variables(const char *routine)
