@@ -158,10 +158,9 @@ gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, i
     return gk_sgemm_choose(gk_policy_builtin(), &ctx->info, &ctx->tuned, m, n, k);
 }
 
-const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx)
+const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx, int64_t n)
 {
-    /* The kernel rows' choice for a large square, where no size rule should bite. */
-    gemm_state s = {.info = &ctx->info, .tuned = &ctx->tuned, .m = 4096, .n = 4096, .k = 4096};
+    gemm_state s = {.info = &ctx->info, .tuned = &ctx->tuned, .m = n, .n = n, .k = n};
     return kernel_step(gk_policy_builtin(), &s) ? s.candidate.def : NULL;
 }
 

@@ -77,10 +77,11 @@ gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_in
 #define GK_SPLITK_MIN_SLICE 256
 int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k);
 
-/* The device class's fast kernel, which the dispatch gives the shapes that
- * gk_sgemm_fast_kernel_scope describes in words (from the policy's fallback
- * rows; the rest run "direct"). */
-const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx);
+/* The kernel the policy's kernel rows give an n x n x n problem on this device
+ * (before variants, split-K and fallbacks): what `gemmkit tune --size n`
+ * tunes by default. gk_sgemm_fast_kernel_scope describes in words the shapes
+ * the fallback rows send elsewhere ("direct"). */
+const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx, int64_t n);
 const char *gk_sgemm_fast_kernel_scope(void);
 
 #endif

@@ -4,10 +4,14 @@
 # that sees the system's numpy (--system-site-packages; Debian's own python
 # refuses pip outside one), then README.md's Python example, run outside the
 # checkout, must find that installed library (through pkg-config) and print
-# only True. Exit 77 (skipped) without venv/pip.
+# only True. Exit 77 (skipped) without numpy (the package's one dependency,
+# which offline pip cannot fetch) or venv/pip.
 # Usage: python_pip_install.sh SOURCE_DIR BUILD_DIR PYTHON
 set -euo pipefail
 src=$1 build=$2 python=$3
+if ! "$python" -c "import numpy" 2>/dev/null; then
+    echo "SKIP: $python lacks numpy (Debian: apt-get install python3-numpy)"; exit 77
+fi
 work=$build/python-install-test
 rm -rf "$work"
 mkdir -p "$work/run"

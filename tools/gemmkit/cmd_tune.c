@@ -180,7 +180,7 @@ static int tune(gemmkit_context *ctx, const gk_kernel_def *def, const gk_tune_ar
         gk_cli_report("saving the result", status);
         return GK_EXIT_FAILED;
     }
-    gk_tune_print_saved(path, ctx, def, args->small);
+    gk_tune_print_saved(path, ctx, def, n, args->small);
     return GK_EXIT_OK;
 }
 
@@ -204,7 +204,10 @@ int gk_cmd_tune(const gk_cli *cli)
     if (args.save && !gk_tune_database_usable(path)) return GK_EXIT_FAILED;
     gemmkit_context *ctx = gk_cli_open(cli);
     if (!ctx) return GK_EXIT_FAILED;
-    if (!def) def = gk_sgemm_fast_kernel(ctx);
+    if (!def) { /* what the library runs at the size tuned */
+        const int64_t n = args.size ? args.size : gk_routine_of(GK_OP_SGEMM)->tune_size(ctx->info.is_gpu, args.small);
+        def = gk_sgemm_fast_kernel(ctx, n);
+    }
     int exit_code;
     if (!gk_kernel_runs_on(def, ctx->ops->bit))
         exit_code = gk_cli_usage_error("tune", "kernel %s needs the CUDA backend (gemmkit --backend cuda tune ...)",

@@ -48,6 +48,6 @@ int gk_tune_database_usable(const char *path);
 gemmkit_status gk_tune_save(const char *path, const gemmkit_device_info *info, const gk_kernel_def *def, int small,
                             const char *params, double score);
 /* "saved to PATH; used by ...": which contexts read the file and which calls run the kernel. */
-void gk_tune_print_saved(const char *path, gemmkit_context *ctx, const gk_kernel_def *def, int small);
+void gk_tune_print_saved(const char *path, gemmkit_context *ctx, const gk_kernel_def *def, int64_t size, int small);
 
 #endif

@@ -22,18 +22,18 @@ static int same_file(const char *a, const char *b)
 }
 
 /* Where the result went and, truthfully, which calls will use it. */
-void gk_tune_print_saved(const char *path, gemmkit_context *ctx, const gk_kernel_def *def, int small)
+void gk_tune_print_saved(const char *path, gemmkit_context *ctx, const gk_kernel_def *def, int64_t size, int small)
 {
     char read_buffer[1024];
     const char *read = gk_tuning_path(read_buffer, sizeof read_buffer);
     printf("saved to %s; used by new contexts on this device", path);
     if (!read || !same_file(read, path)) printf(" when GEMMKIT_TUNING_DB=%s", path);
-    const gk_kernel_def *fast = gk_sgemm_fast_kernel(ctx);
+    const gk_kernel_def *fast = gk_sgemm_fast_kernel(ctx, size);
     if (gk_kernel_op(def) != GK_OP_SGEMM)
         printf(", whenever %s runs\n", def->name);
     else if (def != fast)
-        printf(", only in SGEMM calls that name %s (the default dispatch runs %s on this device)\n", def->name,
-               fast ? fast->name : "direct");
+        printf(", only in SGEMM calls that name %s (the default dispatch runs %s on this device at %lld^3)\n", def->name,
+               fast ? fast->name : "direct", (long long)size);
     else if (small)
         printf(", for the problems the default dispatch gives %s whose main tiles would leave some of the "
                "device's %d compute units idle\n", def->name, ctx->info.compute_units);
