@@ -6,7 +6,8 @@
 # sweep's own) on both; every run writes OUTDIR/BACKEND-NAME.json (.log: its
 # table and progress). Then bench/sweep_summary.py's markdown table, printed last
 # and kept in OUTDIR/sweep.md: call-time TFLOPS, ratios to cuBLAS, their
-# geometric mean, shapes below 0.90x flagged, the issue's targets met or not.
+# geometric mean, shapes below 0.90x flagged, the issue's targets met or not;
+# OUTDIR/sweep.png draws the ratios (bench/sweep_plot.py, with matplotlib).
 #
 # usage: bench/sweep.sh OUTDIR [ARCHIVE.tar.gz]
 #   ARCHIVE: also pack OUTDIR into one file (for the device tool: "$OUT/sweep.tar.gz")
@@ -19,7 +20,7 @@
 set -uo pipefail
 
 if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,6 +70,8 @@ done
 # The table, last.
 if [ ${#jsons[@]} -gt 0 ]; then
   python3 "$root/bench/sweep_summary.py" "${jsons[@]}" >"$out/sweep.md" 2>&1 || gk_failed+=("summary")
+  python3 "$root/bench/sweep_plot.py" "$out/sweep.png" "${jsons[@]}" >"$out/plot.log" 2>&1 ||
+    gk_log "no plot (bench/sweep_plot.py needs matplotlib): $out/plot.log"
 else
   gk_log "no results to summarize"
 fi
