@@ -149,13 +149,22 @@ static void test_every_registry_kernel_compiles(void **state)
         gk_config config;
         if (gk_config_resolve(def, NULL, &config) != GEMMKIT_SUCCESS)
             fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
-        int variants = (def->contract == GK_CONTRACT_GEMM_DIRECT) ? 4 : 1;
+        /* Every op(A), op(B) of a kernel that takes them; with float4 access for NT and TN and without for NN
+         * and TT, so that each operand's two orders are compiled with and without it. */
+        const int trans = (def->defines & GK_DEFINE_TRANS_A) != 0, vec = (def->defines & GK_DEFINE_VEC_A) != 0;
+        const int variants = trans ? 4 : 1;
         for (int v = 0; v < variants; v++) {
             gk_define defines[GK_MAX_DEFINES];
             unsigned count = gk_config_defines(&config, defines);
-            if (variants > 1) { /* v's bits: op(A), op(B) */
+            if (trans) { /* v's bits: op(A), op(B) */
                 defines[count++] = (gk_define){"TRANS_A", v & 1};
                 defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
+            }
+            if (vec) {
+                const int on = v == 1 || v == 2;
+                defines[count++] = (gk_define){"VEC_A", on};
+                defines[count++] = (gk_define){"VEC_B", on};
+                defines[count++] = (gk_define){"VEC_C", on};
             }
             gk_cuda_image image;
             char what[160];

@@ -50,18 +50,10 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
                                                           : NULL;
     if (in_place) return old_resolve(tuned, gk_kernel_find(in_place), NULL);
     /* Added after the old rules (issue 13): on GPUs, below 2^33 multiply-adds or with an edge of C at most 32,
-     * xgemm-direct (no packing), unless its tiles leave over half the units idle with a long K (split-K's shapes). */
+     * xgemm-direct (no packing). */
     const gk_kernel_def *fast_def = gk_kernel_find(info->is_gpu ? "xgemm" : "lecture-6-one-block-shared");
-    if (info->is_gpu) {
-        const gk_kernel_def *in_place_tiles = gk_kernel_find("xgemm-direct");
-        old_choice candidate = old_resolve(tuned, in_place_tiles, NULL);
-        gk_geometry cg;
-        assert_int_equal(gk_config_geometry(&candidate.config, m, n, k, &cg), GEMMKIT_SUCCESS);
-        const int64_t tiles = (m + cg.tile_m - 1) / cg.tile_m * ((n + cg.tile_n - 1) / cg.tile_n);
-        const int splits_serve = tiles * 2 <= info->compute_units && k >= 4 * (m + n);
-        if (((double)m * (double)n * (double)k < 8589934592.0 || m <= 32 || n <= 32) && !splits_serve)
-            fast_def = in_place_tiles;
-    }
+    if (info->is_gpu && ((double)m * (double)n * (double)k < 8589934592.0 || m <= 32 || n <= 32))
+        fast_def = gk_kernel_find("xgemm-direct");
     old_choice fast = old_resolve(tuned, fast_def, NULL);
     gk_config config = fast.config;
     gk_geometry g;
@@ -93,13 +85,16 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
     return fast;
 }
 
-/* ---- The split-K row, added after those rules (a separate expectation): on GPUs, where the fast kernel's
- * tiles give GROUPS * 2 <= CUS and K >= 4 (M + N), xgemm-splitk with the same tiles and
- * SPLITS = min(ceil(4 CUS / GROUPS), 64, K / 256), when that is 2 or more. */
+/* ---- The split-K rows, added after those rules (a separate expectation): on GPUs, where the fast kernel's
+ * tiles give GROUPS * 2 <= CUS and K >= 4 (M + N), its split-K build (xgemm-splitk, xgemm-direct-splitk) with
+ * the same tiles and SPLITS = min(ceil(4 CUS / GROUPS), 64, K / 256), when that is 2 or more. */
 static old_choice with_split(const gemmkit_device_info *info, old_choice c, int64_t m, int64_t n, int64_t k)
 {
     gk_geometry g;
-    if (!info->is_gpu || strcmp(c.def->name, "xgemm") != 0 ||
+    const char *split_name = !strcmp(c.def->name, "xgemm") ? "xgemm-splitk"
+                             : !strcmp(c.def->name, "xgemm-direct") ? "xgemm-direct-splitk"
+                                                                   : NULL;
+    if (!info->is_gpu || !split_name ||
         gk_config_geometry(&c.config, m, n, k, &g) != GEMMKIT_SUCCESS)
         return c;
     const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
@@ -112,7 +107,7 @@ static old_choice with_split(const gemmkit_device_info *info, old_choice c, int6
              gk_config_value(&c.config, "TSM", 0), gk_config_value(&c.config, "TSN", 0),
              gk_config_value(&c.config, "TSK", 0), gk_config_value(&c.config, "WPTM", 0),
              gk_config_value(&c.config, "WPTN", 0), (int)splits);
-    old_choice split = {gk_kernel_find("xgemm-splitk"), c.params, {0}};
+    old_choice split = {gk_kernel_find(split_name), c.params, {0}};
     assert_int_equal(gk_config_resolve(split.def, params, &split.config), GEMMKIT_SUCCESS);
     return split;
 }
@@ -370,14 +365,15 @@ static void test_split_k_for_few_tiles_and_long_k(void **state)
         const char *kernel;
         int splits;
     } cases[] = {
-        {256, 256, 65536, "xgemm-splitk", 33},  /* 16 tiles of xgemm/small's 64 x 64: 4 x 132 / 16 */
-        {128, 128, 131072, "xgemm-splitk", 64}, /* 4 tiles: 132 slices, capped */
+        {256, 256, 65536, "xgemm-direct-splitk", 33},  /* 16 tiles of xgemm-direct/small's 64 x 64: 4 x 132 / 16 */
+        {128, 128, 131072, "xgemm-direct-splitk", 64}, /* 4 tiles: 132 slices, capped */
+        {256, 256, 131072, "xgemm-splitk", 33},        /* 2^33 multiply-adds: xgemm (packed), its split-K build */
         {256, 256, 1024, "xgemm-direct", 0},    /* K too short against M + N: the tiles as they are */
-        {64, 64, 512, "xgemm-splitk", 2},       /* one tile, two slices of 256 */
+        {64, 64, 512, "xgemm-direct-splitk", 2}, /* one tile, two slices of 256 */
         {4096, 4096, 4096, "xgemm", 0},
         {8192, 8192, 128, "xgemm", 0},          /* 4096 tiles */
         {1024, 1024, 65536, "xgemm", 0},        /* 256 tiles fill the SMs */
-        {16, 16, 65536, "direct", 0},           /* padding 16 to 64 quadruples the work: the fallback */
+        {16, 16, 65536, "xgemm-direct-splitk", 64}, /* in place: no padding copies to fall back from */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gk_sgemm_choice got = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, cases[i].m, cases[i].n, cases[i].k);
@@ -416,7 +412,7 @@ static void test_small_edge_and_short_k_kernels(void **state)
         {1, 17, 1, "skinny-m"},        /* tiny, yet no padding to amortise: stays */
         {8192, 8192, 1, "small-k"},    {8192, 8192, 16, "small-k"},   {17, 17, 16, "small-k"},
         {2, 8192, 2, "skinny-m"},      /* a small edge wins over a short K */
-        {16, 16, 65536, "direct"},     /* both edges small: neither kernel (all of K in one work-group) */
+        {16, 16, 65536, "xgemm-direct-splitk"}, /* both edges small: neither skinny kernel; split-K in place */
         {17, 16384, 16384, "xgemm-direct"}, /* narrow-m's 32 rows, not packed: no fallback for the padding */
         {32, 16384, 16384, "xgemm-direct"}, /* the narrow tiles */
         {8192, 8192, 17, "xgemm-direct"},   {8192, 8192, 128, "xgemm"},    {4096, 4096, 4096, "xgemm"},

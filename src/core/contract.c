@@ -37,6 +37,12 @@ static unsigned gemm_packed_strided(const gk_operands *o, gk_arg *out)
                 GK_MEM(o->c.mem), I(o->stride_c));
 }
 
+static unsigned gemm_direct_split(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), I(o->k_slice), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
+                GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), GK_MEM(o->c.mem), I(o->c.ld), I(o->stride_c));
+}
+
 static unsigned transpose_or_copy(const gk_operands *o, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
@@ -68,6 +74,7 @@ static const struct {
     [GK_CONTRACT_GEMM_PACKED] = {GK_OP_SGEMM, gemm_packed},
     [GK_CONTRACT_GEMM_PACKED_BT] = {GK_OP_SGEMM, gemm_packed},
     [GK_CONTRACT_GEMM_PACKED_BT_STRIDED] = {GK_OP_SGEMM, gemm_packed_strided},
+    [GK_CONTRACT_GEMM_DIRECT_SPLIT] = {GK_OP_SGEMM, gemm_direct_split},
     [GK_CONTRACT_TRANSPOSE] = {GK_OP_TRANSPOSE, transpose_or_copy},
     [GK_CONTRACT_COPY] = {GK_OP_COPY, transpose_or_copy},
     [GK_CONTRACT_SCALE] = {GK_OP_HELPER, scale},

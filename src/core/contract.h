@@ -19,6 +19,7 @@ typedef struct gk_matrix {
  * unpack, reduce); reduce sums k partials, stride_a apart. */
 typedef struct gk_operands {
     int64_t m, n, k;
+    int64_t k_slice; /* GK_CONTRACT_GEMM_DIRECT_SPLIT: K per slice (batch = slices) */
     int64_t batch; /* the grid's third dimension; 0 counts as 1 */
     int64_t stride_a, stride_b, stride_c; /* strided contracts: floats from one batch entry to the next */
     int trans_a, trans_b;

@@ -59,7 +59,8 @@ static int set_variables(const gemm_state *s, const gk_config *c, gk_variables *
     gk_variables_set(vars, "GROUPS", product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1));
     gk_variables_set(vars, "PADDED", product(gk_round_up(s->m, g.tile_m), gk_round_up(s->n, g.tile_n),
                                              gk_round_up(s->k, g.k_multiple)));
-    gk_variables_set(vars, "PACKED", c->def->contract != GK_CONTRACT_GEMM_DIRECT);
+    gk_variables_set(vars, "PACKED", c->def->contract != GK_CONTRACT_GEMM_DIRECT &&
+                                         c->def->contract != GK_CONTRACT_GEMM_DIRECT_SPLIT);
     return 1;
 }
 
@@ -80,14 +81,20 @@ static int variant_variables(const gk_policy_rule *rule, gk_variables *vars, voi
     return s->variant && set_variables(s, s->chosen, vars);
 }
 
+/* Contracts that run split-K (K-slices along the grid's third dimension, then a reduction). */
+static int splits_k(gk_contract contract)
+{
+    return contract == GK_CONTRACT_GEMM_PACKED_BT_STRIDED || contract == GK_CONTRACT_GEMM_DIRECT_SPLIT;
+}
+
 /* The split-K kernel def with the chosen configuration's values for the
  * parameters both have (its tiles) and SPLITS from gk_sgemm_splits; 0 unless
- * def is the strided build of the chosen kernel (its source), or when one
+ * def is the split-K build of the chosen kernel (its source), or when one
  * slice is all. */
 static int split_config(gemm_state *s, const gk_kernel_def *def)
 {
     gk_geometry g;
-    if (def->contract != GK_CONTRACT_GEMM_PACKED_BT_STRIDED || strcmp(def->source, s->chosen->def->source) ||
+    if (!splits_k(def->contract) || splits_k(s->chosen->def->contract) || strcmp(def->source, s->chosen->def->source) ||
         gk_config_geometry(s->chosen, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS)
         return 0;
     const int splits = gk_sgemm_splits(s->info->compute_units,

@@ -116,18 +116,18 @@ static gemmkit_status plan_pack(gemmkit_context *ctx, int slot, const gk_matrix 
 }
 
 /* Split-K's slices: SPLITS of them (gk_sgemm_splits' count when 0), no more than the device's largest buffer
- * holds as mp x np partials, each kslice long (a multiple of the kernel's K step), and only as many as hold
- * part of k, so that no slice is all padding (SPLITS above k / TSK clamps). */
-static int64_t split_k(const gemmkit_context *ctx, const gk_config *config, const gk_geometry *g, int64_t mp,
-                       int64_t np, int64_t k, int64_t *kslice)
+ * holds as partials of `partial` floats each, each kslice long (a multiple of the kernel's K step, TSK), and
+ * only as many as hold part of k, so that no slice is all padding (SPLITS above k / TSK clamps). */
+static int64_t split_k(const gemmkit_context *ctx, const gk_config *config, int64_t tiles, int64_t partial_floats,
+                       int64_t k, int64_t *kslice)
 {
     int64_t splits = gk_config_value(config, "SPLITS", 1);
-    if (splits == 0) splits = gk_sgemm_splits(ctx->info.compute_units, mp / g->tile_m * (np / g->tile_n), k);
-    const int64_t partial = mp * np * (int64_t)sizeof(float);
+    if (splits == 0) splits = gk_sgemm_splits(ctx->info.compute_units, tiles, k);
+    const int64_t partial = partial_floats * (int64_t)sizeof(float);
     if (ctx->info.max_alloc_bytes && splits * partial > (int64_t)ctx->info.max_alloc_bytes)
         splits = (int64_t)ctx->info.max_alloc_bytes / partial;
     if (splits < 1) splits = 1;
-    *kslice = gk_round_up((k + splits - 1) / splits, g->k_multiple);
+    *kslice = gk_round_up((k + splits - 1) / splits, gk_config_value(config, "TSK", 1));
     return (k + *kslice - 1) / *kslice;
 }
 
@@ -148,7 +148,7 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
     const int strided = config->def->contract == GK_CONTRACT_GEMM_PACKED_BT_STRIDED;
     int64_t splits = 1, kslice = kp;
     if (strided) {
-        splits = split_k(ctx, config, g, mp, np, p->k, &kslice);
+        splits = split_k(ctx, config, mp / g->tile_m * (np / g->tile_n), mp * np, p->k, &kslice);
         kp = splits * kslice;
     }
     gk_operands main = {.m = mp, .n = np, .k = kslice, .batch = splits, .a = p->a, .b = p->b, .c = p->c,
@@ -172,6 +172,26 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
     return gk_plan_add_helper(ctx, plan, splits > 1 ? GK_HELPER_REDUCE : GK_HELPER_UNPACK, &unpack, 0);
 }
 
+/* Split-K on the operands as stored: slice z of K into partial z (m x n, leading dimension m rounded up to 4
+ * floats, so that the kernel stores whole float4), then the reduction applies alpha and beta. */
+static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
+                                        const gk_sgemm_problem *p, gk_plan *plan)
+{
+    const int64_t ldp = gk_round_up(p->m, 4);
+    const int64_t tiles = (p->m + g->tile_m - 1) / g->tile_m * ((p->n + g->tile_n - 1) / g->tile_n);
+    int64_t kslice = p->k;
+    const int64_t splits = split_k(ctx, config, tiles, ldp * p->n, p->k, &kslice);
+    gk_mem *partials = NULL;
+    GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, (size_t)(splits * ldp * p->n) * sizeof(float), &partials));
+    const gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,
+                              .trans_a = p->trans_a, .trans_b = p->trans_b, .a = p->a, .b = p->b,
+                              .c = {partials, 0, ldp}, .stride_c = ldp * p->n};
+    GK_TRY(gk_plan_add(ctx, plan, config, g, &main, 1));
+    const gk_operands reduce = {.m = p->m, .n = p->n, .k = splits, .alpha = p->alpha, .beta = p->beta,
+                                .a = {partials, 0, ldp}, .stride_a = ldp * p->n, .c = p->c};
+    return gk_plan_add_helper(ctx, plan, GK_HELPER_REDUCE, &reduce, 0);
+}
+
 gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
                              gk_plan *plan)
 {
@@ -192,6 +212,7 @@ gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *option
                                  .alpha = p->alpha, .beta = p->beta, .a = p->a, .b = p->b, .c = p->c};
         return gk_plan_add(ctx, plan, &config, &g, &all, 1);
     }
+    if (config.def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT) return plan_direct_split(ctx, &config, &g, p, plan);
     return plan_packed(ctx, &config, &g, p, plan);
 }
 

@@ -34,6 +34,10 @@ typedef enum gk_contract {
      *   (M, N, K, A, strideA, B, strideB, C, strideC).
      * Split-K runs one K-slice per z (K = the slice's length) into its own partial. */
     GK_CONTRACT_GEMM_PACKED_BT_STRIDED,
+    /* Split-K on the operands as stored (GK_CONTRACT_GEMM_DIRECT's A and B): work-group z
+     * multiplies the K-slice [z*kslice, min(K, (z+1)*kslice)) into partial z, P + z*strideP:
+     *   (M, N, K, kslice, A, offA, lda, B, offB, ldb, P, ldp, strideP). */
+    GK_CONTRACT_GEMM_DIRECT_SPLIT,
     /* Transposes and copies, any sizes (bounds-checked), A(r, c) = A[offA + r + c*lda]:
      *   (rows, cols, alpha, A, offA, lda, B, offB, ldb).
      * A transpose writes B[offB + c + r*ldb] = alpha * A(r, c) (B is cols x rows),

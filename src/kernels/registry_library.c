@@ -5,7 +5,7 @@
 #include "registry.h"
 
 /* Helpers by position, so plans reach them without a lookup (gk_kernel_helper). */
-enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, UNPACK, SCALE, REDUCE };
+enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, SCALE, REDUCE };
 
 /* xgemm's tiles, shared by its split-K build. */
 #define XGEMM_TILE_PARAMS                                                                                             \
@@ -88,6 +88,24 @@ static const gk_kernel_def kernels[] = {
         .summary = "xgemm's tiles on the operands as stored: edge tiles bounds-checked, no packing or padding copies",
         .params = {XGEMM_TILE_PARAMS},
         .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0"},
+        .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
+        .tile_m = "TSM", .tile_n = "TSN",
+        .k_multiple = "1",
+        .local_mem_bytes = "2 * TSK * (TSM + TSN + 8) * 4",
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B | GK_DEFINE_VEC_C,
+    },
+    [XGEMM_DIRECT_SPLITK] = {
+        .name = "xgemm-direct-splitk",
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 5,
+        .source = "library/xgemm_direct.cl",
+        .function = "gk_xgemm_direct",
+        .summary = "xgemm-direct over SPLITS slices of K (grid z = slice) into partials, then a reduction: no packing",
+        .params = {XGEMM_TILE_PARAMS,
+                   {"SPLITK", 1, "1", "builds xgemm-direct's split-K form (the contract's; always 1)"},
+                   {"SPLITS", 4, "1,2,4,8,16", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}},
+        .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0", "SPLITK == 1", "SPLITS >= 0 && SPLITS <= 256"},
         .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "1",

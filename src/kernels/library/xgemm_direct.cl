@@ -21,6 +21,13 @@
 //
 // Work-item (tx, ty) owns the C elements at rows 4*(tx + i*RTSM) + {0..3}
 // and columns 4*(ty + j*RTSN) + {0..3} of the tile, as in xgemm.cl.
+//
+// Built with -DSPLITK=1 (GK_CONTRACT_GEMM_DIRECT_SPLIT, the registry's
+// xgemm-direct-splitk): split-K without packing. Work-group z along the grid's
+// third dimension multiplies the K-slice [z*kslice, min(K, (z+1)*kslice)) of
+// op(A) and op(B), read in place, into partial z, P + z*strideP (leading
+// dimension ldp, alpha 1, beta 0); the plan's reduction then sums the partials
+// in order and applies alpha and beta once.
 
 #ifndef TSM
 #define TSM 128 // tile of C in M per work-group
@@ -51,6 +58,9 @@
 #endif
 #ifndef VEC_C
 #define VEC_C 0
+#endif
+#ifndef SPLITK
+#define SPLITK 0
 #endif
 
 #define RTSM (TSM / WPTM) // work-items along M
@@ -174,6 +184,20 @@ HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, c
 #endif
 
 __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
+#if SPLITK
+void gk_xgemm_direct(const int M, const int N, const int K_ALL, const int kslice,
+                     const __global float* A, const int offA, const int lda,
+                     const __global float* B, const int offB, const int ldb,
+                     __global float* C, const int ldc, const int strideC)
+{
+    // This work-group's slice of K: op(A)'s columns and op(B)'s rows from kz.
+    const int kz = get_group_id(2) * kslice;
+    const int K = min(K_ALL - kz, kslice);
+    const float alpha = 1.0f, beta = 0.0f;
+    A += offA + (TRANS_A ? kz : kz * lda);
+    B += offB + (TRANS_B ? kz * ldb : kz);
+    C += get_group_id(2) * strideC;
+#else
 void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
                      const __global float* A, const int offA, const int lda,
                      const __global float* B, const int offB, const int ldb,
@@ -182,6 +206,7 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
     A += offA;
     B += offB;
     C += offC;
+#endif
     const int tx = get_local_id(0);
     const int ty = get_local_id(1);
     const int tid = ty * RTSM + tx;

@@ -1,0 +1,134 @@
+/* Split-K on the operands as stored (xgemm-direct-splitk by name: K-slices
+ * read in place into partials, then the reduction) against the float64
+ * reference with fresh random inputs, C poisoned with NaN when beta == 0:
+ * slices that end inside a K step, every transpose and layout, leading
+ * dimensions and offsets with and without float4 access, alpha/beta, slice
+ * counts from 1 to more than K has steps; the sum is deterministic, and one
+ * slice computes exactly what xgemm-direct computes. The policy's choice of
+ * it is in test_policy.c. */
+#include "test_device_case.h"
+
+static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
+static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
+
+#define TILES "TSM=32,TSN=32,TSK=8,WPTM=4,WPTN=4"
+
+static gemmkit_options splitk(const char *params)
+{
+    return (gemmkit_options){.kernel = "xgemm-direct-splitk", .params = params};
+}
+
+static gk_sgemm_case make(gemmkit_layout l, int a, int b, int64_t m, int64_t n, int64_t k, float alpha, float beta)
+{
+    return (gk_sgemm_case){l, transposes[a], transposes[b], m, n, k, alpha, beta, 0, 0, 0};
+}
+
+static void test_odd_sizes_and_slice_counts(void **state)
+{
+    (void)state;
+    static const int64_t sizes[][3] = {{1, 1, 1}, {2, 3, 5}, {1, 1, 300}, {7, 13, 301}, {33, 65, 1000}, {64, 64, 1024}};
+    static const char *const params[] = {TILES ",SPLITS=1", TILES ",SPLITS=3", TILES ",SPLITS=7", TILES ",SPLITS=256",
+                                         TILES ",SPLITS=0"};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (size_t p = 0; p < sizeof params / sizeof params[0]; p++) {
+            const gemmkit_options o = splitk(params[p]);
+            assert_case_ok(&o, make(GEMMKIT_COL_MAJOR, 0, 0, sizes[i][0], sizes[i][1], sizes[i][2], 1.0f, 0.0f));
+        }
+}
+
+/* Each operand's slices start kslice columns (plain A, transposed B) or rows further on. */
+static void test_all_transposes_layouts_and_leading_dimensions(void **state)
+{
+    (void)state;
+    const gemmkit_options o = splitk(TILES ",SPLITS=5");
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                gk_sgemm_case c = make(layouts[l], a, b, 45, 38, 611, 1.25f, -0.5f);
+                assert_case_ok(&o, c);
+                c.beta = 0.0f; /* C poisoned with NaN: it must not be read */
+                assert_case_ok(&o, c);
+                c.lda = 700, c.ldb = 652, c.ldc = l ? 60 : 48; /* multiples of 4: float4 access */
+                assert_case_ok(&o, c);
+                c.lda = 701, c.ldb = 651, c.ldc = l ? 61 : 49; /* and not */
+                assert_case_ok(&o, c);
+            }
+}
+
+static void test_alpha_beta_and_offsets(void **state)
+{
+    (void)state;
+    static const float values[] = {0.0f, 1.0f, -2.5f};
+    const gemmkit_options o = splitk(TILES ",SPLITS=4");
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) assert_case_ok(&o, make(GEMMKIT_COL_MAJOR, 0, 1, 37, 29, 333, values[a], values[b]));
+    static const int64_t offsets[][3] = {{3, 11, 7}, {4, 8, 12}};
+    for (int f = 0; f < 2; f++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                device_case d = {make(GEMMKIT_COL_MAJOR, a, b, 37, 22, 445, 0.5f, 2.0f), offsets[f][0], offsets[f][1],
+                                 offsets[f][2]};
+                d.c.lda = 448, d.c.ldb = 448, d.c.ldc = 40;
+                run_device_case(&o, d, 0);
+                d.c.beta = 0.0f;
+                run_device_case(&o, d, 0);
+            }
+}
+
+static void run(const gemmkit_options *o, int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c)
+{
+    for (int64_t i = 0; i < m * n; i++) c[i] = NAN;
+    assert_int_equal(gemmkit_sgemm_ex(test_ctx, o, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, k, 1.0f,
+                                      a, m, b, k, 0.0f, c, m),
+                     GEMMKIT_SUCCESS);
+}
+
+/* The partials are summed in a fixed order: the same inputs give the same bits;
+ * and one slice is xgemm-direct itself (same tiles, same K order), bit for bit. */
+static void test_deterministic_and_one_slice_is_xgemm_direct(void **state)
+{
+    (void)state;
+    const int64_t m = 67, n = 45, k = 1500;
+    float *a = malloc((size_t)(m * k) * sizeof *a), *b = malloc((size_t)(k * n) * sizeof *b);
+    float *c1 = malloc((size_t)(m * n) * sizeof *c1), *c2 = malloc((size_t)(m * n) * sizeof *c2);
+    assert_true(a && b && c1 && c2);
+    gk_fill_random(&test_rng, a, (size_t)(m * k));
+    gk_fill_random(&test_rng, b, (size_t)(k * n));
+    const gemmkit_options split = splitk(TILES ",SPLITS=9");
+    run(&split, m, n, k, a, b, c1);
+    run(&split, m, n, k, a, b, c2);
+    assert_memory_equal(c1, c2, (size_t)(m * n) * sizeof *c1);
+    const gemmkit_options one = splitk(TILES ",SPLITS=1"), whole = {.kernel = "xgemm-direct", .params = TILES};
+    run(&one, m, n, k, a, b, c1);
+    run(&whole, m, n, k, a, b, c2);
+    assert_memory_equal(c1, c2, (size_t)(m * n) * sizeof *c1);
+    free(a);
+    free(b);
+    free(c1);
+    free(c2);
+}
+
+static void test_bad_parameters_are_refused(void **state)
+{
+    (void)state;
+    float x[4] = {0};
+    static const char *const params[] = {"SPLITS=-1", "SPLITS=257", "SPLITK=0", "TSK=6"};
+    for (size_t p = 0; p < sizeof params / sizeof params[0]; p++) {
+        const gemmkit_options o = splitk(params[p]);
+        assert_int_equal(gemmkit_sgemm_ex(test_ctx, &o, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 2, 2, 1,
+                                          1.0f, x, 2, x, 1, 0.0f, x, 2),
+                         GEMMKIT_ERROR_INVALID_KERNEL_PARAMS);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_odd_sizes_and_slice_counts),
+        cmocka_unit_test(test_all_transposes_layouts_and_leading_dimensions),
+        cmocka_unit_test(test_alpha_beta_and_offsets),
+        cmocka_unit_test(test_deterministic_and_one_slice_is_xgemm_direct),
+        cmocka_unit_test(test_bad_parameters_are_refused),
+    };
+    return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
+}
