@@ -140,7 +140,8 @@ static void rank(search_result *r, const char *params, double score, double ms)
 }
 
 /* Times and verifies each candidate, keeping the fastest correct ones, until
- * deadline_ms (0: none) once one has been timed. */
+ * the next one would, by the average so far, end past deadline_ms (0: none);
+ * at least one is timed. */
 static void search(gk_tune_target *t, const gk_kernel_def *def, const space *s, const long *candidates, long count,
                    int verbose, double deadline_ms, search_result *r)
 {
@@ -148,7 +149,9 @@ static void search(gk_tune_target *t, const gk_kernel_def *def, const space *s, 
     gk_tune_progress_start(&progress, stderr, count);
     *r = (search_result){.timed = 0};
     for (long i = 0; i < count; i++) {
-        if (i > 0 && deadline_ms > 0.0 && gk_bench_now_ms() >= deadline_ms) {
+        /* Stop before a candidate that would end past the deadline, as the average one so far. */
+        const double now = gk_bench_now_ms();
+        if (i > 0 && deadline_ms > 0.0 && now + (now - progress.start_ms) / (double)i > deadline_ms) {
             r->out_of_time = 1;
             break;
         }
