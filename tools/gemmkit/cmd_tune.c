@@ -177,6 +177,19 @@ static void search(gk_tune_target *t, const gk_kernel_def *def, const space *s, 
     r->seconds = gk_tune_progress_seconds(&progress);
 }
 
+/* The index of the best finalist, or -1 when none passed. A variant's
+ * finalists run again on fresh inputs with NaN-poisoned outputs (an element
+ * left unwritten shows), best first: the first to pass wins. */
+static int final_winner(gk_tune_target *t, const search_result *r)
+{
+    for (int i = 0; i < FINALISTS && r->best_score[i] > 0.0; i++) {
+        char check[256];
+        if (!t->per_shape || gk_tune_target_final_check(t, r->best[i], check, sizeof check)) return i;
+        fprintf(stderr, "  %-48s WRONG RESULT on fresh inputs: %s\n", r->best[i], check);
+    }
+    return -1;
+}
+
 /* What one job ended with, for the summary. */
 typedef struct job_result {
     char line[160];   /* "xgemm-direct/narrow-n" */
@@ -236,15 +249,7 @@ static int tune(const gk_cli *cli, gemmkit_context *ctx, const gk_tune_job *job,
     search(&target, def, &s, candidates, count, args->verbose, deadline_ms, &r);
     free(candidates);
     printf("%ld timed in %.1f s%s\n", r.timed, r.seconds, r.out_of_time ? " (stopped: its share of --max-time)" : "");
-    /* The finalists of a variant again, on fresh inputs with NaN-poisoned outputs: the first to pass wins. */
-    int winner = r.best_score[0] > 0.0 ? 0 : -1;
-    for (int i = 0; target.per_shape && winner >= 0 && winner < FINALISTS; i++, winner++) {
-        char check[256];
-        if (!(r.best_score[winner] > 0.0)) { winner = -1; break; }
-        if (gk_tune_target_final_check(&target, r.best[winner], check, sizeof check)) break;
-        fprintf(stderr, "  %-48s WRONG RESULT on fresh inputs: %s\n", r.best[winner], check);
-    }
-    if (winner >= FINALISTS) winner = -1;
+    const int winner = final_winner(&target, &r);
     gk_tune_target_release(&target);
     if (winner < 0) {
         fprintf(stderr, "gemmkit tune: no configuration ran correctly\n");
