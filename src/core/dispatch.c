@@ -165,10 +165,16 @@ gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, i
     return gk_sgemm_choose(gk_policy_builtin(), &ctx->info, &ctx->tuned, m, n, k);
 }
 
+const gk_kernel_def *gk_sgemm_choose_kernel(const gk_policy *policy, const gemmkit_device_info *info,
+                                           const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k)
+{
+    gemm_state s = {.info = info, .tuned = tuned, .m = m, .n = n, .k = k};
+    return kernel_step(policy, &s) ? s.candidate.def : NULL;
+}
+
 const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx, int64_t n)
 {
-    gemm_state s = {.info = &ctx->info, .tuned = &ctx->tuned, .m = n, .n = n, .k = n};
-    return kernel_step(gk_policy_builtin(), &s) ? s.candidate.def : NULL;
+    return gk_sgemm_choose_kernel(gk_policy_builtin(), &ctx->info, &ctx->tuned, n, n, n);
 }
 
 static char scope[512];

@@ -82,6 +82,11 @@ int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k);
  * tunes by default. gk_sgemm_fast_kernel_scope describes in words the shapes
  * the fallback rows send elsewhere ("direct"). */
 const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx, int64_t n);
+/* The same at any shape, for any policy, device and tuning lines: the kernel
+ * whose variant lines serve that shape (what `gemmkit tune --variant` tunes
+ * at the variant's representative shapes); NULL when no kernel row holds. */
+const gk_kernel_def *gk_sgemm_choose_kernel(const gk_policy *policy, const gemmkit_device_info *info,
+                                           const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k);
 const char *gk_sgemm_fast_kernel_scope(void);
 
 #endif

@@ -24,7 +24,100 @@ no_temporary_files() {
     [ -z "$left" ] || fail "temporary files left behind: $left"
 }
 
+# tune --variant NAME (ARGS...) on PoCL's representative shapes (shapes.tsv's cpu rows); checks that the line saved
+# is KERNEL/NAME for the kernel the library runs at SHAPE, and sets $kernel and $params.
+tune_variant() {
+    local name=$1 shape=$2
+    shift 2
+    run tune "$@" --max-configs 2 --repeat 1 --db "$db"
+    [ "$rc" = 0 ] || fail "tune $*: exit $rc"
+    kernel=$(sed -n "s|^tuning \([^ ]*\)/$name on .*|\1|p" <<< "$out")
+    [ -n "$kernel" ] || fail "which kernel was tuned for $name?"
+    params=$(sed -n 's/^best: \([^ ]*\) .*/\1/p' <<< "$out")
+    [ -n "$params" ] || fail "no best configuration for $name"
+    [ "$(grep -c $'\t'"$kernel/$name"$'\t'"$params"$'\t' "$db")" = 1 ] || fail "$kernel/$name $params not saved once"
+    # The kernel tuned is the one the library runs at the variant's shape.
+    local bench
+    bench=$(GEMMKIT_TUNING_DB=$db "$gemmkit" bench --sizes "$shape" --repeat 1 --no-peers --no-baseline --quiet 2>&1)
+    echo "$bench"
+    grep -q "^best:$kernel " <<< "$bench" || fail "tuned $kernel for $name, but the library runs another kernel at $shape"
+}
+
 case $case in
+variant_narrow)
+    # narrow-n and narrow-m: saved as KERNEL/NAME, and a new context reading the database runs that line at their
+    # shapes (what the dispatch takes, reported by tune from a fresh context).
+    for name in narrow-n narrow-m; do
+        shape=$([ $name = narrow-n ] && echo 1024x32x1024 || echo 32x1024x1024)
+        tune_variant $name $shape --variant $name
+        grep -qF "  $shape: $kernel with $kernel/$name ($params)" <<< "$out" ||
+            fail "a new context does not run $kernel/$name at $shape"
+    done
+    [ "$(grep -c $'\t' "$db")" = 2 ] || fail "want exactly the two variant lines: $(cat "$db")"
+    no_temporary_files
+    ;;
+variant_small)
+    # --small is --variant small: the same line, replaced in place.
+    tune_variant small 128 --variant small
+    first=$params
+    grep -qE "  128x128x128: $kernel (with $kernel/small|-- not the line saved: the variant row does not hold here)" \
+        <<< "$out" || fail "no truthful report of where $kernel/small is used"
+    tune_variant small 128 --small
+    [ "$(grep -c $'\t'"$kernel/small"$'\t' "$db")" = 1 ] || fail "--small added a second line: $(cat "$db")"
+    echo "first $first, then $params"
+    no_temporary_files
+    ;;
+all_variants)
+    # The main line and every variant of the policy in one command, within --max-time, with a summary.
+    start=$SECONDS
+    run tune --all-variants --size 64 --max-configs 400 --repeat 1 --max-time 4 --db "$db"
+    [ "$rc" = 0 ] || fail "exit $rc"
+    [ $((SECONDS - start)) -lt 60 ] || fail "--max-time 4 took $((SECONDS - start)) s"
+    grep -q '(stopped: its share of --max-time)' <<< "$out" || fail "no search stopped for --max-time"
+    kernel=$(sed -n 's/^tuning \([^ /]*\) on .*/\1/p' <<< "$out")
+    [ -n "$kernel" ] || fail "which kernel was tuned?"
+    grep -q '^summary: lines saved to ' <<< "$out" || fail "no summary"
+    for line in "$kernel" "$kernel/small" "$kernel/narrow-n" "$kernel/narrow-m"; do
+        grep -qE "^  $line +[A-Z]" <<< "$out" || fail "$line not in the summary"
+        [ "$(grep -c $'\t'"$line"$'\t' "$db")" = 1 ] || fail "$line not saved once: $(cat "$db")"
+    done
+    [ "$(grep -c $'\t' "$db")" = 4 ] || fail "want 4 lines: $(cat "$db")"
+    no_temporary_files
+    ;;
+variant_concurrent)
+    # Two variant tunes saving into one database at once keep both lines and the user's.
+    write_user_db
+    "$gemmkit" tune --variant narrow-n --max-configs 2 --repeat 1 --db "$db" > "$work/a.log" 2>&1 &
+    a=$!
+    "$gemmkit" tune --variant narrow-m --max-configs 2 --repeat 1 --db "$db" > "$work/b.log" 2>&1 &
+    b=$!
+    wait $a || { cat "$work/a.log"; fail "first tune failed"; }
+    wait $b || { cat "$work/b.log"; fail "second tune failed"; }
+    cat "$db"
+    [ "$(grep -c $'/narrow-n\t' "$db")" = 1 ] || fail "narrow-n entry lost or doubled"
+    [ "$(grep -c $'/narrow-m\t' "$db")" = 1 ] || fail "narrow-m entry lost or doubled"
+    [ "$(wc -l < "$db")" = 4 ] || fail "want 4 lines"
+    no_temporary_files
+    ;;
+variant_bad_usage)
+    # Unknown variants, kernels whose variant lines the policy never uses, and conflicting options: exit 2, before
+    # any search, with a message.
+    for args in "--variant no-such-variant" "--kernel direct --variant narrow-n" "--kernel transpose-aligned --small" \
+                "--kernel direct --all-variants" "--variant small --size 64" "--variant small --all-variants" \
+                "--small --variant narrow-m" "--variant" "--max-time 0" "--max-time 1s"; do
+        # shellcheck disable=SC2086
+        run tune --max-configs 1 --repeat 1 $args --db "$db"
+        [ "$rc" = 2 ] || fail "tune $args: exit $rc, want 2"
+        grep -q '^tuning ' <<< "$out" && fail "tune $args: searched anyway"
+        grep -q 'gemmkit tune: ' <<< "$out" || fail "tune $args: no message"
+    done
+    run tune --variant no-such-variant --db "$db"
+    grep -q 'no variant "no-such-variant" on a CPU (its variants: narrow-n, narrow-m, small)' <<< "$out" ||
+        fail "the message does not list the variants"
+    run tune --kernel direct --variant narrow-n --db "$db"
+    grep -q 'kernel rows never run direct on a CPU' <<< "$out" || fail "the message does not say why direct is refused"
+    [ ! -e "$db" ] || fail "a refused tune wrote $db"
+    ;;
 bad_usage)
     # Every number is checked whole; every refusal comes before any search.
     for args in "--size abc" "--size 64x64" "--size 0" "--repeat 1.5" "--repeat 0" "--max-configs 2abc" \

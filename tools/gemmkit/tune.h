@@ -9,19 +9,61 @@
 
 #include "gemmkit.h"
 #include "registry.h"
+#include "tuning.h"
 
 typedef struct gk_tune_args {
-    const char *kernel; /* NULL: the SGEMM kernel the library runs on the device */
-    int64_t size;       /* 0: the device's default */
+    const char *kernel;  /* NULL: the SGEMM kernel the library runs on the device (at the shapes tuned) */
+    int64_t size;        /* 0: the device's default */
     int repeat;
-    long max_configs;
-    const char *db;     /* --db FILE; NULL: gk_tuning_path() */
-    int save, small, verbose;
+    long max_configs;    /* per search */
+    double max_seconds;  /* the whole command's time budget; 0: none */
+    const char *db;      /* --db FILE; NULL: gk_tuning_path() */
+    const char *variant; /* --variant NAME (--small: "small"); NULL: the kernel's main line */
+    int all_variants;    /* --all-variants: the main line, then every variant of the policy */
+    int save, verbose;
 } gk_tune_args;
 
 /* Parses the options: 0 to run, GK_EXIT_USAGE after a message on stderr, or
  * -1 after printing the help on stdout. */
 int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args);
+
+/* What one command tunes (tune_plan.c): the main line (variant NULL) at n,
+ * or a variant of the policy at its representative shapes
+ * (src/kernels/tuning/shapes.tsv). */
+typedef struct gk_tune_job {
+    const gk_kernel_def *def; /* set by gk_tune_job_resolve */
+    const char *variant;      /* NULL: the kernel's main line */
+    int64_t n;                /* the main line's n */
+    int count;                /* a variant's shapes: m, n, k, column-major */
+    int64_t shapes[4][3];
+    char note[320];           /* shapes left out, or why nothing was tuned */
+} gk_tune_job;
+
+#define GK_TUNE_MAX_JOBS 16
+
+/* The jobs of the arguments on this device: the main line, --variant NAME,
+ * or the main line and every variant of the policy's rows for this device
+ * class. 0, or GK_EXIT_USAGE after a message (an unknown variant, a kernel
+ * whose variant lines the policy would never use, no shapes). named is the
+ * --kernel, or NULL. */
+int gk_tune_plan(const gk_tune_args *args, const gemmkit_device_info *info, const gk_kernel_def *named,
+                 gk_tune_job *jobs, int *count);
+/* The kernel of a job on the tuning lines as they are now (so a variant
+ * follows a main line just saved): named, else the kernel the policy's
+ * kernel rows give its first shape (the main line: n^3); a variant's shapes
+ * at which the policy runs another kernel are left out (named: kept), with a
+ * note. 0, or -1 with why in job->note. */
+int gk_tune_job_resolve(gk_tune_job *job, const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                        const gk_kernel_def *named);
+
+/* On how many of a variant job's shapes the dispatch would run its kernel
+ * with params as the KERNEL/VARIANT line (in `tuned`, a working copy of the
+ * context's lines, which this changes): a variant row may not hold there, and
+ * the fallback rows replace tiles that pad a shape too much. */
+int gk_tune_job_uses(const gk_tune_job *job, const gemmkit_device_info *info, gk_tuning_set *tuned,
+                     const char *params);
+/* Adds or replaces a line for this device in a set, as a new context reading it would have it. */
+void gk_tune_remember(gk_tuning_set *set, const gemmkit_device_info *info, const gk_tuning_entry *line);
 
 /* Progress of a search on stderr: on a terminal one line rewritten at most
  * twice a second; otherwise a line every 10 seconds, so that short searches
@@ -44,10 +86,14 @@ double gk_tune_progress_seconds(const gk_tune_progress *p);
 /* Where the result goes (tune_save.c). Whether path can take the result,
  * saying why not on stderr: checked before a search that may take hours. */
 int gk_tune_database_usable(const char *path);
-/* Saves the best parameters (KERNEL/small with small) for this device. */
-gemmkit_status gk_tune_save(const char *path, const gemmkit_device_info *info, const gk_kernel_def *def, int small,
-                            const char *params, double score);
+/* Saves the best parameters for this device as KERNEL, or KERNEL/VARIANT when variant is not NULL. */
+gemmkit_status gk_tune_save(const char *path, const gemmkit_device_info *info, const gk_kernel_def *def,
+                            const char *variant, const char *params, double score);
 /* "saved to PATH; used by ...": which contexts read the file and which calls run the kernel. */
-void gk_tune_print_saved(const char *path, gemmkit_context *ctx, const gk_kernel_def *def, int64_t size, int small);
+void gk_tune_print_saved(const char *path, gemmkit_context *ctx, const gk_kernel_def *def, int64_t size);
+/* The same for a variant line: a new context reading PATH, and what its dispatch runs at each shape. */
+struct gk_cli;
+void gk_tune_print_variant_use(const char *path, const struct gk_cli *cli, const gk_kernel_def *def,
+                               const char *variant, const int64_t (*shapes)[3], int count);
 
 #endif

@@ -1,5 +1,6 @@
 /* `gemmkit tune` options, each number checked whole (exit status 2 for
  * "abc", "64x64", "1.5" or "2abc", as in `gemmkit bench`). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -16,19 +17,27 @@ void gk_tune_usage(FILE *out)
     fprintf(out,
             "usage: gemmkit tune [options]\n"
             "  --kernel NAME      the kernel to tune (default: the SGEMM kernel the library runs on\n"
-            "                     this device: xgemm on GPUs, lecture-6-one-block-shared on CPUs)\n"
+            "                     this device at the shapes timed: xgemm on GPUs, lecture-6-one-block-shared\n"
+            "                     on CPUs at n = 4096 / 512)\n"
             "  --size N           n of the timed n x n x n SGEMM or n x n transpose (default: GPU\n"
-            "                     4096, CPU 512; --small GPU 1024, CPU 128; transposes GPU 8192, CPU 1024)\n"
+            "                     4096, CPU 512; transposes GPU 8192, CPU 1024); not with --variant\n"
+            "  --variant NAME     tune the policy's variant NAME (policy.tsv: small, narrow-n, narrow-m) on\n"
+            "                     its representative shapes (src/kernels/tuning/shapes.tsv, scored by the\n"
+            "                     geometric mean of their GFLOPS) and save it as KERNEL/NAME, the line the\n"
+            "                     dispatch takes for the shapes where the variant's row holds\n"
+            "  --small            the same as --variant small\n"
+            "  --all-variants     the main line, then every variant the policy has on this device: the\n"
+            "                     rules of a new device in one command, with a summary of the lines saved\n"
             "  --repeat R         timed runs per candidate after one warm-up, 1 to %d (default 3)\n"
-            "  --max-configs C    candidates timed at most, 1 to %d (default 400)\n"
+            "  --max-configs C    candidates timed at most per search, 1 to %d (default 400)\n"
+            "  --max-time S       seconds for the whole command: each search stops timing new candidates\n"
+            "                     once its share of what is left has passed (at least one each)\n"
             "  --db FILE          save to FILE instead of the default database (contexts read FILE\n"
             "                     only when GEMMKIT_TUNING_DB=FILE)\n"
             "  --no-save          search and report only\n"
-            "  --small            save as KERNEL/small, used for problems that the main entry's tiles\n"
-            "                     would spread over fewer work-groups than the device has compute units\n"
             "  --verbose          one line per candidate timed\n"
-            "Exit status: 0 a configuration was found (and saved), 1 none ran correctly or saving\n"
-            "failed, 2 bad usage.\n",
+            "Exit status: 0 a configuration was found (and saved) for every line tuned, 1 none ran\n"
+            "correctly or saving failed, 2 bad usage.\n",
             MAX_REPEAT, MAX_CONFIGS);
 }
 
@@ -42,12 +51,23 @@ int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args)
             return -1;
         }
         if (strcmp(opt, "--no-save") == 0) args->save = 0;
-        else if (strcmp(opt, "--small") == 0) args->small = 1;
+        else if (strcmp(opt, "--small") == 0 || strcmp(opt, "--variant") == 0) {
+            const char *name = "small";
+            if (opt[2] == 'v') {
+                if (i + 1 >= argc || !argv[i + 1][0] || strncmp(argv[i + 1], "--", 2) == 0)
+                    return gk_cli_usage_error("tune", "--variant needs a value (a variant of policy.tsv: small, ...)");
+                name = argv[++i];
+            }
+            if (args->variant && strcmp(args->variant, name) != 0)
+                return gk_cli_usage_error("tune", "one variant at a time (--variant %s and %s); --all-variants for "
+                                                  "every one", args->variant, name);
+            args->variant = name;
+        } else if (strcmp(opt, "--all-variants") == 0) args->all_variants = 1;
         else if (strcmp(opt, "--verbose") == 0) args->verbose = 1;
         else {
             const int valued = strcmp(opt, "--kernel") == 0 || strcmp(opt, "--size") == 0 ||
                                strcmp(opt, "--repeat") == 0 || strcmp(opt, "--max-configs") == 0 ||
-                               strcmp(opt, "--db") == 0;
+                               strcmp(opt, "--max-time") == 0 || strcmp(opt, "--db") == 0;
             if (!valued) return gk_cli_usage_error("tune", "unknown option \"%s\"", opt);
             if (i + 1 >= argc || !argv[i + 1][0] || strncmp(argv[i + 1], "--", 2) == 0)
                 return gk_cli_usage_error("tune", "%s needs a value", opt);
@@ -57,6 +77,13 @@ int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args)
                 args->kernel = value;
             } else if (strcmp(opt, "--db") == 0) {
                 args->db = value;
+            } else if (strcmp(opt, "--max-time") == 0) {
+                char *end = NULL;
+                const double seconds = strtod(value, &end);
+                if (end == value || *end || !(seconds > 0.0) || seconds > 1e7)
+                    return gk_cli_usage_error("tune", "--max-time must be a positive number of seconds, not \"%s\"",
+                                              value);
+                args->max_seconds = seconds;
             } else if (strcmp(opt, "--size") == 0) {
                 if (gk_cli_parse_int(value, 1, MAX_SIZE, &v))
                     return gk_cli_usage_error("tune", "--size must be an integer from 1 to %d, not \"%s\"", MAX_SIZE,
@@ -75,5 +102,10 @@ int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args)
             }
         }
     }
+    if (args->variant && args->all_variants)
+        return gk_cli_usage_error("tune", "--all-variants tunes every variant: drop --variant/--small");
+    if (args->variant && args->size)
+        return gk_cli_usage_error("tune", "--size sets the main tune's n; --variant %s times its representative "
+                                          "shapes (src/kernels/tuning/shapes.tsv)", args->variant);
     return 0;
 }

@@ -16,6 +16,8 @@ typedef struct gk_tune_target {
     const gk_routine *routine;
     double work;     /* flops or bytes per timed round (every timed case once), for the score */
     char shapes[96]; /* the timed shapes, for the report */
+    int per_shape;   /* representative shapes (a variant): scored by the geometric mean of their rates, each checked */
+    double case_ms[GK_ROUTINE_MAX_CASES]; /* the last timing's median per case */
     gemmkit_context *ctx;
     const char *kernel;
     gk_kernel_shape shape;
@@ -32,12 +34,24 @@ typedef struct gk_tune_target {
  * status says why and nothing needs releasing. */
 gemmkit_status gk_tune_target_open(gk_tune_target *t, gemmkit_context *ctx, const gk_kernel_def *def, int64_t n,
                                    int repeat);
+/* The same for SGEMM kernel def on the given column-major shapes (m, n, k),
+ * at most GK_ROUTINE_MAX_CASES, on buffers that fit the largest of each. */
+gemmkit_status gk_tune_target_open_shapes(gk_tune_target *t, gemmkit_context *ctx, const gk_kernel_def *def,
+                                          const int64_t (*shapes)[3], int count, int repeat);
 /* Sum over the timed cases of the median device time (ms) of t->repeat calls
  * after one untimed warm-up call; < 0 when a call fails. */
 double gk_tune_target_time(gk_tune_target *t, const char *params);
+/* Higher is better: the work over total_ms (a sum from gk_tune_target_time);
+ * per_shape targets: the geometric mean of the cases' rates of the last timing. */
+double gk_tune_target_score(const gk_tune_target *t, double total_ms);
 /* Checks these parameters against the reference (the output the last timed
- * run left, and the routine's extra cases); 1, or 0 with why in message. */
+ * run left; per_shape targets: every shape's, each run once more; and the
+ * routine's extra cases); 1, or 0 with why in message. */
 int gk_tune_target_verify(gk_tune_target *t, const char *params, char *message, size_t size);
+/* The finalist's check: every timed case once more on fresh inputs, the
+ * output poisoned with NaN (so an element left unwritten shows), through
+ * the routine's check_run; 1, or 0 with why in message. */
+int gk_tune_target_final_check(gk_tune_target *t, const char *params, char *message, size_t size);
 void gk_tune_target_release(gk_tune_target *t);
 
 #endif
