@@ -20,6 +20,10 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 if ! "$python" -m venv --system-site-packages "$work/venv" >"$work/venv.log" 2>&1; then
     cat "$work/venv.log"; echo "SKIP: $python -m venv failed (Debian: apt-get install python3-venv)"; exit 77
 fi
+# The venv sees the system's site-packages, not a user's (~/.local): numpy must be there.
+if ! "$work/venv/bin/python" -c "import numpy" 2>/dev/null; then
+    echo "SKIP: no numpy in $python's system site-packages (Debian: apt-get install python3-numpy)"; exit 77
+fi
 # No network here: build with the system's setuptools rather than fetch one.
 # From a copy: setuptools writes build/ and *.egg-info beside the sources.
 cp -r "$src/python" "$work/python"

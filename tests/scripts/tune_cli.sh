@@ -24,11 +24,12 @@ no_temporary_files() {
     [ -z "$left" ] || fail "temporary files left behind: $left"
 }
 
-# tune --variant NAME (ARGS...) on PoCL's representative shapes (shapes.tsv's cpu rows); checks that the line saved
-# is KERNEL/NAME for the kernel the library runs at SHAPE, and sets $kernel and $params.
+# tune --variant NAME (ARGS...) on the device class's representative shapes (shapes.tsv: the cpu rows on PoCL, the
+# gpu rows on a GPU); checks that the line saved is KERNEL/NAME for the kernel the library runs at the first shape
+# tune reports, and sets $kernel, $params and $shape (that shape).
 tune_variant() {
-    local name=$1 shape=$2
-    shift 2
+    local name=$1
+    shift
     run tune "$@" --max-configs 2 --repeat 1 --db "$db"
     [ "$rc" = 0 ] || fail "tune $*: exit $rc"
     kernel=$(sed -n "s|^tuning \([^ ]*\)/$name on .*|\1|p" <<< "$out")
@@ -36,6 +37,8 @@ tune_variant() {
     params=$(sed -n 's/^best: \([^ ]*\) .*/\1/p' <<< "$out")
     [ -n "$params" ] || fail "no best configuration for $name"
     [ "$(grep -c $'\t'"$kernel/$name"$'\t'"$params"$'\t' "$db")" = 1 ] || fail "$kernel/$name $params not saved once"
+    shape=$(sed -n 's/^  \([0-9]*x[0-9]*x[0-9]*\): .*/\1/p' <<< "$out" | head -n 1)
+    [ -n "$shape" ] || fail "tune does not report what a new context runs"
     # The kernel tuned is the one the library runs at the variant's shape.
     local bench
     bench=$(GEMMKIT_TUNING_DB=$db "$gemmkit" bench --sizes "$shape" --repeat 1 --no-peers --no-baseline --quiet 2>&1)
@@ -48,8 +51,7 @@ variant_narrow)
     # narrow-n and narrow-m: saved as KERNEL/NAME, and a new context reading the database runs that line at their
     # shapes (what the dispatch takes, reported by tune from a fresh context).
     for name in narrow-n narrow-m; do
-        shape=$([ $name = narrow-n ] && echo 1024x32x1024 || echo 32x1024x1024)
-        tune_variant $name $shape --variant $name
+        tune_variant $name --variant $name
         grep -qF "  $shape: $kernel with $kernel/$name ($params)" <<< "$out" ||
             fail "a new context does not run $kernel/$name at $shape"
     done
@@ -58,11 +60,11 @@ variant_narrow)
     ;;
 variant_small)
     # --small is --variant small: the same line, replaced in place.
-    tune_variant small 128 --variant small
+    tune_variant small --variant small
     first=$params
-    grep -qE "  128x128x128: $kernel (with $kernel/small|-- not the line saved: the variant row does not hold here)" \
+    grep -qE "  $shape: $kernel (with $kernel/small|-- not the line saved: the variant row does not hold here)" \
         <<< "$out" || fail "no truthful report of where $kernel/small is used"
-    tune_variant small 128 --small
+    tune_variant small --small
     [ "$(grep -c $'\t'"$kernel/small"$'\t' "$db")" = 1 ] || fail "--small added a second line: $(cat "$db")"
     echo "first $first, then $params"
     no_temporary_files
@@ -112,10 +114,10 @@ variant_bad_usage)
         grep -q 'gemmkit tune: ' <<< "$out" || fail "tune $args: no message"
     done
     run tune --variant no-such-variant --db "$db"
-    grep -q 'no variant "no-such-variant" on a CPU (its variants: narrow-n, narrow-m, small)' <<< "$out" ||
+    grep -qE 'no variant "no-such-variant" on a (CPU|GPU) \(its variants: narrow-n, narrow-m, small\)' <<< "$out" ||
         fail "the message does not list the variants"
     run tune --kernel direct --variant narrow-n --db "$db"
-    grep -q 'kernel rows never run direct on a CPU' <<< "$out" || fail "the message does not say why direct is refused"
+    grep -qE 'kernel rows never run direct on a (CPU|GPU)' <<< "$out" || fail "the message does not say why direct is refused"
     [ ! -e "$db" ] || fail "a refused tune wrote $db"
     ;;
 bad_usage)
