@@ -149,7 +149,10 @@ static void test_every_registry_kernel_compiles(void **state)
         gk_config config;
         if (gk_config_resolve(def, NULL, &config) != GEMMKIT_SUCCESS)
             fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
-        int variants = (def->contract == GK_CONTRACT_GEMM_DIRECT) ? 4 : 1;
+        const int by_transpose = def->contract == GK_CONTRACT_GEMM_DIRECT ||
+                                 def->contract == GK_CONTRACT_GEMM_DIRECT_STRIDED ||
+                                 def->contract == GK_CONTRACT_GEMM_BATCHED_SMALL;
+        int variants = by_transpose ? 4 : 1;
         for (int v = 0; v < variants; v++) {
             gk_define defines[GK_MAX_DEFINES];
             unsigned count = gk_config_defines(&config, defines);
