@@ -84,7 +84,7 @@ void gk_check_batched(const gk_batched_case *c, const float *a, const float *b, 
                 out->passed = 0;
             }
     if (out->passed)
-        snprintf(out->message, sizeof out->message, "%lld matrices within the float32 bound (max %.3g of it)",
+        snprintf(out->message, sizeof out->message, "%lld matrices within the float32 bound (max relative error %.3g)",
                  (long long)c->batch, out->max_rel_error);
 }
 
