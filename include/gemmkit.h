@@ -563,6 +563,104 @@ GEMMKIT_API gemmkit_status gemmkit_somatcopy_buffers(
     size_t offset_a, int64_t lda, gemmkit_buffer *b, size_t offset_b, int64_t ldb);
 
 /**
+ * @brief Strided batched SGEMM on host arrays: for z = 0 .. batch_count-1,
+ * C_z := alpha * op(A_z) * op(B_z) + beta * C_z, with X_z = X + z * stride_x
+ * (strides in floats).
+ *
+ * One m, n, k, layout, pair of transposes, alpha, beta and set of leading
+ * dimensions for the whole batch, as cuBLAS's cublasSgemmStridedBatched. A
+ * stride of 0 broadcasts A or B (every product reads the same matrix); C's
+ * stride must be at least C's extent (the C matrices may not overlap;
+ * elements between them are never written). Each operand's batch is staged
+ * and C read back as in gemmkit_sgemm_ex(): on failure C is untouched.
+ * batch_count == 0 checks the arguments and returns. Small matrices run
+ * several per work-group, medium ones one per work-group column of the grid's
+ * third dimension, large ones one plain SGEMM each (docs/ARCHITECTURE.md,
+ * "Batched SGEMM"); host arrays always go to the device (no CPU BLAS route).
+ * @param options  kernel (a batched kernel, or an SGEMM kernel run once per
+ *   matrix), parameters and timings (summed over the batch's launches).
+ * @par Blocks
+ *   until every C_z holds its result.
+ * @par Threads
+ *   holds the context's mutex for the whole call.
+ * @par Limits
+ *   those of gemmkit_sgemm_ex() for each matrix; each operand's whole batch
+ *   (span (batch_count - 1) * stride + extent) at most max_alloc_bytes.
+ * @retval GEMMKIT_SUCCESS
+ * @retval GEMMKIT_ERROR_INVALID_ARGUMENT  a negative stride, or stride_c
+ *   below C's extent while more than one C is written (checked after
+ *   gemmkit_sgemm_ex()'s checks, then the batch count).
+ * @retval GEMMKIT_ERROR_INVALID_SIZE  m, n, k or batch_count negative.
+ * @retval GEMMKIT_ERROR_UNKNOWN_KERNEL  options->kernel is neither a batched
+ *   nor an SGEMM kernel.
+ * @retval others  as gemmkit_sgemm_ex().
+ */
+GEMMKIT_API gemmkit_status gemmkit_sgemm_strided_batched(
+    gemmkit_context *ctx, const gemmkit_options *options, gemmkit_layout layout, gemmkit_transpose trans_a,
+    gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+    int64_t stride_a, const float *b, int64_t ldb, int64_t stride_b, float beta, float *c, int64_t ldc,
+    int64_t stride_c, int64_t batch_count);
+
+/**
+ * @brief gemmkit_sgemm_strided_batched() on device buffers: matrix z of
+ * each operand at offset_x + z * stride_x in its buffer.
+ *
+ * Nothing is copied to or from the host. A and B may be NULL when not read
+ * (alpha == 0 or k == 0). C must not overlap A or B (not checked).
+ * @par Blocks
+ *   until the device has finished the call.
+ * @par Threads
+ *   holds the context's mutex for the whole call.
+ * @par Limits
+ *   those of gemmkit_sgemm_buffers() for matrix 0; the whole batch within
+ *   each buffer; the first matrix of every launch (65535 matrices per launch
+ *   for kernels with the batch on the grid's third dimension, 1 for plain
+ *   plans per matrix) below 2^31 floats in its buffer.
+ * @retval GEMMKIT_SUCCESS
+ * @retval GEMMKIT_ERROR_BUFFER_TOO_SMALL  a buffer does not hold its batch.
+ * @retval GEMMKIT_ERROR_INVALID_ARGUMENT  as gemmkit_sgemm_strided_batched(),
+ *   or a buffer of another context.
+ * @retval others  as gemmkit_sgemm_strided_batched().
+ */
+GEMMKIT_API gemmkit_status gemmkit_sgemm_strided_batched_buffers(
+    gemmkit_context *ctx, const gemmkit_options *options, gemmkit_layout layout, gemmkit_transpose trans_a,
+    gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha, const gemmkit_buffer *a,
+    size_t offset_a, int64_t lda, int64_t stride_a, const gemmkit_buffer *b, size_t offset_b, int64_t ldb,
+    int64_t stride_b, float beta, gemmkit_buffer *c, size_t offset_c, int64_t ldc, int64_t stride_c,
+    int64_t batch_count);
+
+/**
+ * @brief Batched SGEMM with an offset, alpha and beta per matrix (CLBlast's
+ * CLBlastSgemmBatched): C_z := alphas[z] * op(A_z) * op(B_z) + betas[z] * C_z
+ * with X_z at offsets_x[z] in buffer X, one shape and leading dimensions.
+ *
+ * The arrays are host memory of batch_count entries each. Every matrix is
+ * checked before anything runs; then each runs as one gemmkit_sgemm_buffers()
+ * plan, all in one lock and one wait for the device. For many small
+ * matrices use the strided form, which runs them in one launch.
+ * @param options  an SGEMM kernel, parameters and timings (summed).
+ * @par Blocks
+ *   until the device has finished the call.
+ * @par Threads
+ *   holds the context's mutex for the whole call.
+ * @par Limits
+ *   those of gemmkit_sgemm_buffers() for each matrix.
+ * @retval GEMMKIT_SUCCESS
+ * @retval GEMMKIT_ERROR_NULL_POINTER  ctx, or (batch_count > 0) alphas,
+ *   betas or an offsets array is NULL; a buffer that is used is NULL.
+ * @retval GEMMKIT_ERROR_INVALID_SIZE  m, n, k or batch_count negative.
+ * @retval GEMMKIT_ERROR_INVALID_ARGUMENT  two written C matrices overlap
+ *   (their spans offset .. offset + extent), or a buffer of another context.
+ * @retval GEMMKIT_ERROR_BUFFER_TOO_SMALL  a matrix does not fit its buffer.
+ * @retval others  as gemmkit_sgemm_buffers().
+ */
+GEMMKIT_API gemmkit_status gemmkit_sgemm_batched_buffers(
+    gemmkit_context *ctx, const gemmkit_options *options, gemmkit_layout layout, gemmkit_transpose trans_a,
+    gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, const float *alphas, const gemmkit_buffer *a,
+    const size_t *offsets_a, int64_t lda, const gemmkit_buffer *b, const size_t *offsets_b, int64_t ldb,
+    const float *betas, gemmkit_buffer *c, const size_t *offsets_c, int64_t ldc, int64_t batch_count);
+
+/**
  * @brief Reference SGEMM on the host (plain loops, double accumulation),
  * with the semantics and argument checks of gemmkit_sgemm(). The yardstick
  * of the tests, `gemmkit verify` and the benchmark: O(m n k) and slow on

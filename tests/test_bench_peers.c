@@ -251,6 +251,49 @@ static void run_omatcopy_case(gk_runner *r, gk_omatcopy_case o)
     free(b);
 }
 
+/* One strided batched call through the runner, every matrix checked (check_batched.c). */
+static void run_batched_case(gk_runner *r, gk_batched_case c)
+{
+    gk_case_complete(&c.one);
+    size_t e[3];
+    gk_batched_extents(&c, &e[0], &e[1], &e[2]);
+    float *ops[3], *out = malloc(e[2] * sizeof *out);
+    for (int i = 0; i < 3; i++) ops[i] = malloc(e[i] * sizeof(float));
+    assert_true(ops[0] && ops[1] && ops[2] && out);
+    gk_batched_fill(&c, &test_rng, ops[0], ops[1], ops[2]);
+    char err[GK_BENCH_ERR] = "";
+    gk_bench_timing t = {-1.0, -1.0};
+    for (int i = 0; i < 3; i++)
+        if (r->alloc(r, i, e[i], err) || r->write(r, i, ops[i], e[i], err)) fail_msg("%s: %s", r->name, err);
+    assert_true(gk_runner_runs(r, &gk_routine_gemm_batched));
+    if (r->run(r, &gk_routine_gemm_batched, &(gk_case){.batched = c}, (const int[]){0, 1, 2}, &t, err) ||
+        r->read(r, 2, out, e[2], err))
+        fail_msg("%s batched: %s", r->name, err);
+    gk_check_result result;
+    gk_check_batched(&c, ops[0], ops[1], ops[2], out, 1e7, &test_rng, &result);
+    if (!result.passed) {
+        char text[200];
+        gk_batched_describe(&c, text, sizeof text);
+        fail_msg("%s %s: %s", r->name, text, result.message);
+    }
+    r->release(r);
+    for (int i = 0; i < 3; i++) free(ops[i]);
+    free(out);
+}
+
+/* Both layouts with transposes (the peers' row-major mapping swaps A and B with their strides), gaps, a broadcast B. */
+static void batched_shapes(gk_runner *r)
+{
+    gk_batched_case c = gk_batched_tight(
+        (gk_sgemm_case){GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 7, 5, 6, 1.0f, 0.0f, 0, 0, 0}, 3);
+    c.stride_a += 2, c.stride_c += 3;
+    run_batched_case(r, c);
+    c = gk_batched_tight((gk_sgemm_case){GEMMKIT_ROW_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, 7, 5, 6, 1.0f, 0.0f, 0, 0,
+                                         0}, 4);
+    c.stride_a += 1, c.stride_b = 0;
+    run_batched_case(r, c);
+}
+
 static void sgemm_shapes(gk_runner *r)
 {
     run_sgemm_case(r, (gk_sgemm_case){GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 64, 48, 80, 1.0f, 0.0f,
@@ -269,6 +312,10 @@ static void test_gemmkit_runner(void **state)
     gk_runner *r = gk_runner_gemmkit(test_ctx, "direct", NULL);
     assert_non_null(r);
     sgemm_shapes(r);
+    r->destroy(r);
+    r = gk_runner_gemmkit(test_ctx, NULL, NULL); /* the library's choice: batched-small here */
+    assert_non_null(r);
+    batched_shapes(r);
     r->destroy(r);
 }
 
@@ -289,6 +336,7 @@ static void test_clblast_peer(void **state)
     assert_int_equal(n, 1);
     assert_true(info.found);
     sgemm_shapes(runners[0]);
+    if (runners[0]->sgemm_batched) batched_shapes(runners[0]); /* CLBlastSgemmStridedBatched: CLBlast 1.5 on */
     for (int layout = 0; layout < 2; layout++)
         for (int t = 0; t < 2; t++)
             run_omatcopy_case(runners[0], (gk_omatcopy_case){layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,
@@ -338,6 +386,7 @@ static void test_cublas_peer_on_mock(void **state)
     assert_true(runners[0]->input_rounding == 0.0 && runners[1]->input_rounding > 0.0);
     sgemm_shapes(runners[0]);
     sgemm_shapes(runners[1]); /* truncated inputs pass only with the widened bound */
+    batched_shapes(runners[0]); /* cublasSgemmStridedBatched's argument mapping */
     for (int layout = 0; layout < 2; layout++)
         for (int t = 0; t < 2; t++)
             run_omatcopy_case(runners[0], (gk_omatcopy_case){layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,

@@ -266,6 +266,7 @@ static void test_data_errors(void **state)
     write_raw("i32.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (5, 6), }\n", 120);
     write_raw("vec.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }\n", 20);
     write_raw("cube.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5, 1, 1), }\n", 20);
+    write_raw("four.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5, 1, 1, 1), }\n", 20);
     write_raw("short.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5, 6), }\n", 100);
     write_raw("badhdr.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5, 6) \n", 120);
     write_raw("nokey.npy", "{'descr': '<f4', 'shape': (5, 6), }\n", 120);
@@ -280,8 +281,10 @@ static void test_data_errors(void **state)
     expect_failure(run_gemm(a65, a56, "-o", out, "--c", a65, NULL), 1, "does not match the result's (6, 6)");
     expect_failure(run_gemm(path_in_dir("f64.npy"), a65, "-o", out, NULL), 1, "float64");
     expect_failure(run_gemm(a65, path_in_dir("i32.npy"), "-o", out, NULL), 1, "int32");
-    expect_failure(run_gemm(path_in_dir("vec.npy"), a65, "-o", out, NULL), 1, "expected a 2-D matrix, found shape (5,)");
-    expect_failure(run_gemm(path_in_dir("cube.npy"), a65, "-o", out, NULL), 1, "found shape (5, 1, 1)");
+    expect_failure(run_gemm(path_in_dir("vec.npy"), a65, "-o", out, NULL), 1,
+                   "expected a 2-D matrix or a 3-D stack of matrices, found shape (5,)");
+    expect_failure(run_gemm(path_in_dir("four.npy"), a65, "-o", out, NULL), 1, "found shape (5, 1, 1, 1)");
+    expect_failure(run_gemm(path_in_dir("cube.npy"), a65, "-o", out, NULL), 1, "shapes do not match"); /* 1x1 @ 6x5 */
     expect_failure(run_gemm(a65, path_in_dir("short.npy"), "-o", out, NULL), 1, "truncated data");
     expect_failure(run_gemm(a65, path_in_dir("badhdr.npy"), "-o", out, NULL), 1, "expected ',' or '}'");
     expect_failure(run_gemm(a65, path_in_dir("nokey.npy"), "-o", out, NULL), 1, "'fortran_order' is missing");
@@ -290,6 +293,74 @@ static void test_data_errors(void **state)
     expect_failure(run_gemm(path_in_dir("text.npy"), a65, "-o", out, NULL), 1, "not a .npy file");
     expect_failure(run_gemm(path_in_dir("missing.npy"), a65, "-o", out, NULL), 1, "cannot open");
     expect_failure(run_gemm(a65, a56, "-o", path_in_dir("no/such/dir/c.npy"), NULL), 1, "cannot create");
+}
+
+/* ---- stacks of matrices (3-D .npy), as numpy's matmul */
+
+/* Saves `count` rows x cols matrices (C order each) as a (count, rows, cols) stack, C or Fortran order. */
+static void save_stack(const char *name, int64_t count, int64_t rows, int64_t cols, const float *c_order, int fortran)
+{
+    const size_t total = (size_t)(count * rows * cols);
+    float *data = malloc(total * sizeof *data);
+    assert_non_null(data);
+    for (int64_t z = 0; z < count; z++)
+        for (int64_t i = 0; i < rows; i++)
+            for (int64_t j = 0; j < cols; j++)
+                data[fortran ? z + i * count + j * count * rows : (z * rows + i) * cols + j] =
+                    c_order[(z * rows + i) * cols + j];
+    uint64_t shape[3] = {(uint64_t)count, (uint64_t)rows, (uint64_t)cols};
+    char err[256];
+    assert_int_equal(gk_npy_save_file(path_in_dir(name), 3, shape, fortran, data, err, sizeof err), GK_NPY_OK);
+    free(data);
+}
+
+/* (3, 7, 6) @ (3, 6, 4) in both orders; a 2-D B broadcast; op(A) per matrix; C0 a stack with beta. */
+static void test_stacks_of_matrices(void **state)
+{
+    (void)state;
+    enum { COUNT = 3, M = 7, N = 4, K = 6 };
+    float *a = random_matrix(COUNT * M, K), *b = random_matrix(COUNT * K, N), *c0 = random_matrix(COUNT * M, N);
+    const char *out = path_in_dir("stack.npy");
+    for (int variant = 0; variant < 4; variant++) {
+        const int fortran = variant & 1, broadcast = variant == 2, ta = variant == 3;
+        /* with --transa each stored A is K x M: the same floats read as the transposes */
+        save_stack("sa.npy", COUNT, ta ? K : M, ta ? M : K, a, fortran);
+        if (broadcast) save("sb.npy", K, N, b, 1);
+        else save_stack("sb.npy", COUNT, K, N, b, fortran);
+        save_stack("sc.npy", COUNT, M, N, c0, !fortran);
+        unlink(out);
+        const int code = ta ? run_gemm(path_in_dir("sa.npy"), path_in_dir("sb.npy"), "-o", out, "--transa", "--alpha",
+                                       "0.5", "--beta", "2", "--c", path_in_dir("sc.npy"), NULL)
+                            : run_gemm(path_in_dir("sa.npy"), path_in_dir("sb.npy"), "-o", out, NULL);
+        if (code != 0) print_error("stack variant %d: exit %d: %s\n", variant, code, captured);
+        assert_int_equal(code, 0);
+        gk_npy_array result;
+        char err[256];
+        assert_int_equal(gk_npy_load_file(out, &result, err, sizeof err), GK_NPY_OK);
+        assert_int_equal(result.ndim, 3);
+        assert_int_equal(result.shape[0], COUNT);
+        assert_int_equal(result.shape[1], M);
+        assert_int_equal(result.shape[2], N);
+        for (int z = 0; z < COUNT; z++) {
+            gk_sgemm_case c = {GEMMKIT_ROW_MAJOR, ta ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, M, N, K,
+                               ta ? 0.5f : 1.0f, ta ? 2.0f : 0.0f, 0, 0, 0};
+            gk_case_complete(&c);
+            gk_check_result check;
+            gk_check_sgemm(&c, a + z * M * K, b + (broadcast ? 0 : z * K * N), c0 + z * M * N,
+                           result.data + z * M * N, &check);
+            if (!check.passed)
+                print_error("stack variant %d, matrix %d (GEMMKIT_SEED=%llu): %s\n", variant, z,
+                            (unsigned long long)seed, check.message);
+            assert_true(check.passed);
+        }
+        gk_npy_free(&result);
+    }
+    save_stack("sb2.npy", 2, K, N, b, 0);
+    expect_failure(run_gemm(path_in_dir("sa.npy"), path_in_dir("sb2.npy"), "-o", out, NULL), 1,
+                   "stacks of 3 and 2 matrices do not broadcast");
+    free(a);
+    free(b);
+    free(c0);
 }
 
 /* ---- the output file: whole or not at all */
@@ -458,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_tiny_and_empty),   cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_data_errors),      cmocka_unit_test(test_failed_write_keeps_previous_file),
         cmocka_unit_test(test_special_targets_refused), cmocka_unit_test(test_scalar_rounding_warns),
+        cmocka_unit_test(test_stacks_of_matrices),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

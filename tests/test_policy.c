@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "batched.h"
 #include "policy.h"
 #include "sgemm.h"
 #include "transpose.h"
@@ -181,10 +182,15 @@ static void test_builtin_policy_is_whole(void **state)
     for (int i = 0; i < policy->count; i++) {
         const gk_policy_rule *r = &policy->rules[i];
         if (r->step == GK_STEP_VARIANT || r->step == GK_STEP_ROUTE) continue; /* no kernel: a variant, a place */
+        if (strcmp(r->routine, "gemm_batched") == 0 && strcmp(r->choice, GK_POLICY_PER_MATRIX) == 0) {
+            assert_null(r->kernel); /* one plain SGEMM plan per matrix */
+            continue;
+        }
         const gk_kernel_def *def = gk_kernel_find(r->choice);
         assert_non_null(def);
         assert_ptr_equal(r->kernel, def); /* found once, when the row was parsed */
         if (strcmp(r->routine, "gemm") == 0) assert_int_equal(gk_kernel_op(def), GK_OP_SGEMM);
+        if (strcmp(r->routine, "gemm_batched") == 0) assert_int_equal(gk_kernel_op(def), GK_OP_SGEMM_BATCHED);
     }
     /* Each routine ends every device class with a rule that always holds. */
     for (int gpu = 0; gpu < 2; gpu++) {
@@ -470,6 +476,41 @@ static void test_scope_from_the_policy(void **state)
     assert_non_null(strstr(scope, "(which run direct)"));
 }
 
+/* Batched SGEMM (issue 16's table): tiny matrices several per work-group, medium ones on the strided
+ * tiles, matrices that fill a GPU alone one plain plan each (GPUs only). */
+static void test_batched_choice(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t n, batch;
+        const char *gpu, *cpu; /* NULL: one plain SGEMM plan per matrix */
+    } cases[] = {
+        {8, 100000, "batched-small", "batched-small"},
+        {32, 10000, "batched-small", "batched-small"},
+        {64, 10000, "xgemm-direct-batched", "xgemm-direct-batched"},
+        {128, 1000, "xgemm-direct-batched", "xgemm-direct-batched"},
+        {512, 100, "xgemm-direct-batched", "xgemm-direct-batched"},
+        {2048, 16, NULL, "xgemm-direct-batched"},
+    };
+    for (int gpu = 0; gpu < 2; gpu++) {
+        gemmkit_device_info info = device(gpu);
+        gk_tuning_set tuned = {0};
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            const int64_t n = cases[i].n;
+            const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &info, &tuned, n, n, n, cases[i].batch);
+            const char *want = gpu ? cases[i].gpu : cases[i].cpu;
+            if (!want) assert_null(c.def);
+            else {
+                assert_non_null(c.def);
+                assert_string_equal(c.def->name, want);
+            }
+        }
+        /* A tiny result but a long K: the tiles. */
+        const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &info, &tuned, 8, 8, 100000, 10);
+        assert_string_equal(c.def->name, "xgemm-direct-batched");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_small_edge_and_short_k_kernels),
         cmocka_unit_test(test_huge_shapes_do_not_overflow),
         cmocka_unit_test(test_scope_from_the_policy),
+        cmocka_unit_test(test_batched_choice),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

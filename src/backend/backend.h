@@ -36,7 +36,7 @@ typedef struct gk_define {
     int64_t value;
 } gk_define;
 
-#define GK_MAX_DEFINES 16
+#define GK_MAX_DEFINES 24
 
 /* The defines as "-DNAME=value -DNAME=value" (truncated to size); returns text. */
 char *gk_defines_text(const gk_define *defines, unsigned count, char *text, size_t size);

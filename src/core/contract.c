@@ -43,6 +43,22 @@ static unsigned gemm_direct_split(const gk_operands *o, gk_arg *out)
                 GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), GK_MEM(o->c.mem), I(o->c.ld), I(o->stride_c));
 }
 
+#define L(x) GK_LONG((int64_t)(x))
+
+static unsigned gemm_direct_strided(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
+                L(o->stride_a), GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), L(o->stride_b), GK_FLOAT(o->beta),
+                GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld), L(o->stride_c));
+}
+
+static unsigned gemm_batched_small(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->batch), I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset),
+                I(o->a.ld), L(o->stride_a), GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), L(o->stride_b),
+                GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld), L(o->stride_c));
+}
+
 static unsigned transpose_or_copy(const gk_operands *o, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
@@ -75,6 +91,8 @@ static const struct {
     [GK_CONTRACT_GEMM_PACKED_BT] = {GK_OP_SGEMM, gemm_packed},
     [GK_CONTRACT_GEMM_PACKED_BT_STRIDED] = {GK_OP_SGEMM, gemm_packed_strided},
     [GK_CONTRACT_GEMM_DIRECT_SPLIT] = {GK_OP_SGEMM, gemm_direct_split},
+    [GK_CONTRACT_GEMM_DIRECT_STRIDED] = {GK_OP_SGEMM_BATCHED, gemm_direct_strided},
+    [GK_CONTRACT_GEMM_BATCHED_SMALL] = {GK_OP_SGEMM_BATCHED, gemm_batched_small},
     [GK_CONTRACT_TRANSPOSE] = {GK_OP_TRANSPOSE, transpose_or_copy},
     [GK_CONTRACT_COPY] = {GK_OP_COPY, transpose_or_copy},
     [GK_CONTRACT_SCALE] = {GK_OP_HELPER, scale},
@@ -91,13 +109,21 @@ int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit)
     return def->backends == 0 || (def->backends & backend_bit) != 0;
 }
 
-/* Every contract so far launches one work-group of local_x x local_y per
- * tile_m x tile_n tile of the m x n result (of A for transposes), and a
- * batch along the third dimension. */
+/* Every contract but the tiny batched one launches one work-group of
+ * local_x x local_y per tile_m x tile_n tile of the m x n result (of A for
+ * transposes), and a batch along the third dimension. */
 void gk_contract_bind(const gk_kernel_def *def, const gk_geometry *g, const gk_operands *o, gk_binding *out)
 {
     out->arg_count = contracts[def->contract].args(o, out->args);
     const size_t batch = o->batch > 1 ? (size_t)o->batch : 1;
+    if (def->contract == GK_CONTRACT_GEMM_BATCHED_SMALL) { /* tile_m whole matrices per work-group, 1-D */
+        out->dims = 1;
+        out->global[0] = gk_groups_times((int64_t)batch, g->tile_m, g->local_x);
+        out->global[1] = out->global[2] = 1;
+        out->local[0] = (size_t)g->local_x;
+        out->local[1] = out->local[2] = 1;
+        return;
+    }
     out->dims = batch > 1 ? 3 : 2;
     out->global[0] = gk_groups_times(o->m, g->tile_m, g->local_x);
     out->global[1] = gk_groups_times(o->n, g->tile_n, g->local_y);
@@ -107,16 +133,23 @@ void gk_contract_bind(const gk_kernel_def *def, const gk_geometry *g, const gk_o
     out->local[2] = 1;
 }
 
-static int float4_aligned(const gk_matrix *x) { return x->offset % 4 == 0 && x->ld % 4 == 0; }
+/* Every column of the matrix (of every batch entry) starts on 16 bytes. */
+static int float4_aligned(const gk_matrix *x, int64_t stride)
+{
+    return x->offset % 4 == 0 && x->ld % 4 == 0 && stride % 4 == 0;
+}
 
 int64_t gk_contract_define_value(unsigned define, const gk_operands *o)
 {
     switch (define) {
     case GK_DEFINE_TRANS_A: return o->trans_a;
     case GK_DEFINE_TRANS_B: return o->trans_b;
-    case GK_DEFINE_VEC_A: return float4_aligned(&o->a);
-    case GK_DEFINE_VEC_B: return float4_aligned(&o->b);
-    case GK_DEFINE_VEC_C: return float4_aligned(&o->c);
+    case GK_DEFINE_VEC_A: return float4_aligned(&o->a, o->stride_a);
+    case GK_DEFINE_VEC_B: return float4_aligned(&o->b, o->stride_b);
+    case GK_DEFINE_VEC_C: return float4_aligned(&o->c, o->stride_c);
+    case GK_DEFINE_SIZE_M: return o->m;
+    case GK_DEFINE_SIZE_N: return o->n;
+    case GK_DEFINE_SIZE_K: return o->k;
     default: return 0;
     }
 }

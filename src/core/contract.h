@@ -5,7 +5,7 @@
 
 #include "kernel_config.h"
 
-#define GK_MAX_ARGS 16
+#define GK_MAX_ARGS 20
 
 typedef struct gk_matrix {
     gk_mem *mem;

@@ -7,24 +7,38 @@
 
 static gemmkit_status stage(gemmkit_context *ctx, gk_host_operand *o)
 {
-    const size_t bytes = (size_t)gk_extent(o->rows, o->cols, o->ld) * sizeof(float);
+    const size_t bytes = (size_t)gk_batch_span(gk_extent(o->rows, o->cols, o->ld), o->stride, o->batch) * sizeof(float);
     GK_TRY(gk_context_scratch(ctx, o->slot, bytes, o->mem));
     return o->in ? ctx->ops->write(ctx->device, *o->mem, 0, bytes, o->in) : GEMMKIT_SUCCESS;
 }
 
-/* Reads into a temporary, then copies the rows x cols matrix out. */
+/* Reads into a temporary, then copies the rows x cols matrices out. */
 static gemmkit_status read_back(gemmkit_context *ctx, const gk_host_operand *o)
 {
-    const size_t count = (size_t)gk_extent(o->rows, o->cols, o->ld);
+    const int64_t extent = gk_extent(o->rows, o->cols, o->ld), batch = o->batch > 1 ? o->batch : 1;
+    const size_t count = (size_t)gk_batch_span(extent, o->stride, o->batch);
     float *result = malloc(count * sizeof(float));
     if (!result) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating %zu floats", count);
     gemmkit_status status = ctx->ops->read(ctx->device, *o->mem, 0, count * sizeof(float), result);
-    if (status == GEMMKIT_SUCCESS && o->ld == o->rows) memcpy(o->out, result, count * sizeof(float));
-    else if (status == GEMMKIT_SUCCESS)
-        for (int64_t j = 0; j < o->cols; j++)
-            memcpy(o->out + j * o->ld, result + j * o->ld, (size_t)o->rows * sizeof(float));
+    for (int64_t z = 0; status == GEMMKIT_SUCCESS && z < batch; z++) {
+        float *out = o->out + z * o->stride;
+        const float *in = result + z * o->stride;
+        if (o->ld == o->rows) memcpy(out, in, (size_t)extent * sizeof(float));
+        else
+            for (int64_t j = 0; j < o->cols; j++)
+                memcpy(out + j * o->ld, in + j * o->ld, (size_t)o->rows * sizeof(float));
+    }
     free(result);
     return status;
+}
+
+int64_t gk_batch_span(int64_t extent, int64_t stride, int64_t batch)
+{
+    int64_t span = 0;
+    if (batch <= 1 || extent == 0) return extent;
+    if (__builtin_mul_overflow(batch - 1, stride, &span) || __builtin_add_overflow(span, extent, &span))
+        return INT64_MAX;
+    return span;
 }
 
 static gemmkit_status call_locked(gemmkit_context *ctx, gk_host_operand *operands, int count,

@@ -13,12 +13,14 @@
 
 static const char *const gemm_variables[] = {"M", "N", "K", "WORK", "CUS", "TILE_M", "TILE_N", "TILE_K",
                                              "GROUPS", "PADDED", "PACKED", NULL};
+static const char *const gemm_batched_variables[] = {"M", "N", "K", "BATCH", "WORK", "CUS", NULL};
 static const char *const omatcopy_variables[] = {"TRANS", "ROWS", "COLS", "OFFA", "LDA", "OFFB", "LDB", "CUS", NULL};
 
 const char *const *gk_policy_variables(const char *routine)
 {
     if (strcmp(routine, "gemm") == 0) return gemm_variables;
     if (strcmp(routine, "omatcopy") == 0) return omatcopy_variables;
+    if (strcmp(routine, "gemm_batched") == 0) return gemm_batched_variables;
     return NULL;
 }
 
@@ -77,9 +79,10 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     const char *const *variables = gk_policy_variables(f[0]);
     const int step = lookup(f[1], step_names, GK_STEP_COUNT), device = lookup(f[2], class_names, 3);
     char error[256] = "";
-    const int names_kernel = step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_ROUTE;
+    const int per_matrix = strcmp(f[0], "gemm_batched") == 0 && strcmp(f[3], GK_POLICY_PER_MATRIX) == 0;
+    const int names_kernel = step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_ROUTE && !per_matrix;
     const gk_kernel_def *kernel = names_kernel ? gk_kernel_find(f[3]) : NULL;
-    if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, omatcopy)", f[0]);
+    if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, gemm_batched, omatcopy)", f[0]);
     else if (step < 0) warn(policy, name, line, "unknown step \"%s\" (route, kernel, variant, split, fallback)", f[1]);
     else if (device < 0) warn(policy, name, line, "unknown device class \"%s\" (gpu, cpu, any)", f[2]);
     else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0)

@@ -25,14 +25,19 @@ typedef enum gk_policy_step {
     GK_STEP_COUNT
 } gk_policy_step;
 
+/* The gemm_batched kernel rows' choice that is no kernel: one plain SGEMM plan per matrix. */
+#define GK_POLICY_PER_MATRIX "sgemm"
+
 typedef enum gk_policy_class { GK_CLASS_ANY, GK_CLASS_GPU, GK_CLASS_CPU } gk_policy_class;
 
 typedef struct gk_policy_rule {
     char routine[16];
     gk_policy_step step;
     gk_policy_class device;
-    char choice[64];     /* a kernel name; a variant name for GK_STEP_VARIANT; a place for GK_STEP_ROUTE */
-    const gk_kernel_def *kernel; /* that kernel, found once when the row is parsed; NULL for variants and routes */
+    char choice[64];     /* a kernel name; a variant name for GK_STEP_VARIANT; a place for GK_STEP_ROUTE;
+                            GK_POLICY_PER_MATRIX in gemm_batched rows */
+    const gk_kernel_def *kernel; /* that kernel, found once when the row is parsed; NULL for variants, routes
+                                    and GK_POLICY_PER_MATRIX */
     char condition[256]; /* "1": always */
     char note[160];      /* the condition in words, or "" */
     int line;

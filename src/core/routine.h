@@ -24,14 +24,20 @@ gemmkit_status gk_check_buffer(gemmkit_context *ctx, const gemmkit_buffer *buf, 
 /* One operand of a host-array call, staged through a scratch slot: uploaded
  * from `in` when non-NULL, read back into `out` when non-NULL (column by
  * column: the gaps a larger ld leaves keep the caller's values), skipped when
- * both are NULL. */
+ * both are NULL. A batched operand holds `batch` matrices `stride` floats
+ * apart (gaps between them kept likewise); batch 0 counts as 1. */
 typedef struct gk_host_operand {
     const float *in;
     float *out;
     int64_t rows, cols, ld;
     int slot;     /* GK_SCRATCH_HOST_* */
     gk_mem **mem; /* receives the staging buffer */
+    int64_t batch, stride;
 } gk_host_operand;
+
+/* Floats spanned by `batch` matrices of `extent` floats, `stride` apart (batch
+ * 0 or 1: extent); INT64_MAX when that overflows. */
+int64_t gk_batch_span(int64_t extent, int64_t stride, int64_t batch);
 
 /* Runs a routine on the device for host arrays: locks the context, stages the
  * operands in order, calls run(ctx, problem), then reads the results into a

@@ -257,11 +257,11 @@ gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *opt
     if (host) return gk_sgemm_run_host(host, options, &p);
     /* C is uploaded when it is read (beta != 0). */
     gk_host_operand staged[] = {
-        {p.beta != 0.0f ? c : NULL, c, p.m, p.n, p.c.ld, GK_SCRATCH_HOST_C, &p.c.mem},
+        {p.beta != 0.0f ? c : NULL, c, p.m, p.n, p.c.ld, GK_SCRATCH_HOST_C, &p.c.mem, 1, 0},
         {reads ? p.source_a : NULL, NULL, gk_stored_rows(p.trans_a, p.m, p.k), p.trans_a ? p.m : p.k, p.a.ld,
-         GK_SCRATCH_HOST_A, &p.a.mem},
+         GK_SCRATCH_HOST_A, &p.a.mem, 1, 0},
         {reads ? p.source_b : NULL, NULL, gk_stored_rows(p.trans_b, p.k, p.n), p.trans_b ? p.k : p.n, p.b.ld,
-         GK_SCRATCH_HOST_B, &p.b.mem},
+         GK_SCRATCH_HOST_B, &p.b.mem, 1, 0},
     };
     host_problem h = {options, &p};
     return gk_host_call(ctx, staged, 3, run_host, &h);

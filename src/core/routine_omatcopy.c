@@ -123,8 +123,8 @@ gemmkit_status gemmkit_somatcopy(gemmkit_context *ctx, gemmkit_layout layout, ge
     GK_TRY(gk_check_pointer(b, "B"));
     if (alpha != 0.0f) GK_TRY(gk_check_pointer(a, "A"));
     gk_host_operand staged[] = {
-        {alpha != 0.0f ? a : NULL, NULL, p.rows, p.cols, p.a.ld, GK_SCRATCH_HOST_A, &p.a.mem}, /* alpha == 0 does not read A */
-        {NULL, b, b_rows(&p), b_cols(&p), p.b.ld, GK_SCRATCH_HOST_C, &p.b.mem},
+        {alpha != 0.0f ? a : NULL, NULL, p.rows, p.cols, p.a.ld, GK_SCRATCH_HOST_A, &p.a.mem, 1, 0}, /* alpha == 0 does not read A */
+        {NULL, b, b_rows(&p), b_cols(&p), p.b.ld, GK_SCRATCH_HOST_C, &p.b.mem, 1, 0},
     };
     return gk_host_call(ctx, staged, 2, run_host, &p);
 }

@@ -38,6 +38,15 @@ typedef enum gk_contract {
      * multiplies the K-slice [z*kslice, min(K, (z+1)*kslice)) into partial z, P + z*strideP:
      *   (M, N, K, kslice, A, offA, lda, B, offB, ldb, P, ldp, strideP). */
     GK_CONTRACT_GEMM_DIRECT_SPLIT,
+    /* GK_CONTRACT_GEMM_DIRECT along the grid's third dimension (batch): work-group z computes
+     * C_z = alpha op(A_z) op(B_z) + beta C_z with X_z = X + offX + z*strideX (strides in floats,
+     * 64-bit; 0 broadcasts A or B):
+     *   (M, N, K, alpha, A, offA, lda, strideA, B, offB, ldb, strideB, beta, C, offC, ldc, strideC). */
+    GK_CONTRACT_GEMM_DIRECT_STRIDED,
+    /* The same batch with several whole matrices per work-group (tiny matrices): tile_m of the
+     * registry geometry is the matrices per work-group, the grid is 1-D over the batch:
+     *   (batch, M, N, K, alpha, A, offA, lda, strideA, B, offB, ldb, strideB, beta, C, offC, ldc, strideC). */
+    GK_CONTRACT_GEMM_BATCHED_SMALL,
     /* Transposes and copies, any sizes (bounds-checked), A(r, c) = A[offA + r + c*lda]:
      *   (rows, cols, alpha, A, offA, lda, B, offB, ldb).
      * A transpose writes B[offB + c + r*ldb] = alpha * A(r, c) (B is cols x rows),
@@ -62,6 +71,7 @@ typedef enum gk_operation {
     GK_OP_SGEMM,
     GK_OP_TRANSPOSE,
     GK_OP_COPY,
+    GK_OP_SGEMM_BATCHED, /* strided batched SGEMM (routine_gemm_batched.c) */
     GK_OP_HELPER /* internal steps of other routines' plans: not listed in the ladder */
 } gk_operation;
 
@@ -86,7 +96,11 @@ enum gk_problem_define {
      * multiples of 4 floats (its columns start on 16-byte boundaries), else 0 */
     GK_DEFINE_VEC_A = 1u << 2,
     GK_DEFINE_VEC_B = 1u << 3,
-    GK_DEFINE_VEC_C = 1u << 4
+    GK_DEFINE_VEC_C = 1u << 4,
+    /* -DSIZE_M/SIZE_N/SIZE_K: the problem's M, N, K compiled in (tiny batched kernels: constant loops) */
+    GK_DEFINE_SIZE_M = 1u << 5,
+    GK_DEFINE_SIZE_N = 1u << 6,
+    GK_DEFINE_SIZE_K = 1u << 7
 };
 
 /* The library's internal helper kernels, referenced directly by plans. */

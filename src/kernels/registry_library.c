@@ -7,16 +7,7 @@
 /* Helpers by position, so plans reach them without a lookup (gk_kernel_helper). */
 enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, SCALE, REDUCE };
 
-/* xgemm's tiles, shared by its split-K build. */
-#define XGEMM_TILE_PARAMS                                                                                             \
-    {"TSM", 128, "32,64,128,256", "C tile rows per work-group"},                                                     \
-        {"TSN", 128, "32,64,128,256", "C tile columns per work-group"}, {"TSK", 8, "4,8,16,32", "K step per tile"},  \
-        {"WPTM", 8, "4,8,16", "C rows per work-item (multiple of 4)"},                                               \
-        {"WPTN", 8, "4,8,16", "C columns per work-item (multiple of 4)"}
-#define XGEMM_CONSTRAINTS                                                                                             \
-    "WPTM % 4 == 0 && WPTN % 4 == 0", "TSM % WPTM == 0 && TSN % WPTN == 0",                                          \
-        "(TSK * TSM / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0", "(TSK * TSN / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0", \
-        "(TSK * TSM / 4) >= (TSM / WPTM) * (TSN / WPTN)", "(TSK * TSN / 4) >= (TSM / WPTM) * (TSN / WPTN)"
+#include "registry_xgemm.h"
 
 /* skinny.cl's parameters, shared by its skinny-m and skinny-n rows. */
 #define SKINNY_PARAMS                                                                                                 \

@@ -93,3 +93,15 @@ EXPORT int cublasSgeam(void *handle, int ta, int tb, int m, int n, const float *
             c[i + (size_t)j * ldc] = *alpha * at(a, lda, ta, i, j) + *beta * at(b, ldb, tb, i, j);
     return 0;
 }
+
+/* cublasSgemmStridedBatched: matrix z of each operand z * stride floats on (long long strides, as cuBLAS's). */
+EXPORT int cublasSgemmStridedBatched(void *handle, int ta, int tb, int m, int n, int k, const float *alpha,
+                                     const float *a, int lda, long long stride_a, const float *b, int ldb,
+                                     long long stride_b, const float *beta, float *c, int ldc, long long stride_c,
+                                     int batch)
+{
+    for (int z = 0; z < batch; z++)
+        cublasSgemm_v2(handle, ta, tb, m, n, k, alpha, a + z * stride_a, lda, b + z * stride_b, ldb, beta,
+                       c + z * stride_c, ldc);
+    return 0;
+}

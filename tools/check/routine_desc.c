@@ -4,7 +4,7 @@
 
 #include "routine_desc.h"
 
-static const gk_routine *const routines[] = {&gk_routine_gemm, &gk_routine_omatcopy};
+static const gk_routine *const routines[] = {&gk_routine_gemm, &gk_routine_omatcopy, &gk_routine_gemm_batched};
 
 const gk_routine *gk_routine_of(gk_operation op)
 {

@@ -8,6 +8,7 @@
 #define GK_ROUTINE_DESC_H
 
 #include "check.h"
+#include "check_batched.h"
 #include "check_transpose.h"
 #include "registry.h"
 
@@ -20,6 +21,7 @@ enum {
 typedef union gk_case {
     gk_sgemm_case gemm;
     gk_omatcopy_case omatcopy;
+    gk_batched_case batched;
 } gk_case;
 
 /* What the cases of a kernel depend on: its tile (1 where it has none) and
@@ -35,6 +37,8 @@ typedef struct gk_case_label {
     char layout[4];  /* "row", "col" */
     char trans[4];   /* "NN".."TT", or "T"/"N" */
     int64_t size[3]; /* m, n, k; rows, cols, 0 */
+    int64_t batch;   /* matrices per call (batched routines); 0 otherwise */
+    double bytes;    /* batched: the least bytes a call moves (A, B read once, C written once); 0 otherwise */
 } gk_case_label;
 
 typedef struct gk_routine gk_routine;
@@ -88,6 +92,7 @@ struct gk_routine {
 
 extern const gk_routine gk_routine_gemm;
 extern const gk_routine gk_routine_omatcopy;
+extern const gk_routine gk_routine_gemm_batched;
 
 /* The routine a registry operation belongs to; NULL for helpers. */
 const gk_routine *gk_routine_of(gk_operation op);

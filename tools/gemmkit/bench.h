@@ -47,6 +47,7 @@ typedef struct gk_bench_args {
     int baseline; /* time the host's sequential triple loop */
     int quiet;    /* no progress on stderr */
     int transpose; /* --transpose: the transpose benchmark instead of SGEMM */
+    int64_t batch; /* --batch N: strided batched SGEMM of N matrices per call; 0: plain SGEMM */
     const struct gk_bench_preset *preset; /* a preset named in --sizes (a GPU-only one first), else NULL */
 } gk_bench_args;
 
@@ -100,6 +101,8 @@ typedef struct gk_bench_record {
     char label[256];   /* one line for people */
     char resolved[64]; /* the kernel that actually ran ("best" -> "direct") */
     gk_bench_size size;
+    int64_t batch;     /* matrices per call (--batch); 0: not batched */
+    double bytes;      /* batched: the least bytes a call moves (A, B read once, C written once); else 0 */
     char layout[4];    /* "row", "col" */
     char trans[4];     /* "NN".."TT" (transposes: "T" or "N") */
     double work;       /* flops (SGEMM: 2 M N K) or bytes moved (transposes) per call */
@@ -207,6 +210,8 @@ struct gk_runner {
     int (*sgemm)(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_c, gk_bench_timing *t,
                  char *err);
     int (*omatcopy)(gk_runner *r, const gk_omatcopy_case *o, int a, int b, gk_bench_timing *t, char *err);
+    int (*sgemm_batched)(gk_runner *r, const gk_batched_case *c, int a, int b, int slot_c, gk_bench_timing *t,
+                         char *err); /* strided batched SGEMM */
     void (*release)(gk_runner *r); /* frees every slot */
     void (*destroy)(gk_runner *r); /* releases, then frees the runner */
 };

@@ -28,6 +28,10 @@ void gk_bench_usage(FILE *out)
             "                          or a preset (below)\n"
             "  --layout row|col        storage order (default col)\n"
             "  --trans NN|NT|TN|TT     op(A) and op(B) (default NN)\n"
+            "  --batch N               strided batched SGEMM: N tight matrices of each size per call\n"
+            "                          (gemmkit_sgemm_strided_batched; peers cublasSgemmStridedBatched,\n"
+            "                          CLBlastSgemmStridedBatched); GFLOPS, and GB/s moved in the\n"
+            "                          note (bench/batched.sh: issue 16's table)\n"
             "  --repeat N              timed runs after one warm-up (default 5)\n"
             "  --sets N                input sets rotated over the runs (default 3 when A+B+C\n"
             "                          take < 256 MiB, else 1)\n"
@@ -217,7 +221,7 @@ static int parse_trans(const char *text, gk_bench_args *args)
 
 /* Options that take a value; the value must not look like another option. */
 static const char *const valued[] = {"--kernel", "--params", "--sizes",    "--layout", "--trans", "--repeat",
-                                     "--sets",   "--json",   "--csv",      "--plot",   "--max-time"};
+                                     "--sets",   "--json",   "--csv",      "--plot",   "--max-time", "--batch"};
 
 static int takes_value(const char *opt)
 {
@@ -269,6 +273,10 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
         } else if (strcmp(opt, "--repeat") == 0) {
             if (gk_cli_parse_int(value, 1, 10000, &v)) return usage_error("--repeat must be an integer from 1 to 10000, not \"%s\"", value);
             args->repeat = (int)v;
+        } else if (strcmp(opt, "--batch") == 0) {
+            if (gk_cli_parse_int(value, 1, 10000000, &v))
+                return usage_error("--batch must be an integer from 1 to 10000000, not \"%s\"", value);
+            args->batch = v;
         } else if (strcmp(opt, "--sets") == 0) {
             if (gk_cli_parse_int(value, 1, GK_BENCH_MAX_SETS, &v))
                 return usage_error("--sets must be an integer from 1 to %d, not \"%s\"", GK_BENCH_MAX_SETS, value);
@@ -305,6 +313,7 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
     if (args->transpose && !kernel_given) args->kernel = "all";
     if (args->params && (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0))
         return usage_error("--params needs one named kernel (--kernel NAME), not \"%s\"", args->kernel);
+    if (args->transpose && args->batch) return usage_error("--batch is for SGEMM, not --transpose");
     if (args->transpose && args->preset)
         return usage_error("--sizes %s: an SGEMM preset (MxNxK shapes), not for --transpose", args->preset->name);
     /* Transposes take N (square) or RxC; SGEMM takes N or MxNxK. */

@@ -60,7 +60,7 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
     fprintf(f, "op,name,kind,resolved,m,n,k,layout,trans,status,unit,work,input_sets,repeat,sample,kernel_ms,total_ms,"
                "host_ms,median_kernel_ms,median_total_ms,median_host_ms,rate_kernel,rate_call,fraction_of_peak,"
                "fraction_of_copy,check,"
-               "message,note\n");
+               "message,note,batch,gbps_moved\n");
     for (size_t i = 0; i < report->count; i++) {
         const gk_bench_record *r = &report->records[i];
         gk_bench_stats k = gk_bench_stats_of(r->kernel_ms, r->count);
@@ -101,7 +101,11 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
             number(f, copy > 0.0 ? copy : NAN);
             field(f, r->check, 0);
             field(f, r->message, 0);
-            field(f, r->note, 1);
+            field(f, r->note, 0);
+            const double call_ms = t.median;
+            fprintf(f, "%lld,", (long long)r->batch);
+            if (r->bytes > 0.0 && call_ms > 0.0 && r->status == GK_BENCH_OK) fprintf(f, "%.9g", r->bytes / call_ms * 1e-6);
+            fputs("\n", f);
         }
     }
     return 0;

@@ -74,6 +74,10 @@ static json_t *record_json(const gk_bench_report *report, const gk_bench_record 
                           r->layout, "trans", r->trans, "status", gk_bench_status_name(r->status), "work",
                           number(r->work), "unit", r->unit, "input_sets", r->sets, "repeat", r->count);
     if (!o) return NULL;
+    if (r->batch) {
+        json_object_set_new(o, "batch", json_integer((json_int_t)r->batch));
+        json_object_set_new(o, "bytes", number(r->bytes));
+    }
     json_object_set_new(o, "message", text(r->message));
     json_object_set_new(o, "note", text(r->note));
     json_object_set_new(o, "check", json_pack("{s:s, s:b, s:o}", "method", r->check, "passed",
@@ -88,6 +92,8 @@ static json_t *record_json(const gk_bench_report *report, const gk_bench_record 
         json_object_set_new(o, "rate", json_pack("{s:o, s:o, s:o}", "kernel", number(kernel), "call",
                                                  number(gk_bench_rate(r, r->total_ms)), "host",
                                                  number(gk_bench_rate(r, r->host_ms))));
+        const double call_ms = gk_bench_stats_of(r->total_ms, r->count).median;
+        if (r->bytes > 0.0 && call_ms > 0.0) json_object_set_new(o, "gbps_moved", number(r->bytes / call_ms * 1e-6));
         if (strcmp(r->unit, "GFLOPS") == 0 && strcmp(r->kind, "baseline") != 0 && report->device.peak_gflops > 0)
             json_object_set_new(o, "fraction_of_peak", number(kernel / report->device.peak_gflops));
         double copy = gk_bench_copy_fraction(report, r);

@@ -65,6 +65,8 @@ gk_bench_record *gk_bench_record_add(gk_bench_session *s, const gk_runner *r, co
     snprintf(rec->label, sizeof rec->label, "%s", r->label);
     snprintf(rec->resolved, sizeof rec->resolved, "%s", r->name);
     rec->size = (gk_bench_size){l.size[0], l.size[1], l.size[2]};
+    rec->batch = l.batch;
+    rec->bytes = l.bytes;
     snprintf(rec->layout, sizeof rec->layout, "%s", l.layout);
     snprintf(rec->trans, sizeof rec->trans, "%s", l.trans);
     rec->work = in->routine->work(&in->kase);

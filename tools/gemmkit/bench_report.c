@@ -78,7 +78,8 @@ double gk_bench_rate(const gk_bench_record *record, const double *samples)
 static int same_problem(const gk_bench_record *a, const gk_bench_record *b)
 {
     return strcmp(a->op, b->op) == 0 && a->size.m == b->size.m && a->size.n == b->size.n &&
-           a->size.k == b->size.k && strcmp(a->layout, b->layout) == 0 && strcmp(a->trans, b->trans) == 0;
+           a->size.k == b->size.k && strcmp(a->layout, b->layout) == 0 && strcmp(a->trans, b->trans) == 0 &&
+           a->batch == b->batch;
 }
 
 double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *record, const char *peer)
@@ -227,6 +228,7 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         const gk_bench_record *r = &report->records[i];
         char size[48], spread[64], name[160];
         gk_bench_size_text(&r->size, size, sizeof size);
+        if (r->batch) snprintf(size + strlen(size), sizeof size - strlen(size), " x%lld", (long long)r->batch);
         gk_bench_display_name(r, name, sizeof name);
         if (r->status != GK_BENCH_OK) {
             fprintf(out, "%-*s %-14s %10s %6s %24s %10s %10s", w, name, size, "-", "-", "-", "-", "-");
@@ -281,7 +283,7 @@ void gk_bench_print_verified(const gk_bench_report *report, FILE *out)
         skipped += r->status == GK_BENCH_SKIPPED;
         ran += r->status != GK_BENCH_SKIPPED;
         verified += r->status == GK_BENCH_OK;
-        transposes += strcmp(r->op, "sgemm") != 0;
+        transposes += strcmp(r->op, "sgemm") != 0 && strcmp(r->op, "sgemm_batched") != 0;
     }
     fprintf(out, "%d of %d results verified %s", verified, ran,
             transposes ? "exactly (B = A^T or A, bit for bit)" : "against the float64-accumulated host reference");

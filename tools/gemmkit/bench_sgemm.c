@@ -3,6 +3,7 @@
  * measurement itself is the routine-independent bench_measure.c. */
 #include <string.h>
 
+#include "batched.h"
 #include "bench.h"
 #include "registry.h"
 #include "sgemm.h"
@@ -32,7 +33,8 @@ static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, const g
     int count = 0;
     for (size_t i = 0; i < gk_kernel_count() && count < max; i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
-        if (gk_kernel_op(def) != GK_OP_SGEMM || gk_kernel_is_helper(def)) continue;
+        if (gk_kernel_op(def) != (s->args->batch ? GK_OP_SGEMM_BATCHED : GK_OP_SGEMM) || gk_kernel_is_helper(def))
+            continue;
         if (strcmp(want, "all") != 0 && strcmp(want, def->name) != 0) continue;
         gk_runner *r = gk_runner_gemmkit(s->ctx, def->name, s->args->params);
         if (!r) break;
@@ -52,7 +54,13 @@ static void explain_kernel(gk_bench_session *s)
     char *note = s->report.kernel_note, why[200], params[640];
     const size_t len = sizeof s->report.kernel_note;
     if (strcmp(want, "all") == 0) {
-        snprintf(note, len, "kernels: every SGEMM kernel of the registry, in ladder order (--kernel all)");
+        snprintf(note, len, "kernels: every %sSGEMM kernel of the registry, in ladder order (--kernel all)",
+                 s->args->batch ? "batched " : "");
+        return;
+    }
+    if (s->args->batch && strcmp(want, "best") == 0) {
+        snprintf(note, len, "kernel: the library's choice per shape for a batch of %lld (policy.tsv, gemm_batched "
+                 "rows; \"sgemm\": one plain SGEMM plan per matrix)", (long long)s->args->batch);
         return;
     }
     const gk_kernel_def *def;
@@ -85,6 +93,28 @@ static void explain_kernel(gk_bench_session *s)
     snprintf(note, len, "kernel: %s (%s); parameters: %s", def->name, why, params);
 }
 
+/* The kernel the batched routine picks for a size, as the record's resolved name. */
+static const char *batched_choice(const gk_bench_session *s, const gk_bench_size *size)
+{
+    const int rm = s->args->layout == GEMMKIT_ROW_MAJOR;
+    const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &s->ctx->info, &s->ctx->tuned,
+                                                  rm ? size->n : size->m, rm ? size->m : size->n, size->k,
+                                                  s->args->batch);
+    return c.def ? c.def->name : GK_POLICY_PER_MATRIX;
+}
+
+/* Memory-bound sizes are judged in bytes: the last record's GB/s moved, in its note. */
+static void note_bandwidth(gk_bench_session *s)
+{
+    gk_bench_record *rec = s->report.count ? &s->report.records[s->report.count - 1] : NULL;
+    if (!rec || rec->bytes <= 0.0 || rec->status != GK_BENCH_OK) return;
+    const double ms = gk_bench_stats_of(rec->total_ms, rec->count).median;
+    if (!(ms > 0.0)) return;
+    const size_t used = strlen(rec->note);
+    snprintf(rec->note + used, sizeof rec->note - used, "%s%.1f GB/s moved (A, B read and C written once)",
+             used ? "; " : "", rec->bytes / ms * 1e-6);
+}
+
 void gk_bench_sgemm(gk_bench_session *s)
 {
     explain_kernel(s);
@@ -96,11 +126,13 @@ void gk_bench_sgemm(gk_bench_session *s)
     for (int z = 0; z < s->args->size_count; z++) {
         const gk_bench_size *size = &s->args->sizes[z];
         gk_case kase;
-        gk_routine_gemm.case_of((const int64_t[3]){size->m, size->n, size->k}, s->args->layout, s->args->trans_a,
-                                s->args->trans_b, &kase);
+        const gk_routine *routine = s->args->batch ? &gk_routine_gemm_batched : &gk_routine_gemm;
+        routine->case_of((const int64_t[3]){size->m, size->n, size->k}, s->args->layout, s->args->trans_a,
+                         s->args->trans_b, &kase);
+        if (s->args->batch) kase.batched = gk_batched_tight(kase.batched.one, s->args->batch);
         gk_bench_inputs in;
-        if (gk_bench_inputs_make(s, &gk_routine_gemm, &kase, &in)) continue;
-        if (s->args->baseline) baseline(s, &in);
+        if (gk_bench_inputs_make(s, routine, &kase, &in)) continue;
+        if (s->args->baseline && !s->args->batch) baseline(s, &in);
         for (int k = 0; k < nk; k++) {
             if (defs[k] && !gk_kernel_runs_on(defs[k], GK_BACKEND_BIT_OPENCL) && !cuda) {
                 gk_bench_record *rec = gk_bench_record_add(s, kernels[k], &in);
@@ -110,7 +142,8 @@ void gk_bench_sgemm(gk_bench_session *s)
                 continue;
             }
             const char *resolved = NULL;
-            if (!defs[k]) {
+            if (!defs[k] && s->args->batch) resolved = batched_choice(s, size);
+            else if (!defs[k]) {
                 /* Name the kernel the public SGEMM picks for this shape (column-major terms). */
                 int rm = s->args->layout == GEMMKIT_ROW_MAJOR;
                 gk_sgemm_choice d = gk_sgemm_default_kernel(s->ctx, rm ? size->n : size->m,
@@ -118,9 +151,13 @@ void gk_bench_sgemm(gk_bench_session *s)
                 resolved = d.def ? d.def->name : NULL;
             }
             gk_bench_measure(s, kernels[k], &in, resolved);
+            note_bandwidth(s);
         }
         for (int p = 0; p < s->peer_count; p++)
-            if (gk_runner_runs(s->peers[p], &gk_routine_gemm)) gk_bench_measure(s, s->peers[p], &in, NULL);
+            if (gk_runner_runs(s->peers[p], routine)) {
+                gk_bench_measure(s, s->peers[p], &in, NULL);
+                note_bandwidth(s);
+            }
         gk_bench_inputs_free(&in);
     }
     for (int k = 0; k < nk; k++) kernels[k]->destroy(kernels[k]);

@@ -107,6 +107,7 @@ void gk_bench_progress_record(const gk_bench_session *s, const gk_bench_record *
     if (s->progress_no_results) return;
     char size[48], name[160];
     gk_bench_size_text(&rec->size, size, sizeof size);
+    if (rec->batch) snprintf(size + strlen(size), sizeof size - strlen(size), " x%lld", (long long)rec->batch);
     gk_bench_display_name(rec, name, sizeof name);
     if (rec->status == GK_BENCH_OK) {
         gk_bench_stats k = gk_bench_stats_of(rec->kernel_ms, rec->count);

@@ -155,9 +155,12 @@ static int check_kernel(const gk_bench_args *args)
 {
     if (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0) return 0;
     const gk_kernel_def *def = gk_kernel_find(args->kernel);
-    if (!def || gk_kernel_is_helper(def) || (gk_kernel_op(def) == GK_OP_SGEMM) == args->transpose) {
+    const gk_operation op = def ? gk_kernel_op(def) : GK_OP_HELPER;
+    const int fits = args->transpose ? op == GK_OP_TRANSPOSE || op == GK_OP_COPY
+                                     : op == (args->batch ? GK_OP_SGEMM_BATCHED : GK_OP_SGEMM);
+    if (!def || gk_kernel_is_helper(def) || !fits) {
         fprintf(stderr, "gemmkit bench: no %s kernel named \"%s\" (see gemmkit list; or all, best)\n",
-                args->transpose ? "transpose or copy" : "SGEMM", args->kernel);
+                args->transpose ? "transpose or copy" : args->batch ? "batched SGEMM" : "SGEMM", args->kernel);
         return GK_EXIT_USAGE;
     }
     /* Unknown parameters and failed constraints are usage errors, found before any device work. */

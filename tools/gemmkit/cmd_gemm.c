@@ -25,7 +25,10 @@ void gk_gemm_usage(FILE *out)
     fprintf(out, "usage: gemmkit gemm A.npy B.npy -o C.npy [--transa] [--transb] [--alpha X] [--beta Y --c C0.npy]\n"
                  "  C = alpha * op(A) * op(B) + beta * C0, op(X) = X or X^T (--transa/--transb).\n"
                  "  Inputs: 2-D float32 ('<f4') .npy files, C or Fortran order. alpha defaults to 1;\n"
-                 "  beta defaults to 1 with --c and 0 without. The output is written in C order.\n");
+                 "  beta defaults to 1 with --c and 0 without. The output is written in C order.\n"
+                 "  3-D inputs are stacks of matrices, as numpy's matmul: (b, m, k) @ (b, k, n) -> (b, m, n),\n"
+                 "  a 2-D operand (or a stack of one) is used for every product; C0 is (b, m, n) or (m, n).\n"
+                 "  One strided batched call (gemmkit_sgemm_strided_batched).\n");
 }
 
 static int usage_error(const char *format, const char *detail)
@@ -109,7 +112,7 @@ static int parse_args(const gk_cli *cli, gemm_args *g)
     return GK_EXIT_OK;
 }
 
-/* Loads a 2-D float32 matrix, printing the reason on failure. */
+/* Loads a 2-D float32 matrix or a 3-D stack of them, printing the reason on failure. */
 static int load_matrix(const char *path, gk_npy_array *m)
 {
     char err[512];
@@ -117,10 +120,11 @@ static int load_matrix(const char *path, gk_npy_array *m)
         fprintf(stderr, "gemmkit gemm: %s: %s\n", path, err);
         return 0;
     }
-    if (m->ndim != 2) {
+    if (m->ndim != 2 && m->ndim != 3) {
         char shape[GK_NPY_MAX_DIMS * 24];
         gk_npy_shape_string(m->ndim, m->shape, shape, sizeof shape);
-        fprintf(stderr, "gemmkit gemm: %s: expected a 2-D matrix, found shape %s\n", path, shape);
+        fprintf(stderr, "gemmkit gemm: %s: expected a 2-D matrix or a 3-D stack of matrices, found shape %s\n", path,
+                shape);
         gk_npy_free(m);
         return 0;
     }
@@ -205,6 +209,106 @@ static int run_gemm(const gk_cli *cli, const gemm_args *g, gk_npy_array *a, gk_n
     return status;
 }
 
+/* A Fortran-order stack keeps the batch index fastest, which no stride describes: into C order. */
+static int stack_to_c_order(gk_npy_array *x)
+{
+    if (x->ndim != 3 || !x->fortran_order) return 1;
+    const uint64_t b = x->shape[0], r = x->shape[1], c = x->shape[2];
+    float *y = malloc((b * r * c != 0 ? b * r * c : 1) * sizeof *y);
+    if (!y) return 0;
+    for (uint64_t z = 0; z < b; z++)
+        for (uint64_t i = 0; i < r; i++)
+            for (uint64_t j = 0; j < c; j++) y[(z * r + i) * c + j] = x->data[z + i * b + j * b * r];
+    free(x->data);
+    x->data = y;
+    x->fortran_order = 0;
+    return 1;
+}
+
+/* Matrices in a 2-D array (1) or stack; rows and columns of each. */
+static uint64_t stack_count(const gk_npy_array *x) { return x->ndim == 3 ? x->shape[0] : 1; }
+static uint64_t rows_of(const gk_npy_array *x) { return x->shape[x->ndim - 2]; }
+static uint64_t cols_of(const gk_npy_array *x) { return x->shape[x->ndim - 1]; }
+
+/* Stacks of matrices (numpy's matmul): one strided batched call; a stack of one or a 2-D operand has stride 0. */
+static int run_batched(const gk_cli *cli, const gemm_args *g, gk_npy_array *a, gk_npy_array *b, gk_npy_array *c0)
+{
+    if (!stack_to_c_order(a) || !stack_to_c_order(b) || !stack_to_c_order(c0)) {
+        fprintf(stderr, "gemmkit gemm: out of memory reordering a Fortran-order stack\n");
+        return GK_EXIT_FAILED;
+    }
+    const uint64_t na = stack_count(a), nb = stack_count(b);
+    if (na != nb && na != 1 && nb != 1) {
+        fprintf(stderr, "gemmkit gemm: stacks of %llu and %llu matrices do not broadcast\n", (unsigned long long)na,
+                (unsigned long long)nb);
+        return GK_EXIT_FAILED;
+    }
+    const uint64_t batch = na > nb ? na : nb;
+    const uint64_t m = g->trans_a ? cols_of(a) : rows_of(a), ka = g->trans_a ? rows_of(a) : cols_of(a);
+    const uint64_t kb = g->trans_b ? cols_of(b) : rows_of(b), n = g->trans_b ? rows_of(b) : cols_of(b);
+    if (ka != kb) {
+        fprintf(stderr, "gemmkit gemm: shapes do not match: op(A) is %llu x %llu but op(B) is %llu x %llu\n",
+                (unsigned long long)m, (unsigned long long)ka, (unsigned long long)kb, (unsigned long long)n);
+        return GK_EXIT_FAILED;
+    }
+    if (c0->data && (rows_of(c0) != m || cols_of(c0) != n || (c0->ndim == 3 && c0->shape[0] != batch))) {
+        fprintf(stderr, "gemmkit gemm: %s does not match the result's shape (%llu, %llu, %llu)\n", g->c_path,
+                (unsigned long long)batch, (unsigned long long)m, (unsigned long long)n);
+        return GK_EXIT_FAILED;
+    }
+    const uint64_t per = m * n;
+    if (n && (m > SIZE_MAX / sizeof(float) / n || (per && batch > SIZE_MAX / sizeof(float) / per))) {
+        fprintf(stderr, "gemmkit gemm: the result is too large\n");
+        return GK_EXIT_FAILED;
+    }
+    float *c = calloc(batch * per != 0 ? batch * per : 1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "gemmkit gemm: out of memory for the result\n");
+        return GK_EXIT_FAILED;
+    }
+    if (c0->data && g->beta != 0.0f) /* C0 into C order, a 2-D C0 in every matrix */
+        for (uint64_t z = 0; z < batch; z++)
+            for (uint64_t i = 0; i < m; i++)
+                for (uint64_t j = 0; j < n; j++) {
+                    const uint64_t base = c0->ndim == 3 ? z * per : 0;
+                    c[z * per + i * n + j] = c0->fortran_order ? c0->data[j * m + i] : c0->data[base + i * n + j];
+                }
+    int status = GK_EXIT_FAILED;
+    gemmkit_context *ctx = gk_cli_open(cli);
+    if (ctx) {
+        const gemmkit_transpose ta = g->trans_a ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
+        const gemmkit_transpose tb = g->trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
+        /* a 2-D Fortran-order operand enters transposed, as in run_gemm */
+        gemmkit_transpose fa = ta, fb = tb;
+        int64_t lda = at_least_one(cols_of(a)), ldb = at_least_one(cols_of(b));
+        if (a->ndim == 2) operand(a, g->trans_a, &fa, &lda);
+        if (b->ndim == 2) operand(b, g->trans_b, &fb, &ldb);
+        const int64_t stride_a = na > 1 ? (int64_t)(rows_of(a) * cols_of(a)) : 0;
+        const int64_t stride_b = nb > 1 ? (int64_t)(rows_of(b) * cols_of(b)) : 0;
+        gemmkit_status s = gemmkit_sgemm_strided_batched(ctx, NULL, GEMMKIT_ROW_MAJOR, fa, fb, (int64_t)m, (int64_t)n,
+                                                         (int64_t)ka, g->alpha, a->data, lda, stride_a, b->data, ldb,
+                                                         stride_b, g->beta, c, at_least_one(n), (int64_t)per,
+                                                         (int64_t)batch);
+        gemmkit_device_info info;
+        gemmkit_context_device_info(ctx, &info);
+        gemmkit_context_destroy(ctx);
+        char err[512];
+        const uint64_t shape[3] = {batch, m, n};
+        if (s != GEMMKIT_SUCCESS) gk_cli_report("multiplying", s);
+        else if (gk_npy_save_file(g->out_path, 3, shape, 0, c, err, sizeof err) != GK_NPY_OK)
+            fprintf(stderr, "gemmkit gemm: %s\n", err);
+        else {
+            printf("%s: (%llu, %llu, %llu) = %g * op(A) * op(B) + %g * C0, %llu products of %llu x %llu x %llu, on %s\n",
+                   g->out_path, (unsigned long long)batch, (unsigned long long)m, (unsigned long long)n,
+                   (double)g->alpha, (double)g->beta, (unsigned long long)batch, (unsigned long long)m,
+                   (unsigned long long)n, (unsigned long long)ka, info.name);
+            status = GK_EXIT_OK;
+        }
+    }
+    free(c);
+    return status;
+}
+
 int gk_cmd_gemm(const gk_cli *cli)
 {
     gemm_args g;
@@ -219,7 +323,8 @@ int gk_cmd_gemm(const gk_cli *cli)
     gk_npy_array a = {0}, b = {0}, c0 = {0};
     int status = GK_EXIT_FAILED;
     if (load_matrix(g.a_path, &a) && load_matrix(g.b_path, &b) && (!g.c_path || load_matrix(g.c_path, &c0)))
-        status = run_gemm(cli, &g, &a, &b, &c0);
+        status = a.ndim == 3 || b.ndim == 3 || c0.ndim == 3 ? run_batched(cli, &g, &a, &b, &c0)
+                                                           : run_gemm(cli, &g, &a, &b, &c0);
     gk_npy_free(&a);
     gk_npy_free(&b);
     gk_npy_free(&c0);

@@ -17,8 +17,9 @@ typedef enum gk_verify_outcome {
     GK_VERIFY_SKIPPED, /* the backend cannot run it (a CUDA-only kernel on OpenCL) */
 } gk_verify_outcome;
 
+/* batch: the matrices per call of batched kernels' cases (--batch; 0: the routine's own). */
 static gk_verify_outcome verify_kernel(gemmkit_context *ctx, const gk_kernel_def *def, const char *params,
-                                       gk_rng *rng)
+                                       int64_t batch, gk_rng *rng)
 {
     const gk_routine *routine = gk_routine_of(gk_kernel_op(def));
     const int dims = routine->dims;
@@ -33,6 +34,8 @@ static gk_verify_outcome verify_kernel(gemmkit_context *ctx, const gk_kernel_def
     gk_case cases[GK_ROUTINE_MAX_CASES];
     const char *what[GK_ROUTINE_MAX_CASES];
     const int count = routine->verify_cases(&shape, cases, what);
+    if (batch && routine == &gk_routine_gemm_batched)
+        for (int i = 0; i < count; i++) cases[i].batched.batch = batch; /* strides stay: each C apart */
     const gemmkit_options options = {.kernel = def->name, .params = params};
     gk_verify_outcome outcome = GK_VERIFY_PASSED;
     for (int i = 0; i < count; i++) {
@@ -53,13 +56,14 @@ static gk_verify_outcome verify_kernel(gemmkit_context *ctx, const gk_kernel_def
 
 void gk_verify_usage(FILE *out)
 {
-    fprintf(out, "usage: gemmkit verify [--kernel NAME|all] [--params P=V,...]\n"
+    fprintf(out, "usage: gemmkit verify [--kernel NAME|all] [--params P=V,...] [--batch N]\n"
                  "  Checks kernels against the reference on fresh random inputs (GEMMKIT_SEED repeats\n"
                  "  a run): SGEMM kernels at a native and at an odd size, transposes and copies at a\n"
                  "  tile multiple and at an odd shape with gaps and offsets.\n"
                  "  --kernel NAME|all   one kernel (see gemmkit list) or every one (default: all);\n"
                  "                      kernels the backend cannot run (CUDA only) are skipped\n"
                  "  --params P=V,...    parameter overrides for --kernel NAME\n"
+                 "  --batch N           batched SGEMM kernels only, N matrices per case\n"
                  "Exit status: 0 every kernel verified passed, 1 a wrong result or a kernel that\n"
                  "failed to run, 2 bad usage or nothing verified (e.g. a CUDA-only kernel on OpenCL).\n");
 }
@@ -84,11 +88,18 @@ static int check_request(const char *kernel, const char *params)
 int gk_cmd_verify(const gk_cli *cli)
 {
     const char *kernel = "all", *params = NULL;
+    long batch = 0;
     for (int i = 0; i < cli->argc; i++) {
         const char *arg = cli->argv[i];
-        if (strcmp(arg, "--kernel") != 0 && strcmp(arg, "--params") != 0)
+        if (strcmp(arg, "--kernel") != 0 && strcmp(arg, "--params") != 0 && strcmp(arg, "--batch") != 0)
             return gk_cli_usage_error("verify", "unknown argument \"%s\"", arg);
         if (i + 1 >= cli->argc) return gk_cli_usage_error("verify", "%s needs a value", arg);
+        if (strcmp(arg, "--batch") == 0) {
+            if (gk_cli_parse_int(cli->argv[++i], 1, 1000000, &batch))
+                return gk_cli_usage_error("verify", "--batch must be an integer from 1 to 1000000, not \"%s\"",
+                                          cli->argv[i]);
+            continue;
+        }
         *(strcmp(arg, "--kernel") == 0 ? &kernel : &params) = cli->argv[++i];
     }
     int rc = check_request(kernel, params);
@@ -107,7 +118,8 @@ int gk_cmd_verify(const gk_cli *cli)
         const gk_kernel_def *def = gk_kernel_at(i);
         if (gk_kernel_is_helper(def)) continue;
         if (strcmp(kernel, "all") != 0 && strcmp(kernel, def->name) != 0) continue;
-        gk_verify_outcome outcome = verify_kernel(ctx, def, params, &rng);
+        if (batch && gk_kernel_op(def) != GK_OP_SGEMM_BATCHED) continue;
+        gk_verify_outcome outcome = verify_kernel(ctx, def, params, batch, &rng);
         if (outcome == GK_VERIFY_SKIPPED) snprintf(skipped_why, sizeof skipped_why, "%s", gemmkit_last_error_message());
         counts[outcome]++;
     }

@@ -52,6 +52,8 @@ int gk_peer_run(gk_runner *r, const gk_routine *routine, const gk_case *c, const
 {
     if (routine == &gk_routine_gemm && r->sgemm) return r->sgemm(r, &c->gemm, slots[0], slots[1], slots[2], t, err);
     if (routine == &gk_routine_omatcopy && r->omatcopy) return r->omatcopy(r, &c->omatcopy, slots[0], slots[1], t, err);
+    if (routine == &gk_routine_gemm_batched && r->sgemm_batched)
+        return r->sgemm_batched(r, &c->batched, slots[0], slots[1], slots[2], t, err);
     snprintf(err, GK_BENCH_ERR, "%s has no %s", r->name, routine->name);
     return -1;
 }
@@ -59,7 +61,8 @@ int gk_peer_run(gk_runner *r, const gk_routine *routine, const gk_case *c, const
 int gk_runner_runs(const gk_runner *r, const gk_routine *routine)
 {
     if (strcmp(r->kind, "gemmkit") == 0) return 1;
-    return (routine == &gk_routine_gemm && r->sgemm) || (routine == &gk_routine_omatcopy && r->omatcopy);
+    return (routine == &gk_routine_gemm && r->sgemm) || (routine == &gk_routine_omatcopy && r->omatcopy) ||
+           (routine == &gk_routine_gemm_batched && r->sgemm_batched);
 }
 
 void gk_bench_open_peers(gk_bench_session *s)

@@ -16,6 +16,10 @@ typedef clblast_status (*clblast_sgemm_fn)(int layout, int a_transpose, int b_tr
                                            size_t k, float alpha, cl_mem a, size_t a_offset, size_t a_ld, cl_mem b,
                                            size_t b_offset, size_t b_ld, float beta, cl_mem c, size_t c_offset,
                                            size_t c_ld, cl_command_queue *queue, cl_event *event);
+typedef clblast_status (*clblast_sgemm_strided_batched_fn)(
+    int layout, int a_transpose, int b_transpose, size_t m, size_t n, size_t k, float alpha, cl_mem a, size_t a_offset,
+    size_t a_ld, size_t a_stride, cl_mem b, size_t b_offset, size_t b_ld, size_t b_stride, float beta, cl_mem c,
+    size_t c_offset, size_t c_ld, size_t c_stride, size_t batch_count, cl_command_queue *queue, cl_event *event);
 typedef clblast_status (*clblast_somatcopy_fn)(int layout, int a_transpose, size_t m, size_t n, float alpha,
                                                cl_mem a, size_t a_offset, size_t a_ld, cl_mem b, size_t b_offset,
                                                size_t b_ld, cl_command_queue *queue, cl_event *event);
@@ -24,6 +28,7 @@ typedef struct clblast_state {
     void *lib;
     clblast_sgemm_fn sgemm;
     clblast_somatcopy_fn somatcopy;
+    clblast_sgemm_strided_batched_fn sgemm_strided_batched; /* NULL: a CLBlast before 1.5 */
     cl_context context;
     cl_command_queue queue;
     cl_mem slots[GK_RUNNER_SLOTS];
@@ -152,6 +157,27 @@ static int c_sgemm(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_
     return rc;
 }
 
+static int c_sgemm_batched(gk_runner *r, const gk_batched_case *bc, int a, int b, int slot_c, gk_bench_timing *t,
+                           char *err)
+{
+    clblast_state *st = r->state;
+    const gk_sgemm_case *c = &bc->one;
+    if (!st->sgemm_strided_batched) {
+        snprintf(err, GK_BENCH_ERR, "this CLBlast has no CLBlastSgemmStridedBatched");
+        return -1;
+    }
+    if (!slot_ok(st, a, err) || !slot_ok(st, b, err) || !slot_ok(st, slot_c, err)) return -1;
+    clblast_call call;
+    call_begin(st, &call);
+    clblast_status status = st->sgemm_strided_batched(
+        c->layout, c->trans_a, c->trans_b, (size_t)c->m, (size_t)c->n, (size_t)c->k, c->alpha, st->slots[a], 0,
+        (size_t)c->lda, (size_t)bc->stride_a, st->slots[b], 0, (size_t)c->ldb, (size_t)bc->stride_b, c->beta,
+        st->slots[slot_c], 0, (size_t)c->ldc, (size_t)bc->stride_c, (size_t)bc->batch, &st->queue, &call.done);
+    int rc = call_end(st, &call, status, "CLBlastSgemmStridedBatched", t, err);
+    note_timing(r);
+    return rc;
+}
+
 static int c_omatcopy(gk_runner *r, const gk_omatcopy_case *o, int a, int b, gk_bench_timing *t, char *err)
 {
     clblast_state *st = r->state;
@@ -225,6 +251,7 @@ int gk_peer_clblast_open(gemmkit_context *ctx, const gemmkit_device_info *device
     }
     *st = (clblast_state){.lib = lib, .sgemm = sgemm, .somatcopy = somatcopy, .context = context, .queue = queue,
                           .marker_timing = 1};
+    st->sgemm_strided_batched = (clblast_sgemm_strided_batched_fn)dlsym(lib, "CLBlastSgemmStridedBatched");
     snprintf(r->name, sizeof r->name, "clblast");
     snprintf(r->label, sizeof r->label, "CLBlast SGEMM/omatcopy on gemmkit's OpenCL queue (%.100s)", path);
     snprintf(r->kind, sizeof r->kind, "peer");
@@ -235,6 +262,7 @@ int gk_peer_clblast_open(gemmkit_context *ctx, const gemmkit_device_info *device
     r->run = gk_peer_run;
     r->sgemm = c_sgemm;
     r->omatcopy = c_omatcopy;
+    r->sgemm_batched = c_sgemm_batched;
     r->release = c_release;
     r->destroy = c_destroy;
     runners[0] = r;

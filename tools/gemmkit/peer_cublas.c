@@ -41,6 +41,9 @@ typedef struct cuda_api {
     int (*set_math_mode)(cublas_handle, int);
     int (*sgemm)(cublas_handle, int, int, int, int, int, const float *, const float *, int, const float *, int,
                  const float *, float *, int);
+    int (*sgemm_strided_batched)(cublas_handle, int, int, int, int, int, const float *, const float *, int,
+                                 long long, const float *, int, long long, const float *, float *, int, long long,
+                                 int); /* NULL: this cuBLAS has none (before CUDA 8) */
     int (*sgeam)(cublas_handle, int, int, int, int, const float *, const float *, int, const float *, const float *,
                  int, float *, int);
     cublas_handle handle;
@@ -139,6 +142,44 @@ static int b_sgemm(gk_runner *r, const gk_sgemm_case *c, int a, int b, int slot_
         status = api->sgemm(api->handle, tb, ta, (int)c->n, (int)c->m, (int)c->k, &c->alpha, st->slots[b], (int)c->ldb,
                             st->slots[a], (int)c->lda, &c->beta, st->slots[slot_c], (int)c->ldc);
     return timed_end(api, status, "cublasSgemm_v2", t, err);
+}
+
+/* cublasSgemmStridedBatched, column-major; row-major swaps A and B with their strides as b_sgemm does. */
+static int b_sgemm_batched(gk_runner *r, const gk_batched_case *bc, int a, int b, int slot_c, gk_bench_timing *t,
+                           char *err)
+{
+    cublas_state *st = r->state;
+    const cuda_api *api = st->api;
+    const gk_sgemm_case *c = &bc->one;
+    if (!api->sgemm_strided_batched) {
+        snprintf(err, GK_BENCH_ERR, "this cuBLAS has no cublasSgemmStridedBatched");
+        return -1;
+    }
+    if (!slot_ok(st, a, err) || !slot_ok(st, b, err) || !slot_ok(st, slot_c, err)) return -1;
+    if (c->m > 2147483647 || c->n > 2147483647 || c->k > 2147483647 || bc->batch > 2147483647) {
+        snprintf(err, GK_BENCH_ERR, "sizes beyond 32-bit cuBLAS arguments");
+        return -1;
+    }
+    int status = api->set_math_mode(api->handle, st->math_mode);
+    if (status) {
+        snprintf(err, GK_BENCH_ERR, "cublasSetMathMode(%d) returned %d", st->math_mode, status);
+        return -1;
+    }
+    int ta = c->trans_a != GEMMKIT_NO_TRANS ? CUBLAS_OP_T : CUBLAS_OP_N;
+    int tb = c->trans_b != GEMMKIT_NO_TRANS ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cuda_error code = api->event_record(api->start, NULL);
+    if (code) return cuda_fail(api, err, "cudaEventRecord", code);
+    if (c->layout == GEMMKIT_COL_MAJOR)
+        status = api->sgemm_strided_batched(api->handle, ta, tb, (int)c->m, (int)c->n, (int)c->k, &c->alpha,
+                                            st->slots[a], (int)c->lda, bc->stride_a, st->slots[b], (int)c->ldb,
+                                            bc->stride_b, &c->beta, st->slots[slot_c], (int)c->ldc, bc->stride_c,
+                                            (int)bc->batch);
+    else
+        status = api->sgemm_strided_batched(api->handle, tb, ta, (int)c->n, (int)c->m, (int)c->k, &c->alpha,
+                                            st->slots[b], (int)c->ldb, bc->stride_b, st->slots[a], (int)c->lda,
+                                            bc->stride_a, &c->beta, st->slots[slot_c], (int)c->ldc, bc->stride_c,
+                                            (int)bc->batch);
+    return timed_end(api, status, "cublasSgemmStridedBatched", t, err);
 }
 
 /* B := alpha op(A) through geam, in column-major terms (a row-major matrix
@@ -262,6 +303,7 @@ static cuda_api *api_open(const gemmkit_device_info *device, char *why, char *ve
         snprintf(why, GK_BENCH_ERR, "%.190s lacks cublasSgemm_v2 or another function used here", path);
         goto fail;
     }
+    *(void **)&api->sgemm_strided_batched = dlsym(api->cublas, "cublasSgemmStridedBatched"); /* optional */
     int status = api->create(&api->handle);
     if (status) {
         snprintf(why, GK_BENCH_ERR, "cublasCreate failed (status %d)", status);
@@ -310,6 +352,7 @@ static gk_runner *make_runner(cuda_api *api, int math_mode, const char *name, co
     r->run = gk_peer_run;
     r->sgemm = b_sgemm;
     r->omatcopy = b_omatcopy;
+    r->sgemm_batched = b_sgemm_batched;
     r->release = b_release;
     r->destroy = b_destroy;
     return r;

@@ -19,6 +19,11 @@
 // (whole 32-byte sectors), and written transposed into local memory; a float4
 // of padding per local row staggers those scalar stores over the banks.
 //
+// Built with -DSTRIDED=1 (registry row xgemm-direct-batched, contract
+// GK_CONTRACT_GEMM_DIRECT_STRIDED) it runs a strided batch along the grid's
+// third dimension: work-group z adds z * strideX (floats, 64-bit) to each
+// operand's offset. Without the define the file is the plain kernel.
+//
 // Work-item (tx, ty) owns the C elements at rows 4*(tx + i*RTSM) + {0..3}
 // and columns 4*(ty + j*RTSN) + {0..3} of the tile, as in xgemm.cl.
 //
@@ -49,6 +54,9 @@
 #endif
 #ifndef TRANS_B
 #define TRANS_B 0
+#endif
+#ifndef STRIDED
+#define STRIDED 0
 #endif
 #ifndef VEC_A
 #define VEC_A 0
@@ -200,12 +208,27 @@ void gk_xgemm_direct(const int M, const int N, const int K_ALL, const int kslice
 #else
 void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
                      const __global float* A, const int offA, const int lda,
+#if STRIDED
+                     const long strideA,
+#endif
                      const __global float* B, const int offB, const int ldb,
-                     const float beta, __global float* C, const int offC, const int ldc)
+#if STRIDED
+                     const long strideB,
+#endif
+                     const float beta, __global float* C, const int offC, const int ldc
+#if STRIDED
+                     , const long strideC
+#endif
+                     )
 {
     A += offA;
     B += offB;
     C += offC;
+#if STRIDED
+    A += get_group_id(2) * strideA;
+    B += get_group_id(2) * strideB;
+    C += get_group_id(2) * strideC;
+#endif
 #endif
     const int tx = get_local_id(0);
     const int ty = get_local_id(1);

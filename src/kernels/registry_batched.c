@@ -1,0 +1,50 @@
+/* Registry entries of the strided batched SGEMM's kernels (issue 16): the
+ * tiny-matrix kernel (several whole products per work-group) and xgemm-direct's
+ * strided build (one matrix per grid z). routine_gemm_batched.c plans them;
+ * policy.tsv's gemm_batched rows choose. */
+#include "registry.h"
+#include "registry_xgemm.h"
+
+static const gk_kernel_def kernels[] = {
+    {
+        .name = "batched-small",
+        .contract = GK_CONTRACT_GEMM_BATCHED_SMALL,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 20,
+        .source = "library/batched_small.cl",
+        .function = "gk_sgemm_batched_small",
+        .summary = "batched, tiny matrices: ELEMS/(M*N) whole products per work-group, coalesced loads, "
+                   "RM x RN per work-item",
+        .params = {{"ELEMS", 1024, "256,512,1024,2048", "C elements per work-group (matrices = ELEMS / (M*N))"},
+                   {"RM", 2, "1,2,4", "C rows per work-item (TM apart)"},
+                   {"RN", 2, "1,2,4", "C columns per work-item (TN apart)"}},
+        .constraints = {"ELEMS % (RM * RN) == 0", "ELEMS / (RM * RN) >= 32 && ELEMS / (RM * RN) <= 1024"},
+        /* batched_small.cl's MPG and WG are the same formulas */
+        .local_x = "ELEMS / (RM * RN)", .local_y = "1",
+        .tile_m = "max(1, ELEMS / max(1, M * N))", .tile_n = "1",
+        .k_multiple = "1",
+        .local_mem_bytes = "max(1, ELEMS / max(1, M * N)) * ((M + 1) * (K + 1) + (K + 1) * (N + 1)) * 4",
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_SIZE_M | GK_DEFINE_SIZE_N | GK_DEFINE_SIZE_K,
+    },
+    {
+        .name = "xgemm-direct-batched",
+        .contract = GK_CONTRACT_GEMM_DIRECT_STRIDED,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 21,
+        .source = "library/xgemm_direct.cl",
+        .function = "gk_xgemm_direct",
+        .summary = "batched: xgemm-direct's tiles, one matrix per grid z (strided build), operands as stored",
+        /* xgemm-direct/small's H200 tiles: the batch, not the tiles, fills the device */
+        .params = {XGEMM_TILE_PARAMS_AT(64, 64, 16, 4, 8),
+                   {"STRIDED", 1, "1", "builds xgemm_direct.cl's strided form (the contract's; always 1)"}},
+        .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0", "STRIDED == 1"},
+        .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
+        .tile_m = "TSM", .tile_n = "TSN",
+        .k_multiple = "1",
+        .local_mem_bytes = "2 * TSK * (TSM + TSN + 8) * 4",
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B | GK_DEFINE_VEC_C,
+    },
+};
+
+const gk_kernel_def *const gk_batched_kernels = kernels;
+const size_t gk_batched_kernel_count = sizeof kernels / sizeof kernels[0];

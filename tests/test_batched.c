@@ -1,0 +1,334 @@
+/* Strided batched SGEMM (gemmkit_sgemm_strided_batched[_buffers]) and the
+ * per-matrix variant (gemmkit_sgemm_batched_buffers) on fresh random inputs,
+ * every matrix against the float64 reference with the float32 bound, C
+ * poisoned with NaN when beta == 0 and the gaps between C matrices checked
+ * unchanged: batch counts 0, 1, 2 and 1000, broadcast (stride 0), tight and
+ * gapped strides, every transpose and layout, offsets, alpha/beta, each
+ * kernel (batched-small, xgemm-direct-batched, the per-matrix plain plan);
+ * and the errors, with nothing written. Few distinct shapes: PoCL compiles
+ * batched-small once per shape and transpose pair. */
+#include <math.h>
+
+#include "check_batched.h"
+#include "test_support.h"
+
+static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
+static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
+
+/* Small tiles for xgemm-direct-batched keep PoCL quick. */
+static const gemmkit_options small_kernel = {.kernel = "batched-small"};
+static const gemmkit_options tiled = {.kernel = "xgemm-direct-batched", .params = "TSM=32,TSN=32,TSK=8,WPTM=4,WPTN=4"};
+static const gemmkit_options per_matrix = {.kernel = "direct"};
+
+static void assert_batch_ok(const gemmkit_options *options, gk_batched_case c)
+{
+    gk_check_result r;
+    const gemmkit_status status = gk_check_batched_run(test_ctx, options, c, &test_rng, 1e7, &r);
+    if (status != GEMMKIT_SUCCESS || !r.passed) {
+        char text[256];
+        gk_batched_describe(&c, text, sizeof text);
+        print_error("%s kernel=%s (GEMMKIT_SEED=%llu): %s\n", text, options && options->kernel ? options->kernel
+                    : "default", (unsigned long long)test_seed, r.message);
+    }
+    assert_int_equal(status, GEMMKIT_SUCCESS);
+    assert_true(r.passed);
+}
+
+static gk_sgemm_case make(gemmkit_layout l, int a, int b, int64_t m, int64_t n, int64_t k, float alpha, float beta)
+{
+    return (gk_sgemm_case){l, transposes[a], transposes[b], m, n, k, alpha, beta, 0, 0, 0};
+}
+
+/* The library's choice, each kernel by name, every transpose and layout, batch 2 with gaps. */
+static void test_kernels_transposes_layouts(void **state)
+{
+    (void)state;
+    const gemmkit_options *kernels[] = {NULL, &small_kernel, &tiled, &per_matrix};
+    for (size_t q = 0; q < 4; q++)
+        for (int l = 0; l < 2; l++)
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2; b++) {
+                    gk_batched_case c = gk_batched_tight(make(layouts[l], a, b, 7, 5, 6, 1.5f, -0.5f), 2);
+                    c.stride_a += 3, c.stride_b += 1, c.stride_c += 5; /* gaps */
+                    assert_batch_ok(kernels[q], c);
+                    c.one.beta = 0.0f; /* NaN-poisoned C must not be read */
+                    assert_batch_ok(kernels[q], c);
+                }
+}
+
+/* Counts 0 and 1; 1000 tiny matrices; tight strides. */
+static void test_batch_counts(void **state)
+{
+    (void)state;
+    const int64_t counts[] = {0, 1, 2, 1000};
+    for (size_t i = 0; i < 4; i++) {
+        assert_batch_ok(NULL, gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 0, 8, 8, 8, 1.0f, 0.0f), counts[i]));
+        assert_batch_ok(&small_kernel, gk_batched_tight(make(GEMMKIT_ROW_MAJOR, 1, 0, 7, 5, 6, 1.0f, 0.5f), counts[i]));
+    }
+    assert_batch_ok(&tiled, gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 1, 7, 5, 6, 0.5f, 1.0f), 1000));
+}
+
+/* Stride 0 broadcasts A or B to every product. */
+static void test_broadcast(void **state)
+{
+    (void)state;
+    const gemmkit_options *kernels[] = {&small_kernel, &tiled, &per_matrix};
+    for (size_t q = 0; q < 3; q++)
+        for (int l = 0; l < 2; l++) {
+            gk_batched_case c = gk_batched_tight(make(layouts[l], 0, 1, 7, 5, 6, 1.0f, 0.0f), 5);
+            c.stride_a = 0;
+            assert_batch_ok(kernels[q], c);
+            c.stride_a = c.stride_b, c.stride_b = 0;
+            c.stride_a = gk_batched_tight(c.one, 1).stride_a;
+            assert_batch_ok(kernels[q], c);
+        }
+}
+
+/* Medium sizes (several tiles of the tiled kernel, edges inside tiles), leading dimensions with gaps, alpha/beta. */
+static void test_medium_and_alpha_beta(void **state)
+{
+    (void)state;
+    gk_batched_case c = gk_batched_tight(make(GEMMKIT_COL_MAJOR, 1, 0, 45, 67, 33, -1.25f, 2.0f), 3);
+    c.one.lda = 40, c.one.ldb = 35, c.one.ldc = 50;
+    c = gk_batched_tight(c.one, 3);
+    c.stride_c += 7;
+    assert_batch_ok(&tiled, c);
+    assert_batch_ok(NULL, c);
+    static const float values[][2] = {{0.0f, 0.5f}, {0.0f, 0.0f}, {1.0f, 1.0f}, {-2.0f, 0.0f}};
+    for (int v = 0; v < 4; v++) {
+        gk_batched_case s = gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 0, 8, 8, 8, values[v][0], values[v][1]), 3);
+        assert_batch_ok(&small_kernel, s);
+        assert_batch_ok(&tiled, s);
+    }
+    /* k == 0: C = beta * C for every matrix */
+    assert_batch_ok(NULL, gk_batched_tight(make(GEMMKIT_ROW_MAJOR, 0, 0, 6, 4, 0, 1.0f, 0.5f), 3));
+}
+
+/* Buffers: each operand's batch at an offset; the rest of each buffer unchanged. */
+static void run_buffers_case(const gemmkit_options *options, gk_batched_case c, size_t off[3])
+{
+    gk_case_complete(&c.one);
+    size_t e[3];
+    gk_batched_extents(&c, &e[0], &e[1], &e[2]);
+    float *host[3], *res = NULL;
+    gemmkit_buffer *dev[3];
+    for (int i = 0; i < 3; i++) {
+        host[i] = malloc((off[i] + e[i] + 4) * sizeof(float));
+        assert_non_null(host[i]);
+        gk_fill_random(&test_rng, host[i], off[i] + e[i] + 4);
+    }
+    gk_batched_fill(&c, &test_rng, host[0] + off[0], host[1] + off[1], host[2] + off[2]);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(gemmkit_buffer_create(test_ctx, off[i] + e[i] + 4, &dev[i]), GEMMKIT_SUCCESS);
+        assert_int_equal(gemmkit_buffer_write(test_ctx, dev[i], 0, off[i] + e[i] + 4, host[i]), GEMMKIT_SUCCESS);
+    }
+    const gk_sgemm_case *g = &c.one;
+    assert_int_equal(gemmkit_sgemm_strided_batched_buffers(test_ctx, options, g->layout, g->trans_a, g->trans_b, g->m,
+                                                           g->n, g->k, g->alpha, dev[0], off[0], g->lda, c.stride_a,
+                                                           dev[1], off[1], g->ldb, c.stride_b, g->beta, dev[2], off[2],
+                                                           g->ldc, c.stride_c, c.batch),
+                     GEMMKIT_SUCCESS);
+    const size_t nc = off[2] + e[2] + 4;
+    res = malloc(nc * sizeof(float));
+    assert_non_null(res);
+    assert_int_equal(gemmkit_buffer_read(test_ctx, dev[2], 0, nc, res), GEMMKIT_SUCCESS);
+    assert_memory_equal(res, host[2], off[2] * sizeof(float));
+    assert_memory_equal(res + off[2] + e[2], host[2] + off[2] + e[2], 4 * sizeof(float));
+    gk_check_result r;
+    gk_check_batched(&c, host[0] + off[0], host[1] + off[1], host[2] + off[2], res + off[2], 1e7, &test_rng, &r);
+    if (!r.passed) print_error("seed %llu: %s\n", (unsigned long long)test_seed, r.message);
+    assert_true(r.passed);
+    for (int i = 0; i < 3; i++) {
+        gemmkit_buffer_destroy(dev[i]);
+        free(host[i]);
+    }
+    free(res);
+}
+
+static void test_buffers_with_offsets(void **state)
+{
+    (void)state;
+    size_t unaligned[3] = {3, 11, 7}, aligned[3] = {4, 8, 12};
+    const gemmkit_options *kernels[] = {&small_kernel, &tiled, &per_matrix};
+    for (size_t q = 0; q < 3; q++)
+        for (int l = 0; l < 2; l++) {
+            gk_batched_case c = gk_batched_tight(make(layouts[l], 1, 1, 7, 5, 6, 0.5f, 2.0f), 4);
+            c.stride_c += 2;
+            run_buffers_case(kernels[q], c, unaligned);
+            c.one.beta = 0.0f;
+            run_buffers_case(kernels[q], c, aligned);
+        }
+}
+
+/* Per-matrix offsets, alpha and beta: matrices in any order, one A shared. */
+static void test_per_matrix_offsets(void **state)
+{
+    (void)state;
+    enum { COUNT = 4 };
+    gk_sgemm_case one = make(GEMMKIT_ROW_MAJOR, 0, 1, 7, 5, 6, 1.0f, 0.0f);
+    gk_case_complete(&one);
+    size_t ea, eb, ec;
+    gk_case_extents(&one, &ea, &eb, &ec);
+    const size_t na = 2 * ea + 3, nb = COUNT * eb + 1, nc = COUNT * (ec + 2) + 1;
+    float *a = malloc(na * 4), *b = malloc(nb * 4), *c0 = malloc(nc * 4), *res = malloc(nc * 4);
+    assert_true(a && b && c0 && res);
+    gk_fill_random(&test_rng, a, na);
+    gk_fill_random(&test_rng, b, nb);
+    gk_fill_random(&test_rng, c0, nc);
+    const size_t off_a[COUNT] = {3, ea + 3, 3, ea + 3}, off_b[COUNT] = {1, 1 + 2 * eb, 1 + eb, 1 + 3 * eb};
+    const size_t off_c[COUNT] = {1 + 3 * (ec + 2), 1, 1 + (ec + 2), 1 + 2 * (ec + 2)};
+    const float alphas[COUNT] = {1.0f, -0.5f, 2.0f, 0.0f}, betas[COUNT] = {0.0f, 1.5f, 0.0f, -1.0f};
+    for (int z = 0; z < COUNT; z++)
+        if (betas[z] == 0.0f) gk_fill_value(c0 + off_c[z], ec, NAN);
+    gemmkit_buffer *da, *db, *dc;
+    assert_int_equal(gemmkit_buffer_create(test_ctx, na, &da), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_create(test_ctx, nb, &db), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_create(test_ctx, nc, &dc), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(test_ctx, da, 0, na, a), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(test_ctx, db, 0, nb, b), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(test_ctx, dc, 0, nc, c0), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_sgemm_batched_buffers(test_ctx, NULL, one.layout, one.trans_a, one.trans_b, one.m, one.n,
+                                                   one.k, alphas, da, off_a, one.lda, db, off_b, one.ldb, betas, dc,
+                                                   off_c, one.ldc, COUNT),
+                     GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_read(test_ctx, dc, 0, nc, res), GEMMKIT_SUCCESS);
+    char *covered = calloc(nc, 1);
+    assert_non_null(covered);
+    for (int z = 0; z < COUNT; z++) {
+        gk_sgemm_case cz = one;
+        cz.alpha = alphas[z], cz.beta = betas[z];
+        gk_check_result r;
+        gk_check_sgemm(&cz, a + off_a[z], b + off_b[z], c0 + off_c[z], res + off_c[z], &r);
+        if (!r.passed) print_error("matrix %d (seed %llu): %s\n", z, (unsigned long long)test_seed, r.message);
+        assert_true(r.passed);
+        memset(covered + off_c[z], 1, ec);
+    }
+    for (size_t i = 0; i < nc; i++)
+        if (!covered[i]) assert_memory_equal(&res[i], &c0[i], sizeof(float));
+    /* Overlapping C matrices are refused, nothing written. */
+    const size_t overlap[COUNT] = {1, 1 + ec - 1, 1 + 2 * (ec + 2), 1 + 3 * (ec + 2)};
+    assert_int_equal(gemmkit_sgemm_batched_buffers(test_ctx, NULL, one.layout, one.trans_a, one.trans_b, one.m, one.n,
+                                                   one.k, alphas, da, off_a, one.lda, db, off_b, one.ldb, betas, dc,
+                                                   overlap, one.ldc, COUNT),
+                     GEMMKIT_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gemmkit_last_error_message(), "overlap"));
+    assert_int_equal(gemmkit_sgemm_batched_buffers(test_ctx, NULL, one.layout, one.trans_a, one.trans_b, one.m, one.n,
+                                                   one.k, alphas, da, off_a, one.lda, db, NULL, one.ldb, betas, dc,
+                                                   off_c, one.ldc, COUNT),
+                     GEMMKIT_ERROR_NULL_POINTER);
+    const size_t too_far[COUNT] = {1, nb, 1 + eb, 1 + 3 * eb}; /* matrix 1 reads B (alpha != 0) */
+    assert_int_equal(gemmkit_sgemm_batched_buffers(test_ctx, NULL, one.layout, one.trans_a, one.trans_b, one.m, one.n,
+                                                   one.k, alphas, da, off_a, one.lda, db, too_far, one.ldb, betas, dc,
+                                                   off_c, one.ldc, COUNT),
+                     GEMMKIT_ERROR_BUFFER_TOO_SMALL);
+    float *after = malloc(nc * 4);
+    assert_non_null(after);
+    assert_int_equal(gemmkit_buffer_read(test_ctx, dc, 0, nc, after), GEMMKIT_SUCCESS);
+    assert_memory_equal(after, res, nc * sizeof(float));
+    gemmkit_buffer_destroy(da);
+    gemmkit_buffer_destroy(db);
+    gemmkit_buffer_destroy(dc);
+    free(a), free(b), free(c0), free(res), free(covered), free(after);
+}
+
+/* Bad arguments: the status, the argument named, C unchanged. */
+static void test_errors_write_nothing(void **state)
+{
+    (void)state;
+    float a[64], b[64], c[200], before[200];
+    gk_fill_random(&test_rng, a, 64);
+    gk_fill_random(&test_rng, b, 64);
+    gk_fill_random(&test_rng, c, 200);
+    memcpy(before, c, sizeof c);
+    const gemmkit_layout col = GEMMKIT_COL_MAJOR;
+    const gemmkit_transpose N = GEMMKIT_NO_TRANS;
+#define CALL(layout, m, lda, sa, sb, sc, count)                                                                      \
+    gemmkit_sgemm_strided_batched(test_ctx, NULL, layout, N, N, m, 4, 4, 1.0f, a, lda, sa, b, 4, sb, 0.0f, c, 4, sc, \
+                                  count)
+    struct {
+        gemmkit_status status;
+        gemmkit_status got;
+        const char *word;
+    } cases[] = {
+        {GEMMKIT_ERROR_INVALID_SIZE, CALL(col, 4, 4, 16, 16, 16, -1), "batch_count"},
+        {GEMMKIT_ERROR_INVALID_ARGUMENT, CALL(col, 4, 4, 16, 16, 15, 3), "overlap"},
+        {GEMMKIT_ERROR_INVALID_ARGUMENT, CALL(col, 4, 4, 16, 16, 0, 2), "stride_c"},
+        {GEMMKIT_ERROR_INVALID_ARGUMENT, CALL(col, 4, 4, -1, 16, 16, 2), "stride_a"},
+        {GEMMKIT_ERROR_INVALID_ARGUMENT, CALL(col, 4, 4, 16, -16, 16, 2), "stride_b"},
+        /* SGEMM's checks come first, in BLAS order */
+        {GEMMKIT_ERROR_INVALID_SIZE, CALL(col, -4, 4, 16, 16, 16, -1), "m = -4"},
+        {GEMMKIT_ERROR_INVALID_LEADING_DIM, CALL(col, 4, 3, -1, 16, 16, 2), "lda"},
+        {GEMMKIT_ERROR_INVALID_LAYOUT, CALL((gemmkit_layout)7, 4, 4, 16, 16, 16, 2), "layout"},
+    };
+#undef CALL
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(cases[i].got, cases[i].status);
+        assert_memory_equal(c, before, sizeof c);
+    }
+    /* The message of the last call names its argument. */
+    assert_non_null(strstr(gemmkit_last_error_message(), "layout"));
+    assert_int_equal(gemmkit_sgemm_strided_batched(test_ctx, NULL, col, N, N, 4, 4, 4, 1.0f, a, 4, 16, b, 4, 16, 0.0f,
+                                                   c, 4, 16, -2),
+                     GEMMKIT_ERROR_INVALID_SIZE);
+    assert_non_null(strstr(gemmkit_last_error_message(), "batch_count = -2"));
+    assert_int_equal(gemmkit_sgemm_strided_batched(test_ctx, NULL, col, N, N, 4, 4, 4, 1.0f, NULL, 4, 16, b, 4, 16,
+                                                   0.0f, c, 4, 16, 2),
+                     GEMMKIT_ERROR_NULL_POINTER);
+    assert_int_equal(gemmkit_sgemm_strided_batched(test_ctx, NULL, col, N, N, 4, 4, 4, 1.0f, a, 4, 16, b, 4, 16, 0.0f,
+                                                   NULL, 4, 16, 2),
+                     GEMMKIT_ERROR_NULL_POINTER);
+    assert_int_equal(gemmkit_sgemm_strided_batched(NULL, NULL, col, N, N, 4, 4, 4, 1.0f, a, 4, 16, b, 4, 16, 0.0f,
+                                                   c, 4, 16, 2),
+                     GEMMKIT_ERROR_NULL_POINTER);
+    /* batch 0 and m == 0 are no-ops, NULLs allowed; stride 0 for C with one matrix is fine */
+    assert_int_equal(gemmkit_sgemm_strided_batched(test_ctx, NULL, col, N, N, 4, 4, 4, 1.0f, NULL, 4, 16, NULL, 4, 16,
+                                                   0.0f, NULL, 4, 0, 0),
+                     GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_sgemm_strided_batched(test_ctx, NULL, col, N, N, 0, 4, 4, 1.0f, NULL, 4, 16, NULL, 4, 16,
+                                                   0.0f, NULL, 4, 0, 5),
+                     GEMMKIT_SUCCESS);
+    /* a kernel of another routine */
+    const gemmkit_options transpose = {.kernel = "transpose-fast"};
+    assert_int_equal(gemmkit_sgemm_strided_batched(test_ctx, &transpose, col, N, N, 4, 4, 4, 1.0f, a, 4, 16, b, 4, 16,
+                                                   0.0f, c, 4, 16, 2),
+                     GEMMKIT_ERROR_UNKNOWN_KERNEL);
+    assert_memory_equal(c, before, sizeof c);
+
+    /* Buffers too small for the batch (matrix 0 fits), nothing written. */
+    gemmkit_buffer *da, *db, *dc;
+    assert_int_equal(gemmkit_buffer_create(test_ctx, 64, &da), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_create(test_ctx, 64, &db), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_create(test_ctx, 200, &dc), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(test_ctx, dc, 0, 200, c), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(test_ctx, da, 0, 64, a), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(test_ctx, db, 0, 64, b), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_sgemm_strided_batched_buffers(test_ctx, NULL, col, N, N, 4, 4, 4, 1.0f, da, 0, 4, 16, db,
+                                                           0, 4, 16, 0.0f, dc, 0, 4, 16, 5),
+                     GEMMKIT_ERROR_BUFFER_TOO_SMALL);
+    assert_non_null(strstr(gemmkit_last_error_message(), "buffer A"));
+    assert_int_equal(gemmkit_sgemm_strided_batched_buffers(test_ctx, NULL, col, N, N, 4, 4, 4, 1.0f, da, 0, 4, 0, db,
+                                                           0, 4, 0, 0.0f, dc, 10, 4, 16, 13),
+                     GEMMKIT_ERROR_BUFFER_TOO_SMALL);
+    assert_non_null(strstr(gemmkit_last_error_message(), "buffer C"));
+    float after[200];
+    assert_int_equal(gemmkit_buffer_read(test_ctx, dc, 0, 200, after), GEMMKIT_SUCCESS);
+    assert_memory_equal(after, before, sizeof after);
+    /* Broadcasting both inputs fits any count; C's 12 matrices of 16 do. */
+    assert_int_equal(gemmkit_sgemm_strided_batched_buffers(test_ctx, NULL, col, N, N, 4, 4, 4, 1.0f, da, 0, 4, 0, db,
+                                                           0, 4, 0, 0.0f, dc, 8, 4, 16, 12),
+                     GEMMKIT_SUCCESS);
+    gemmkit_buffer_destroy(da);
+    gemmkit_buffer_destroy(db);
+    gemmkit_buffer_destroy(dc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kernels_transposes_layouts), cmocka_unit_test(test_batch_counts),
+        cmocka_unit_test(test_broadcast),                  cmocka_unit_test(test_medium_and_alpha_beta),
+        cmocka_unit_test(test_buffers_with_offsets),       cmocka_unit_test(test_per_matrix_offsets),
+        cmocka_unit_test(test_errors_write_nothing),
+    };
+    return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
+}
