@@ -73,7 +73,8 @@ typedef enum gemmkit_status {
     GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE = -14, /**< kernel needs more than the device has */
     GEMMKIT_ERROR_UNSUPPORTED_BACKEND = -15,   /**< backend not built in, or wrong backend */
     GEMMKIT_ERROR_BACKEND_FAILURE = -16,    /**< a driver call failed (code in the message) */
-    GEMMKIT_ERROR_INVALID_ARGUMENT = -17    /**< any other invalid argument */
+    GEMMKIT_ERROR_INVALID_ARGUMENT = -17,   /**< any other invalid argument */
+    GEMMKIT_ERROR_UNSUPPORTED_MATH = -18    /**< the device cannot compute in the math mode asked for */
 } gemmkit_status;
 
 /** Matrix storage order. Values match CBLAS so that callers can cast. */
@@ -317,6 +318,80 @@ GEMMKIT_API gemmkit_status gemmkit_context_device_info(gemmkit_context *ctx,
  */
 GEMMKIT_API const char *gemmkit_context_warnings(const gemmkit_context *ctx);
 
+/** The arithmetic of an SGEMM (docs/MATH.md). Modes other than FP32 run on
+ * tensor cores: NVIDIA GPUs of compute capability 8.0 or newer, either
+ * backend. A device that cannot compute in the mode asked for fails the call
+ * with ::GEMMKIT_ERROR_UNSUPPORTED_MATH; the accuracy never changes silently. */
+typedef enum gemmkit_math {
+    GEMMKIT_MATH_DEFAULT = 0, /**< options only: the context's mode (gemmkit_context_set_math()) */
+    GEMMKIT_MATH_FP32 = 1,    /**< fp32 FMA arithmetic, every device: the default */
+    /** fp32 accuracy on tensor cores: each operand split into two TF32 parts,
+     * three products ("3xtf32"); error no larger than fp32's in the host model */
+    GEMMKIT_MATH_3XTF32 = 2,
+    /** one TF32 product (10-bit mantissas, "tf32"): fastest, error ~2^-10
+     * relative to sum |a||b|, about 100x fp32's */
+    GEMMKIT_MATH_TF32 = 3
+} gemmkit_math;
+
+/**
+ * @brief The name of a math mode: "fp32", "3xtf32", "tf32" ("default" for
+ * ::GEMMKIT_MATH_DEFAULT).
+ * @par Blocks
+ *   never.
+ * @par Threads
+ *   safe from any thread.
+ * @par Limits
+ *   none.
+ * @return a static string; "unknown" for a value that is no mode. This
+ *   function cannot fail.
+ */
+GEMMKIT_API const char *gemmkit_math_name(gemmkit_math math);
+
+/**
+ * @brief Parses a math mode name as gemmkit_math_name() writes it (any case).
+ * @par Blocks
+ *   never.
+ * @par Threads
+ *   safe from any thread.
+ * @par Limits
+ *   none.
+ * @retval GEMMKIT_SUCCESS  *math holds the mode.
+ * @retval GEMMKIT_ERROR_NULL_POINTER  name or math is NULL.
+ * @retval GEMMKIT_ERROR_INVALID_ARGUMENT  not a mode name; *math unchanged.
+ */
+GEMMKIT_API gemmkit_status gemmkit_math_parse(const char *name, gemmkit_math *math);
+
+/**
+ * @brief Sets the context's math mode: the one of every SGEMM whose options
+ * say ::GEMMKIT_MATH_DEFAULT (or that has no options). A new context starts
+ * in the mode of the environment variable `GEMMKIT_MATH`, else fp32.
+ * @par Blocks
+ *   until the context's current call ends.
+ * @par Threads
+ *   safe from any thread (takes the context's lock).
+ * @par Limits
+ *   none.
+ * @retval GEMMKIT_SUCCESS
+ * @retval GEMMKIT_ERROR_NULL_POINTER  ctx is NULL.
+ * @retval GEMMKIT_ERROR_INVALID_ARGUMENT  math is not FP32, 3XTF32 or TF32.
+ * @retval GEMMKIT_ERROR_UNSUPPORTED_MATH  the device cannot compute in it
+ *   (the message says why); the mode is unchanged.
+ */
+GEMMKIT_API gemmkit_status gemmkit_context_set_math(gemmkit_context *ctx, gemmkit_math math);
+
+/**
+ * @brief The context's math mode (never ::GEMMKIT_MATH_DEFAULT).
+ * @par Blocks
+ *   never.
+ * @par Threads
+ *   safe from any thread.
+ * @par Limits
+ *   none.
+ * @retval GEMMKIT_SUCCESS
+ * @retval GEMMKIT_ERROR_NULL_POINTER  ctx or math is NULL.
+ */
+GEMMKIT_API gemmkit_status gemmkit_context_get_math(gemmkit_context *ctx, gemmkit_math *math);
+
 /** Optional controls for the _ex and _buffers entry points; a NULL options
  * pointer or a zero-initialised struct means defaults. */
 typedef struct gemmkit_options {
@@ -328,6 +403,10 @@ typedef struct gemmkit_options {
      * call on the host's CPU BLAS (a CPU device and no kernel named:
      * docs/ARCHITECTURE.md, "Routing"); 0 = the library's choice. */
     int device_only;
+    /** The call's arithmetic; ::GEMMKIT_MATH_DEFAULT = the context's mode. A
+     * named kernel computes in its own mode (`gemmkit list`): a mode set here
+     * must then be that one. */
+    gemmkit_math math;
 } gemmkit_options;
 
 /**
@@ -387,6 +466,8 @@ GEMMKIT_API gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout la
  *   unknown parameter or breaks the kernel's constraints.
  * @retval GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE  the kernel's work-group or
  *   local memory exceed the device's.
+ * @retval GEMMKIT_ERROR_UNSUPPORTED_MATH  the device cannot compute in the
+ *   call's math mode (options->math, else the context's); C is unchanged.
  * @retval GEMMKIT_ERROR_UNSUPPORTED_BACKEND  the named kernel does not run
  *   on this backend.
  * @retval GEMMKIT_ERROR_BUILD_FAILED  see gemmkit_last_build_log().

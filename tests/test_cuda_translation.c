@@ -144,6 +144,7 @@ static void test_every_registry_kernel_compiles(void **state)
     int arch = test_arch(), compiled = 0;
     for (size_t i = 0; i < gk_kernel_count(); i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
+        if (def->math != GK_MATH_FP32 && arch < 80) continue; /* mma.sync with TF32: sm_80 on (test below) */
         const char *source = gk_kernel_source(def->source);
         if (!source) fail_msg("kernel %s: no embedded source %s", def->name, def->source);
         gk_config config;
@@ -179,6 +180,45 @@ static void test_every_registry_kernel_compiles(void **state)
     }
     print_message("%d kernel configurations compiled for sm_%d\n", compiled, arch);
     assert_true(compiled > 0);
+}
+
+/* The tensor-core kernels (math modes other than fp32) for sm_80 and sm_90, the
+ * oldest and the newest architecture they serve, with every combination of the
+ * problem defines they take (TRANS_A/B, VEC_A/B: 16 builds per row and arch):
+ * inline PTX mma.sync m16n8k8 TF32 must assemble for each. */
+static void test_tensor_core_kernels_compile_for_sm80_and_sm90(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    static const int archs[] = {80, 90};
+    int compiled = 0, rows = 0;
+    for (size_t i = 0; i < gk_kernel_count(); i++) {
+        const gk_kernel_def *def = gk_kernel_at(i);
+        if (def->math == GK_MATH_FP32) continue;
+        rows++;
+        gk_config config;
+        if (gk_config_resolve(def, NULL, &config) != GEMMKIT_SUCCESS)
+            fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
+        for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
+            for (int v = 0; v < 16; v++) {
+                gk_define defines[GK_MAX_DEFINES];
+                unsigned count = gk_config_defines(&config, defines);
+                defines[count++] = (gk_define){"TRANS_A", v & 1};
+                defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
+                defines[count++] = (gk_define){"VEC_A", (v >> 2) & 1};
+                defines[count++] = (gk_define){"VEC_B", (v >> 3) & 1};
+                gk_cuda_image image;
+                char what[160];
+                snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
+                compile_ok(what, gk_kernel_source(def->source), defines, count, archs[a], &image);
+                if (!image_has(&image, def->function))
+                    fail_msg("kernel %s: no function %s in the %s output", def->name, def->function, image.target);
+                free(image.data);
+                compiled++;
+            }
+    }
+    print_message("%d builds of %d tensor-core kernels for sm_80 and sm_90\n", compiled, rows);
+    assert_true(rows >= 2);
 }
 
 /* Every idiom cl_to_cuda.h documents, in one OpenCL C source. */
@@ -348,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_rewrites_vector_literals_and_local_pointers),
         cmocka_unit_test(test_leaves_calls_and_conditions_alone),
         cmocka_unit_test(test_every_registry_kernel_compiles),
+        cmocka_unit_test(test_tensor_core_kernels_compile_for_sm80_and_sm90),
         cmocka_unit_test(test_header_idioms_compile),
         cmocka_unit_test(test_float4_pointers_give_vector_loads),
         cmocka_unit_test(test_build_errors_return_the_log),

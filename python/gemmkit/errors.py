@@ -24,6 +24,7 @@ class Status(enum.IntEnum):
     UNSUPPORTED_BACKEND = -15
     BACKEND_FAILURE = -16
     INVALID_ARGUMENT = -17
+    UNSUPPORTED_MATH = -18
 
 
 class GemmkitError(RuntimeError):

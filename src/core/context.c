@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "math_mode.h"
 #include "policy.h"
 #include "status.h"
 
@@ -62,6 +63,8 @@ gemmkit_status gemmkit_device_count(gemmkit_backend backend, int *count)
     if (!count) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "count is NULL");
     const gk_backend_ops *ops = NULL;
     GK_TRY(backend_ops(backend, &ops));
+    gk_math math;
+    GK_TRY(gk_math_from_env(&math));
     return ops->device_count(count);
 }
 
@@ -70,6 +73,8 @@ gemmkit_status gemmkit_device_get_info(gemmkit_backend backend, int index, gemmk
     if (!info) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "info is NULL");
     const gk_backend_ops *ops = NULL;
     GK_TRY(backend_ops(backend, &ops));
+    gk_math math;
+    GK_TRY(gk_math_from_env(&math));
     return ops->device_info(index, info);
 }
 
@@ -138,11 +143,14 @@ gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend 
     *out = NULL;
     const gk_backend_ops *ops = NULL;
     GK_TRY(backend_ops(backend, &ops));
+    gk_math math;
+    GK_TRY(gk_math_from_env(&math));
     int index = 0;
     GK_TRY(select_device(ops, selector, &index));
     gemmkit_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a context");
     ctx->ops = ops;
+    atomic_init(&ctx->math, (int)math);
     gemmkit_status status = ops->device_info(index, &ctx->info);
     if (status == GEMMKIT_SUCCESS) status = ops->open(index, &ctx->device);
     if (status != GEMMKIT_SUCCESS) {

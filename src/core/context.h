@@ -5,6 +5,7 @@
 #define GK_CONTEXT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "backend.h"
 #include "kernel_config.h"
@@ -38,6 +39,7 @@ struct gemmkit_context {
     char arch[32];       /* "sm_90", or "" when the backend cannot tell (tuning.h) */
     gk_tuning_set tuned; /* per-device parameter choices, resolved at creation */
     gk_config helpers[GK_HELPER_COUNT]; /* the helper kernels with their defaults, resolved at creation */
+    atomic_int math; /* the default gk_math of SGEMM calls (GEMMKIT_MATH, gemmkit_context_set_math) */
 };
 
 struct gemmkit_buffer {

@@ -4,7 +4,10 @@
  * variant line ("xgemm/small") if one fits; then split-K (the row's
  * strided kernel with the choice's tiles and gk_sgemm_splits slices); then a
  * fallback (to direct) that may replace the choice. No row matching: direct,
- * which serves every shape on every device. */
+ * which serves every shape on every device. A row whose kernel computes in
+ * another math mode than the call's is skipped (registry.h, gk_math): fp32
+ * calls never meet a tensor-core kernel, and a tensor-core call gets its
+ * mode's kernel or none (def NULL). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +31,7 @@ typedef struct gemm_state {
     const gemmkit_device_info *info;
     const gk_tuning_set *tuned;
     int64_t m, n, k;
+    gk_math math;           /* the call's: rows of kernels in another mode are skipped */
     gk_config candidate;    /* kernel rows: the row's kernel on this device */
     const gk_config *chosen; /* variant and fallback rows: the choice so far */
     const gk_tuned *variant; /* variant rows: the row's tuned line */
@@ -67,7 +71,7 @@ static int set_variables(const gemm_state *s, const gk_config *c, gk_variables *
 static int kernel_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
     gemm_state *s = data;
-    return gk_kernel_op(rule->kernel) == GK_OP_SGEMM &&
+    return gk_kernel_op(rule->kernel) == GK_OP_SGEMM && rule->kernel->math == s->math &&
            gk_tuning_resolve(s->tuned, rule->kernel, &s->candidate) == GEMMKIT_SUCCESS &&
            set_variables(s, &s->candidate, vars);
 }
@@ -114,13 +118,13 @@ static int split_config(gemm_state *s, const gk_kernel_def *def)
 static int split_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
     gemm_state *s = data;
-    return split_config(s, rule->kernel) && set_variables(s, s->chosen, vars);
+    return rule->kernel->math == s->math && split_config(s, rule->kernel) && set_variables(s, s->chosen, vars);
 }
 
 static int chosen_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
     const gemm_state *s = data;
-    return set_variables(s, s->chosen, vars);
+    return rule->kernel->math == s->math && set_variables(s, s->chosen, vars);
 }
 
 /* The kernel step alone: 1 and the candidate, or 0 (no row holds). */
@@ -137,11 +141,11 @@ static gk_sgemm_choice plain(const gk_tuning_set *tuned, const gk_kernel_def *de
     return choice;
 }
 
-gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
-                                int64_t m, int64_t n, int64_t k)
+gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_device_info *info,
+                                     const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, gk_math math)
 {
-    gemm_state s = {.info = info, .tuned = tuned, .m = m, .n = n, .k = k};
-    if (!kernel_step(policy, &s)) return plain(tuned, gk_kernel_find("direct"));
+    gemm_state s = {.info = info, .tuned = tuned, .m = m, .n = n, .k = k, .math = math};
+    if (!kernel_step(policy, &s)) return plain(tuned, math == GK_MATH_FP32 ? gk_kernel_find("direct") : NULL);
     gk_sgemm_choice choice = {s.candidate.def, NULL, s.candidate};
     s.chosen = &s.candidate;
     const gk_policy_rule *variant = gk_policy_first(policy, "gemm", GK_STEP_VARIANT, info->is_gpu, variant_variables, &s);
@@ -160,9 +164,20 @@ gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_in
     return fallback ? plain(tuned, fallback->kernel) : choice;
 }
 
+gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                                int64_t m, int64_t n, int64_t k)
+{
+    return gk_sgemm_choose_math(policy, info, tuned, m, n, k, GK_MATH_FP32);
+}
+
+gk_sgemm_choice gk_sgemm_default_kernel_math(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k, gk_math math)
+{
+    return gk_sgemm_choose_math(gk_policy_builtin(), &ctx->info, &ctx->tuned, m, n, k, math);
+}
+
 gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)
 {
-    return gk_sgemm_choose(gk_policy_builtin(), &ctx->info, &ctx->tuned, m, n, k);
+    return gk_sgemm_default_kernel_math(ctx, m, n, k, GK_MATH_FP32);
 }
 
 const gk_kernel_def *gk_sgemm_choose_kernel(const gk_policy *policy, const gemmkit_device_info *info,

@@ -5,6 +5,7 @@
  * the public entry points on host arrays and buffers. */
 #include <stdint.h>
 
+#include "math_mode.h"
 #include "route_gemm.h"
 #include "sgemm.h"
 #include "status.h"
@@ -87,8 +88,12 @@ static gemmkit_status choose_kernel(const gemmkit_context *ctx, const gemmkit_op
         if (gk_kernel_op(def) != GK_OP_SGEMM)
             return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "kernel \"%s\" is not an SGEMM kernel", def->name);
         GK_TRY(gk_plan_check_backend(ctx, def));
+        GK_TRY(gk_math_supported(ctx, def->math));
     } else {
-        gk_sgemm_choice choice = gk_sgemm_default_kernel(ctx, p->m, p->n, p->k);
+        gk_sgemm_choice choice = gk_sgemm_default_kernel_math(ctx, p->m, p->n, p->k, p->math);
+        if (!choice.def && p->math != GK_MATH_FP32)
+            return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_MATH, "no SGEMM kernel of math mode %s for this shape on %s",
+                           gemmkit_math_name(gk_math_to_public(p->math)), ctx->info.name);
         if (!choice.def) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no SGEMM kernel resolves on this device");
         def = choice.def;
         /* The policy's configuration (a tuned line or the defaults), unless the caller gives parameters. */
@@ -246,6 +251,7 @@ gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *opt
     const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, a, b, c, 0, 0, 0, lda, ldb, ldc};
     gk_sgemm_problem p;
     GK_TRY(gk_sgemm_prepare(&call, &p));
+    GK_TRY(gk_sgemm_math(ctx, options, &p.math));
     if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
     GK_TRY(gk_check_pointer(c, "C"));
     const int reads = gk_sgemm_reads_ab(&p);
@@ -288,6 +294,7 @@ gemmkit_status gemmkit_sgemm_buffers(gemmkit_context *ctx, const gemmkit_options
                                offset_a, offset_b, offset_c, lda, ldb, ldc};
     gk_sgemm_problem p;
     GK_TRY(gk_sgemm_prepare(&call, &p));
+    GK_TRY(gk_sgemm_math(ctx, options, &p.math));
     if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
     GK_TRY(gk_check_buffer(ctx, c, "C", offset_c, gk_extent(p.m, p.n, p.c.ld)));
     p.c.mem = c->mem;

@@ -30,6 +30,7 @@ typedef struct gk_sgemm_problem {
     const void *source_a, *source_b;
     void *source_c;
     const char *name_a, *name_b;
+    gk_math math; /* the call's arithmetic (gk_sgemm_math), set by the entry point; 0: fp32 */
 } gk_sgemm_problem;
 
 /* Checks everything but pointers, in the reference BLAS order, and fills the
@@ -64,6 +65,11 @@ gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, i
 /* The same for any policy, device and tuning lines (what the tests compare). */
 gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
                                 int64_t m, int64_t n, int64_t k);
+/* Both for a math mode (the forms above are fp32): only kernels of that mode;
+ * def NULL when no row gives one. */
+gk_sgemm_choice gk_sgemm_default_kernel_math(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k, gk_math math);
+gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_device_info *info,
+                                     const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, gk_math math);
 /* Split-K's slice count for a shape whose tiles give `groups` work-groups:
  * enough slices for GK_SPLITK_WAVES work-groups per compute unit,
  * ceil(GK_SPLITK_WAVES * compute_units / groups), at most GK_SPLITK_MAX_SPLITS

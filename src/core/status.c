@@ -45,6 +45,7 @@ const char *gemmkit_strerror(gemmkit_status status)
     case GEMMKIT_ERROR_UNSUPPORTED_BACKEND: return "backend not available";
     case GEMMKIT_ERROR_BACKEND_FAILURE: return "device driver call failed";
     case GEMMKIT_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case GEMMKIT_ERROR_UNSUPPORTED_MATH: return "math mode not supported by the device";
     }
     return "unknown status code";
 }

@@ -12,6 +12,7 @@ GK_FAMILY_TABLE(slides)
 GK_FAMILY_TABLE(lecture)
 GK_FAMILY_TABLE(transpose)
 GK_FAMILY_TABLE(batched)
+GK_FAMILY_TABLE(tensor)
 
 typedef struct table {
     const gk_kernel_def *const *kernels;
@@ -25,6 +26,7 @@ static const table tables[] = {
     {&gk_transpose_kernels, &gk_transpose_kernel_count},
     {&gk_library_kernels, &gk_library_kernel_count},
     {&gk_batched_kernels, &gk_batched_kernel_count},
+    {&gk_tensor_kernels, &gk_tensor_kernel_count},
 };
 
 size_t gk_kernel_count(void)

@@ -103,6 +103,11 @@ enum gk_problem_define {
     GK_DEFINE_SIZE_K = 1u << 7
 };
 
+/* The arithmetic a kernel computes in (gemmkit_math in gemmkit.h, docs/MATH.md):
+ * zero, fp32, for every kernel that does not say; the others run only where
+ * gk_math_supported() holds and only for calls in their mode. */
+typedef enum gk_math { GK_MATH_FP32 = 0, GK_MATH_3XTF32, GK_MATH_TF32 } gk_math;
+
 /* The library's internal helper kernels, referenced directly by plans. */
 typedef enum gk_helper { GK_HELPER_SCALE, GK_HELPER_UNPACK, GK_HELPER_REDUCE, GK_HELPER_COUNT } gk_helper;
 
@@ -133,6 +138,7 @@ typedef struct gk_kernel_def {
     unsigned flags;    /* gk_kernel_flags */
     unsigned backends; /* gk_backend_bit mask of the backends it runs on; 0: all */
     unsigned defines;  /* gk_problem_define mask */
+    gk_math math;      /* its arithmetic; GK_MATH_FP32 (0) unless it uses tensor cores */
 } gk_kernel_def;
 
 /* All registered kernels, in ladder order; count via gk_kernel_count(). */

@@ -1,6 +1,8 @@
 /* Random data and result checking for tests and `gemmkit verify`. */
 #include "check.h"
 
+#include "registry.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -95,8 +97,8 @@ static size_t c_index(const gk_sgemm_case *c, int64_t i, int64_t j)
     return (size_t)(c->layout == GEMMKIT_ROW_MAJOR ? i * c->ldc + j : j * c->ldc + i);
 }
 
-void gk_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
-                    const float *result, gk_check_result *out)
+static void check_full(const gk_sgemm_case *c, gemmkit_math math, const float *a, const float *b, const float *c0,
+                       const float *result, gk_check_result *out)
 {
     memset(out, 0, sizeof *out);
     size_t ea, eb, ec;
@@ -114,7 +116,7 @@ void gk_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, cons
     /* The magnitude of each sum bounds its rounding error. */
     gemmkit_sgemm_reference(c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, fabsf(c->alpha), abs_a,
                             c->lda, abs_b, c->ldb, fabsf(c->beta), mag, c->ldc);
-    const double bound = 2.0 * (double)(c->k + 2) * FLT_EPSILON;
+    const double bound = gk_sgemm_bound(c, math);
     double diff2 = 0.0, ref2 = 0.0;
     char *inside = calloc(ec ? ec : 1, 1);
     if (!inside) {
@@ -185,11 +187,11 @@ static double element_reference(const gk_sgemm_case *c, const float *a, const fl
     return r;
 }
 
-void gk_check_sgemm_sampled(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
-                            const float *result, int samples, gk_rng *rng, gk_check_result *out)
+static void check_sampled(const gk_sgemm_case *c, gemmkit_math math, const float *a, const float *b,
+                          const float *c0, const float *result, int samples, gk_rng *rng, gk_check_result *out)
 {
     memset(out, 0, sizeof *out);
-    const double bound = 2.0 * (double)(c->k + 2) * FLT_EPSILON;
+    const double bound = gk_sgemm_bound(c, math);
     double diff2 = 0.0, ref2 = 0.0;
     for (int s = 0; s < samples && c->m > 0 && c->n > 0; s++) {
         int64_t i = (int64_t)((gk_rng_uniform(rng) * 0.5f + 0.5f) * (float)c->m);
@@ -230,11 +232,46 @@ void gk_case_fill_inputs(const gk_sgemm_case *c, gk_rng *rng, float *a, float *b
             for (int64_t i = 0; i < c->m; i++) c0[c_index(c, i, j)] = NAN;
 }
 
+void gk_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
+                    const float *result, gk_check_result *out)
+{
+    check_full(c, GEMMKIT_MATH_FP32, a, b, c0, result, out);
+}
+
+void gk_check_sgemm_sampled(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
+                            const float *result, int samples, gk_rng *rng, gk_check_result *out)
+{
+    check_sampled(c, GEMMKIT_MATH_FP32, a, b, c0, result, samples, rng, out);
+}
+
+double gk_sgemm_bound(const gk_sgemm_case *c, gemmkit_math math)
+{
+    const double fp32 = 2.0 * (double)(c->k + 2) * FLT_EPSILON, three = 2.0 * fp32 + 16.0 * FLT_EPSILON;
+    switch (math) {
+    case GEMMKIT_MATH_3XTF32: return three;
+    case GEMMKIT_MATH_TF32: return ldexp(1.0, -10) + three;
+    default: return fp32;
+    }
+}
+
+/* The mode a call with these options computes in (gk_sgemm_math's rule). */
+static gemmkit_math run_math(gemmkit_context *ctx, const gemmkit_options *options)
+{
+    const gk_kernel_def *def = options && options->kernel ? gk_kernel_find(options->kernel) : NULL;
+    if (def) return def->math == GK_MATH_3XTF32 ? GEMMKIT_MATH_3XTF32 : def->math == GK_MATH_TF32 ? GEMMKIT_MATH_TF32
+                                                                                                 : GEMMKIT_MATH_FP32;
+    if (options && options->math != GEMMKIT_MATH_DEFAULT) return options->math;
+    gemmkit_math math = GEMMKIT_MATH_FP32;
+    gemmkit_context_get_math(ctx, &math);
+    return math;
+}
+
 gemmkit_status gk_check_run(gemmkit_context *ctx, const gemmkit_options *options, gk_sgemm_case c, gk_rng *rng,
                             double full_limit, gk_check_result *out)
 {
     memset(out, 0, sizeof *out);
     gk_case_complete(&c);
+    const gemmkit_math math = run_math(ctx, options);
     size_t ea, eb, ec;
     gk_case_extents(&c, &ea, &eb, &ec);
     float *a = malloc((ea ? ea : 1) * sizeof *a), *b = malloc((eb ? eb : 1) * sizeof *b);
@@ -247,9 +284,9 @@ gemmkit_status gk_check_run(gemmkit_context *ctx, const gemmkit_options *options
                                   c.ldb, c.beta, res, c.ldc);
         if (status == GEMMKIT_SUCCESS) {
             if ((double)c.m * (double)c.n * (double)c.k <= full_limit)
-                gk_check_sgemm(&c, a, b, c0, res, out);
+                check_full(&c, math, a, b, c0, res, out);
             else
-                gk_check_sgemm_sampled(&c, a, b, c0, res, 512, rng, out);
+                check_sampled(&c, math, a, b, c0, res, 512, rng, out);
         } else {
             snprintf(out->message, sizeof out->message, "%s: %s", gemmkit_strerror(status),
                      gemmkit_last_error_message());

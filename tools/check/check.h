@@ -47,8 +47,14 @@ void gk_case_extents(const gk_sgemm_case *c, size_t *ea, size_t *eb, size_t *ec)
  * unwritten element shows. */
 void gk_case_fill_inputs(const gk_sgemm_case *c, gk_rng *rng, float *a, float *b, float *c0);
 
+/* The error bound per element of a case, relative to |alpha| |A||B| + |beta| |C0|,
+ * by math mode (docs/MATH.md): fp32 2 (K + 2) eps; 3xtf32 twice that plus
+ * 16 eps (the split drops terms below 3 * 2^-22 of each product, and the tensor
+ * core truncates); tf32 2^-10 (both operands rounded to 11 bits) plus 3xtf32's. */
+double gk_sgemm_bound(const gk_sgemm_case *c, gemmkit_math math);
+
 /* Compares `result` with the reference of the case on inputs a, b, c0. The
- * bound per element is 2 * (K + 2) * eps * (|alpha| |A||B| + |beta| |C0|);
+ * bound per element is gk_sgemm_bound(c, fp32) * (|alpha| |A||B| + |beta| |C0|);
  * elements outside the m x n block (leading-dimension gaps) must equal c0. */
 void gk_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
                     const float *result, gk_check_result *out);
@@ -61,7 +67,9 @@ void gk_check_sgemm_sampled(const gk_sgemm_case *c, const float *a, const float 
 
 /* Runs one case through gemmkit_sgemm_ex on fresh random inputs (C poisoned
  * with NaN when beta == 0) and checks it; full check up to `full_limit`
- * multiply-adds, sampled beyond. Returns the library's status. */
+ * multiply-adds, sampled beyond, with the bound of the run's math mode: the
+ * named kernel's, else options->math, else the context's. Returns the
+ * library's status. */
 gemmkit_status gk_check_run(gemmkit_context *ctx, const gemmkit_options *options, gk_sgemm_case c,
                             gk_rng *rng, double full_limit, gk_check_result *out);
 #endif

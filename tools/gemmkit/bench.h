@@ -49,6 +49,7 @@ typedef struct gk_bench_args {
     int transpose; /* --transpose: the transpose benchmark instead of SGEMM */
     int64_t batch; /* --batch N: strided batched SGEMM of N matrices per call; 0: plain SGEMM */
     const struct gk_bench_preset *preset; /* a preset named in --sizes (a GPU-only one first), else NULL */
+    gemmkit_math math; /* --math: the context's mode for the run; DEFAULT: as the context starts */
 } gk_bench_args;
 
 void gk_bench_args_default(gk_bench_args *args);

@@ -22,6 +22,9 @@ void gk_bench_usage(FILE *out)
             "                          every one and the library's choice (all, the default),\n"
             "                          or the library's choice per shape beside copy-fast (best)\n"
             "  --params P=V,...        parameter overrides for --kernel NAME\n"
+            "  --math MODE             the library's math mode: " GK_CLI_MATH_HELP ";\n"
+            "                          best runs that mode's kernel, named kernels their own mode;\n"
+            "                          cublas-tf32 is the TF32 peer (docs/MATH.md)\n"
             "  --sizes LIST            comma-separated: 1024 (square), 1000x3x77 (MxNxK; with\n"
             "                          --transpose 5001x3007, rows x cols), 1024:16384:x2 (x2\n"
             "                          steps), 256:2048:+256 (+256 steps: a sweep for cliffs),\n"
@@ -221,7 +224,8 @@ static int parse_trans(const char *text, gk_bench_args *args)
 
 /* Options that take a value; the value must not look like another option. */
 static const char *const valued[] = {"--kernel", "--params", "--sizes",    "--layout", "--trans", "--repeat",
-                                     "--sets",   "--json",   "--csv",      "--plot",   "--max-time", "--batch"};
+                                     "--sets",   "--json",   "--csv",      "--plot",   "--max-time", "--batch",
+                                     "--math"};
 
 static int takes_value(const char *opt)
 {
@@ -260,6 +264,9 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
             kernel_given = 1;
         } else if (strcmp(opt, "--params") == 0) {
             args->params = value;
+        } else if (strcmp(opt, "--math") == 0) {
+            if (gk_cli_parse_math(value, &args->math))
+                return usage_error("--math must be fp32, 3xtf32 or tf32, not \"%s\"", value);
         } else if (strcmp(opt, "--sizes") == 0) {
             if (gk_bench_parse_sizes(value, args->sizes, GK_BENCH_MAX_SIZES, &args->size_count, err))
                 return usage_error("--sizes: %s", err);

@@ -1,10 +1,13 @@
 /* gemmkit itself as a benchmark runner: device buffers of the context, and
  * every routine's public entry on them (its descriptor's run) with a chosen
  * registry kernel. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "registry.h"
 
 typedef struct gemmkit_state {
     gemmkit_context *ctx;
@@ -108,8 +111,16 @@ gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const cha
     st->ctx = ctx;
     st->kernel = kernel;
     st->params = params;
-    snprintf(r->name, sizeof r->name, "%s", kernel ? kernel : "best");
-    snprintf(r->label, sizeof r->label, "gemmkit %s", kernel ? kernel : "(library dispatch)");
+    /* The mode it computes in (a named kernel's own, else the context's) widens the check's bound
+     * as gk_sgemm_bound does (tools/check/check.h): TF32 rounds both operands to 11 bits. */
+    const gk_kernel_def *def = kernel ? gk_kernel_find(kernel) : NULL;
+    gemmkit_math math = GEMMKIT_MATH_FP32;
+    if (def) math = def->math == GK_MATH_3XTF32 ? GEMMKIT_MATH_3XTF32 : def->math == GK_MATH_TF32 ? GEMMKIT_MATH_TF32 : math;
+    else gemmkit_context_get_math(ctx, &math);
+    r->input_rounding = math == GEMMKIT_MATH_TF32 ? ldexp(1.0, -11) : math == GEMMKIT_MATH_3XTF32 ? 8.0 * FLT_EPSILON : 0.0;
+    snprintf(r->name, sizeof r->name, "%s", kernel ? kernel : math == GEMMKIT_MATH_FP32 ? "best" : math == GEMMKIT_MATH_TF32 ? "best-tf32" : "best-3xtf32");
+    snprintf(r->label, sizeof r->label, "gemmkit %s%s%s", kernel ? kernel : "(library dispatch)",
+             kernel || math == GEMMKIT_MATH_FP32 ? "" : ", math ", kernel || math == GEMMKIT_MATH_FP32 ? "" : gemmkit_math_name(math));
     snprintf(r->kind, sizeof r->kind, "gemmkit");
     r->state = st;
     r->alloc = g_alloc;

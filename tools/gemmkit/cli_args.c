@@ -17,6 +17,14 @@ int gk_cli_parse_int(const char *text, long lo, long hi, long *out)
     return 0;
 }
 
+int gk_cli_parse_math(const char *text, gemmkit_math *out)
+{
+    gemmkit_math math;
+    if (!text || gemmkit_math_parse(text, &math) != GEMMKIT_SUCCESS || math == GEMMKIT_MATH_DEFAULT) return -1;
+    *out = math;
+    return 0;
+}
+
 int gk_cli_usage_errorv(const char *command, const char *format, va_list args)
 {
     fprintf(stderr, "gemmkit %s: ", command);

@@ -217,6 +217,12 @@ int gk_cmd_bench(const gk_cli *cli)
     s.started_ms = gk_bench_now_ms();
     if (!(s.ctx = gk_cli_open(cli))) return GK_EXIT_FAILED;
     gemmkit_context_device_info(s.ctx, &s.info);
+    gemmkit_status math_status = args.math ? gemmkit_context_set_math(s.ctx, args.math) : GEMMKIT_SUCCESS;
+    if (math_status != GEMMKIT_SUCCESS) {
+        gk_cli_report("--math", math_status);
+        gemmkit_context_destroy(s.ctx);
+        return GK_EXIT_FAILED;
+    }
     if (args.size_count == 0) default_sizes(&args, s.info.is_gpu);
     char err[GK_BENCH_ERR];
     if (gk_bench_preset_fits(args.preset, s.info.is_gpu, err)) {

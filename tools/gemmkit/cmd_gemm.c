@@ -18,12 +18,16 @@ typedef struct gemm_args {
     int trans_a, trans_b;
     float alpha, beta;
     int beta_given;
+    gemmkit_math math; /* --math; DEFAULT: the context's (GEMMKIT_MATH, else fp32) */
 } gemm_args;
 
 void gk_gemm_usage(FILE *out)
 {
     fprintf(out, "usage: gemmkit gemm A.npy B.npy -o C.npy [--transa] [--transb] [--alpha X] [--beta Y --c C0.npy]\n"
+                 "                    [--math MODE]\n"
                  "  C = alpha * op(A) * op(B) + beta * C0, op(X) = X or X^T (--transa/--transb).\n"
+                 "  --math MODE: " GK_CLI_MATH_HELP ";\n"
+                 "  a mode the device cannot run is an error (docs/MATH.md).\n"
                  "  Inputs: 2-D float32 ('<f4') .npy files, C or Fortran order. alpha defaults to 1;\n"
                  "  beta defaults to 1 with --c and 0 without. The output is written in C order.\n"
                  "  3-D inputs are stacks of matrices, as numpy's matmul: (b, m, k) @ (b, k, n) -> (b, m, n),\n"
@@ -96,6 +100,10 @@ static int parse_args(const gk_cli *cli, gemm_args *g)
                 return usage_error("not a finite float32 number: \"%s\"", next);
             warn_rounding(arg, next, is_alpha ? g->alpha : g->beta);
             if (!is_alpha) g->beta_given = 1;
+            i++;
+        } else if (strcmp(arg, "--math") == 0) {
+            if (!next) return usage_error("%s needs a mode: fp32, 3xtf32 or tf32", arg);
+            if (gk_cli_parse_math(next, &g->math)) return usage_error("--math \"%s\": expected fp32, 3xtf32 or tf32", next);
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return usage_error("unknown option %s", arg);
@@ -184,8 +192,10 @@ static int run_gemm(const gk_cli *cli, const gemm_args *g, gk_npy_array *a, gk_n
         int64_t lda, ldb;
         operand(a, g->trans_a, &ta, &lda);
         operand(b, g->trans_b, &tb, &ldb);
-        gemmkit_status s = gemmkit_sgemm(ctx, GEMMKIT_ROW_MAJOR, ta, tb, (int64_t)m, (int64_t)n, (int64_t)ka, g->alpha,
-                                         a->data, lda, b->data, ldb, g->beta, c, at_least_one(n));
+        const gemmkit_options options = {.math = g->math};
+        gemmkit_status s = gemmkit_sgemm_ex(ctx, &options, GEMMKIT_ROW_MAJOR, ta, tb, (int64_t)m, (int64_t)n,
+                                            (int64_t)ka, g->alpha, a->data, lda, b->data, ldb, g->beta, c,
+                                            at_least_one(n));
         gemmkit_device_info info;
         gemmkit_context_device_info(ctx, &info);
         gemmkit_context_destroy(ctx);

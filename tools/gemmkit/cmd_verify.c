@@ -14,7 +14,7 @@
 typedef enum gk_verify_outcome {
     GK_VERIFY_PASSED,
     GK_VERIFY_FAILED,  /* a wrong result, or the kernel failed to run */
-    GK_VERIFY_SKIPPED, /* the backend cannot run it (a CUDA-only kernel on OpenCL) */
+    GK_VERIFY_SKIPPED, /* the backend cannot run it (a CUDA-only kernel on OpenCL), or the device its math mode */
 } gk_verify_outcome;
 
 /* batch: the matrices per call of batched kernels' cases (--batch; 0: the routine's own). */
@@ -41,7 +41,7 @@ static gk_verify_outcome verify_kernel(gemmkit_context *ctx, const gk_kernel_def
     for (int i = 0; i < count; i++) {
         gk_check_result result;
         gemmkit_status status = routine->check_run(ctx, &options, &cases[i], rng, &result);
-        if (status == GEMMKIT_ERROR_UNSUPPORTED_BACKEND) {
+        if (status == GEMMKIT_ERROR_UNSUPPORTED_BACKEND || status == GEMMKIT_ERROR_UNSUPPORTED_MATH) {
             printf("%-28s n/a   %s\n", def->name, gemmkit_last_error_message());
             return GK_VERIFY_SKIPPED;
         }
@@ -56,7 +56,7 @@ static gk_verify_outcome verify_kernel(gemmkit_context *ctx, const gk_kernel_def
 
 void gk_verify_usage(FILE *out)
 {
-    fprintf(out, "usage: gemmkit verify [--kernel NAME|all] [--params P=V,...] [--batch N]\n"
+    fprintf(out, "usage: gemmkit verify [--kernel NAME|all] [--params P=V,...] [--batch N] [--math MODE]\n"
                  "  Checks kernels against the reference on fresh random inputs (GEMMKIT_SEED repeats\n"
                  "  a run): SGEMM kernels at a native and at an odd size, transposes and copies at a\n"
                  "  tile multiple and at an odd shape with gaps and offsets.\n"
@@ -64,6 +64,8 @@ void gk_verify_usage(FILE *out)
                  "                      kernels the backend cannot run (CUDA only) are skipped\n"
                  "  --params P=V,...    parameter overrides for --kernel NAME\n"
                  "  --batch N           batched SGEMM kernels only, N matrices per case\n"
+                 "  --math MODE         only the kernels of math mode MODE: " GK_CLI_MATH_HELP ";\n"
+                 "                      kernels of a mode the device cannot run are skipped\n"
                  "Exit status: 0 every kernel verified passed, 1 a wrong result or a kernel that\n"
                  "failed to run, 2 bad usage or nothing verified (e.g. a CUDA-only kernel on OpenCL).\n");
 }
@@ -87,11 +89,12 @@ static int check_request(const char *kernel, const char *params)
 
 int gk_cmd_verify(const gk_cli *cli)
 {
-    const char *kernel = "all", *params = NULL;
+    const char *kernel = "all", *params = NULL, *math_text = NULL;
     long batch = 0;
     for (int i = 0; i < cli->argc; i++) {
         const char *arg = cli->argv[i];
-        if (strcmp(arg, "--kernel") != 0 && strcmp(arg, "--params") != 0 && strcmp(arg, "--batch") != 0)
+        if (strcmp(arg, "--kernel") != 0 && strcmp(arg, "--params") != 0 && strcmp(arg, "--batch") != 0 &&
+            strcmp(arg, "--math") != 0)
             return gk_cli_usage_error("verify", "unknown argument \"%s\"", arg);
         if (i + 1 >= cli->argc) return gk_cli_usage_error("verify", "%s needs a value", arg);
         if (strcmp(arg, "--batch") == 0) {
@@ -100,8 +103,11 @@ int gk_cmd_verify(const gk_cli *cli)
                                           cli->argv[i]);
             continue;
         }
-        *(strcmp(arg, "--kernel") == 0 ? &kernel : &params) = cli->argv[++i];
+        *(strcmp(arg, "--kernel") == 0 ? &kernel : strcmp(arg, "--math") == 0 ? &math_text : &params) = cli->argv[++i];
     }
+    gemmkit_math math = GEMMKIT_MATH_DEFAULT;
+    if (math_text && gk_cli_parse_math(math_text, &math))
+        return gk_cli_usage_error("verify", "--math \"%s\": expected fp32, 3xtf32 or tf32", math_text);
     int rc = check_request(kernel, params);
     if (rc) return rc;
     gemmkit_context *ctx = gk_cli_open(cli);
@@ -119,6 +125,7 @@ int gk_cmd_verify(const gk_cli *cli)
         if (gk_kernel_is_helper(def)) continue;
         if (strcmp(kernel, "all") != 0 && strcmp(kernel, def->name) != 0) continue;
         if (batch && gk_kernel_op(def) != GK_OP_SGEMM_BATCHED) continue;
+        if (math != GEMMKIT_MATH_DEFAULT && (int)def->math != (int)math - GEMMKIT_MATH_FP32) continue; /* gk_math order */
         gk_verify_outcome outcome = verify_kernel(ctx, def, params, batch, &rng);
         if (outcome == GK_VERIFY_SKIPPED) snprintf(skipped_why, sizeof skipped_why, "%s", gemmkit_last_error_message());
         counts[outcome]++;
@@ -127,7 +134,7 @@ int gk_cmd_verify(const gk_cli *cli)
     const int verified = counts[GK_VERIFY_PASSED] + counts[GK_VERIFY_FAILED];
     printf("%d kernel(s) verified, %d failed", verified, counts[GK_VERIFY_FAILED]);
     if (counts[GK_VERIFY_SKIPPED])
-        printf(", %d skipped (not for the %s backend)", counts[GK_VERIFY_SKIPPED], info.backend);
+        printf(", %d skipped (not for the %s backend or this device's math)", counts[GK_VERIFY_SKIPPED], info.backend);
     printf("\n");
     if (counts[GK_VERIFY_FAILED]) return GK_EXIT_FAILED;
     if (verified == 0) {

@@ -28,6 +28,9 @@ static const struct {
       {"GEMMKIT_QUIET", "unset (warnings shown)",
        "any value but empty or 0: a context's warnings (unusable tuning-database lines) are not printed on "
        "stderr; gemmkit_context_warnings() still has them"},
+      {"GEMMKIT_MATH", "fp32",
+       "math mode of every new context's SGEMM calls: fp32, 3xtf32 (fp32 accuracy on tensor cores) or tf32 "
+       "(faster, less accurate); a mode the device cannot run fails those calls (docs/MATH.md)"},
       {"GEMMKIT_LIBCUDA", "libcuda.so.1", "NVIDIA driver library loaded by the CUDA backend"},
       {"GEMMKIT_NVRTC", "libnvrtc.so.MAJOR, libnvrtc.so, then the CUDA toolkit's lib64",
        "NVRTC library the CUDA backend compiles kernels with"},

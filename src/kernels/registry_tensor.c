@@ -1,0 +1,51 @@
+/* Registry entries of the tensor-core SGEMM kernels (library/xgemm_tc.cl): one
+ * source, two math modes (docs/MATH.md). They run only on NVIDIA GPUs of
+ * compute capability 8.0 or newer (gk_math_supported), through either backend,
+ * and only for calls in their mode (the policy skips a kernel of another mode). */
+#include "registry.h"
+
+#define TC_PARAMS                                                                                                 \
+    {"WARPS_M", 2, "1,2,4", "warps along M"}, {"WARPS_N", 4, "1,2,4", "warps along N"},                          \
+        {"MI", 4, "1,2,4", "m16 tiles per warp along M"}, {"NI", 4, "2,4,8", "n8 tiles per warp along N"},       \
+        {"TSK", 16, "8,16,32", "K per local-memory tile (multiple of 8)"}
+#define TC_CONSTRAINTS                                                                                            \
+    "WARPS_M * WARPS_N <= 32", "MI >= 1 && NI >= 1 && MI * NI <= 32", "TSK % 8 == 0 && TSK <= 64",                \
+        "(TSK * WARPS_M * MI * 16 / 4) % (WARPS_M * WARPS_N * 32) == 0",                                          \
+        "(TSK * WARPS_N * NI * 8 / 4) % (WARPS_M * WARPS_N * 32) == 0"
+#define TC_GEOMETRY                                                                                               \
+    .local_x = "WARPS_M*WARPS_N*32", .local_y = "1", .tile_m = "WARPS_M*MI*16", .tile_n = "WARPS_N*NI*8",          \
+    .k_multiple = "1", .local_mem_bytes = "2 * TSK * (WARPS_M*MI*16 + WARPS_N*NI*8 + 16) * 4",                    \
+    .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B
+
+static const gk_kernel_def kernels[] = {
+    {
+        .name = "xgemm-3xtf32",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 20,
+        .source = "library/xgemm_tc.cl",
+        .function = "gk_xgemm_tc",
+        .summary = "tensor cores at fp32 accuracy (math 3xtf32): big/small TF32 split, three mma.sync per step, "
+                   "K tiles summed in fp32",
+        .params = {TC_PARAMS, {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"}},
+        .constraints = {TC_CONSTRAINTS, "SPLIT == 1"},
+        TC_GEOMETRY,
+        .math = GK_MATH_3XTF32,
+    },
+    {
+        .name = "xgemm-tf32",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 21,
+        .source = "library/xgemm_tc.cl",
+        .function = "gk_xgemm_tc",
+        .summary = "tensor cores in TF32 (math tf32: 10-bit mantissa products, less accurate than fp32), one mma.sync per step",
+        .params = {TC_PARAMS, {"SPLIT", 0, "0", "1xTF32 (this row: always 0)"}},
+        .constraints = {TC_CONSTRAINTS, "SPLIT == 0"},
+        TC_GEOMETRY,
+        .math = GK_MATH_TF32,
+    },
+};
+
+const gk_kernel_def *const gk_tensor_kernels = kernels;
+const size_t gk_tensor_kernel_count = sizeof kernels / sizeof kernels[0];
