@@ -86,12 +86,14 @@ class DeviceInfoStruct(ctypes.Structure):
 
 
 class OptionsStruct(ctypes.Structure):
-    """gemmkit_options."""
+    """gemmkit_options, field for field (include/gemmkit.h; test_library checks the names and order)."""
     _fields_ = [
         ("kernel", ctypes.c_char_p),
         ("params", ctypes.c_char_p),
         ("kernel_ms", ctypes.POINTER(ctypes.c_double)),
         ("total_ms", ctypes.POINTER(ctypes.c_double)),
+        ("device_only", ctypes.c_int),
+        ("math", ctypes.c_int),  # gemmkit_math: 0 = the context's mode
     ]
 
 

@@ -26,3 +26,18 @@ def test_gemmkit_library_is_the_only_place_looked_at():
     run = subprocess.run([sys.executable, "-c", "import gemmkit"], env=env, capture_output=True, text=True)
     assert run.returncode != 0
     assert "/nonexistent/libgemmkit.so.0" in run.stderr and "GEMMKIT_LIBRARY" in run.stderr
+
+
+def struct_members(name):
+    """The member names of `typedef struct NAME {...} NAME;` in the header, in order."""
+    body = re.search(r"typedef struct %s \{(.*?)\} %s;" % (name, name), HEADER.read_text(), re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    return [re.search(r"(\w+)(\[[^]]*\])?\s*$", decl.strip()).group(1) for decl in body.split(";") if decl.strip()]
+
+
+@pytest.mark.skipif(not HEADER.exists(), reason="not run from a gemmkit checkout")
+@pytest.mark.parametrize("c_name, struct", [("gemmkit_options", gemmkit._library.OptionsStruct),
+                                             ("gemmkit_device_info", gemmkit._library.DeviceInfoStruct)])
+def test_structs_match_the_header(c_name, struct):
+    # A field added in C but not here shifts or leaves garbage in what the library reads.
+    assert [field[0] for field in struct._fields_] == struct_members(c_name)
