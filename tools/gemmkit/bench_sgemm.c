@@ -144,10 +144,11 @@ void gk_bench_sgemm(gk_bench_session *s)
             const char *resolved = NULL;
             if (!defs[k] && s->args->batch) resolved = batched_choice(s, size);
             else if (!defs[k]) {
-                /* Name the kernel the public SGEMM picks for this shape (column-major terms). */
+                /* Name the kernel the public SGEMM picks for this shape (column-major terms), in the
+                 * context's math mode (bench --math sets it). */
                 int rm = s->args->layout == GEMMKIT_ROW_MAJOR;
-                gk_sgemm_choice d = gk_sgemm_default_kernel(s->ctx, rm ? size->n : size->m,
-                                                            rm ? size->m : size->n, size->k);
+                gk_sgemm_choice d = gk_sgemm_default_kernel_math(s->ctx, rm ? size->n : size->m, rm ? size->m : size->n,
+                                                                 size->k, (gk_math)atomic_load(&s->ctx->math));
                 resolved = d.def ? d.def->name : NULL;
             }
             gk_bench_measure(s, kernels[k], &in, resolved);
