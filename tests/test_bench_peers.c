@@ -1,12 +1,16 @@
 /* The benchmark's runners and checks: a wrong result becomes an error and
  * never a speed (fake runners that corrupt, skip or fail), gemmkit's own
  * runner, CLBlast through the peer interface on this device when
- * libclblast is installed, and cuBLAS declining non-NVIDIA devices. */
+ * libclblast is installed, cuBLAS declining non-NVIDIA devices, and the CPU
+ * BLAS peer and gemmkit on host arrays (on a CPU device, the routed call). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <dlfcn.h>
+
 #include "bench.h"
+#include "host_blas.h"
 #include "test_support.h"
 
 /* ---- a fake runner on host memory, with a chosen fault ---- */
@@ -344,6 +348,115 @@ static void test_clblast_peer(void **state)
     runners[0]->destroy(runners[0]);
 }
 
+/* The CPU BLAS peer: the library's own search (host_blas.c), named in its
+ * label, timed by the wall clock, right in every layout and transpose and
+ * as a loop of calls for a batch; no transposes (a BLAS has no omatcopy). */
+static void test_cpublas_peer(void **state)
+{
+    (void)state;
+    gk_runner *runners[2] = {NULL, NULL};
+    gk_bench_peer_info info;
+    memset(&info, 0, sizeof info);
+    gemmkit_device_info device;
+    gemmkit_context_device_info(test_ctx, &device);
+    const int n = gk_peer_cpublas_open(test_ctx, &device, runners, 2, &info);
+    assert_string_equal(info.name, "cpublas");
+    assert_true(strlen(info.detail) > 0);
+    const gk_host_blas *blas = gk_host_blas_find();
+    if (!blas) {
+        assert_int_equal(n, 0);
+        assert_false(info.found);
+        assert_non_null(strstr(info.detail, "GEMMKIT_CPU_BLAS_LIB"));
+        print_message("no CPU BLAS here: %s\n", info.detail);
+        skip();
+    }
+    assert_int_equal(n, 1);
+    assert_true(info.found);
+    gk_runner *r = runners[0];
+    assert_non_null(strstr(info.detail, blas->name));
+    assert_non_null(strstr(r->label, blas->name));
+    assert_non_null(strstr(r->label, "wall-clock"));
+    assert_true(r->wall_clock);
+    assert_string_equal(r->kind, "peer");
+    assert_string_equal(r->name, "cpublas");
+    sgemm_shapes(r);
+    batched_shapes(r);
+    assert_false(gk_runner_runs(r, &gk_routine_omatcopy));
+    r->destroy(r);
+}
+
+/* gemmkit_sgemm on host arrays: right in every layout and transpose; on a CPU
+ * device with an optimised CPU BLAS the library routes it there. */
+static void test_gemmkit_host_runner(void **state)
+{
+    (void)state;
+    gk_runner *r = gk_runner_gemmkit_host(test_ctx);
+    assert_non_null(r);
+    assert_string_equal(r->name, "best-host");
+    assert_string_equal(r->kind, "gemmkit");
+    sgemm_shapes(r);
+    gemmkit_device_info device;
+    gemmkit_context_device_info(test_ctx, &device);
+    const gk_host_blas *blas = gk_host_blas_find();
+    gk_sgemm_case c = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 64, 64, 64, 1.0f, 0.0f, 0, 0, 0};
+    gk_case_complete(&c);
+    const char *route = gk_host_call_route(test_ctx, &c);
+    if (!device.is_gpu && blas && blas->optimised) assert_string_equal(route, "host-blas");
+    if (device.is_gpu) assert_null(route);
+    r->destroy(r);
+}
+
+/* The whole SGEMM benchmark on this device: on a CPU the CPU BLAS is a peer
+ * (checked, with ratios) and best-host runs beside best; --no-peers and a
+ * --peers list without it leave it out. */
+static void test_cpu_device_compares_with_the_cpu_blas(void **state)
+{
+    (void)state;
+    gemmkit_device_info device;
+    gemmkit_context_device_info(test_ctx, &device);
+    if (device.is_gpu) skip();
+    const gk_host_blas *blas = gk_host_blas_find();
+    /* Where OpenBLAS is installed (the development machine) it must be found. */
+    void *openblas = dlopen("libopenblas.so.0", RTLD_LAZY | RTLD_LOCAL);
+    if (openblas) {
+        assert_non_null(blas);
+        dlclose(openblas);
+    }
+    for (int mode = 0; mode < 3; mode++) {
+        gk_bench_session s;
+        gk_bench_args args;
+        session_init(&s, &args, "48,40x24x56");
+        if (mode == 1) args.peers = 0;
+        if (mode == 2) args.peer_list = "clblast,cublas";
+        gk_bench_open_peers(&s);
+        gk_bench_sgemm(&s);
+        int cpublas = 0, listed = 0;
+        for (size_t i = 0; i < s.report.count; i++) cpublas += strcmp(s.report.records[i].name, "cpublas") == 0;
+        for (int i = 0; i < s.report.peer_count; i++) listed += strcmp(s.report.peers[i].name, "cpublas") == 0;
+        const gk_bench_record *host = find(&s.report, "best-host");
+        assert_int_equal(host->status, GK_BENCH_OK);
+        if (blas && blas->optimised) {
+            assert_string_equal(host->resolved, "host-blas");
+            assert_true(host->wall_clock);
+        }
+        if (mode == 0 && blas) {
+            assert_int_equal(listed, 1);
+            assert_int_equal(cpublas, 2);
+            const gk_bench_record *peer = find(&s.report, "cpublas");
+            assert_int_equal(peer->status, GK_BENCH_OK);
+            assert_string_equal(peer->check, "full");
+            assert_true(peer->wall_clock);
+            assert_true(gk_bench_ratio(&s.report, find(&s.report, "best"), "cpublas") > 0.0);
+            assert_true(gk_bench_ratio(&s.report, host, "cpublas") > 0.0);
+        } else {
+            assert_int_equal(cpublas, 0);
+            if (mode) assert_int_equal(listed, 0);
+        }
+        gk_bench_close_peers(&s);
+        gk_bench_report_free(&s.report);
+    }
+}
+
 static void test_cublas_declines_other_devices(void **state)
 {
     (void)state;
@@ -430,6 +543,9 @@ int main(void)
         cmocka_unit_test(test_sampled_check_catches_unwritten),
         cmocka_unit_test(test_gemmkit_runner),
         cmocka_unit_test(test_clblast_peer),
+        cmocka_unit_test(test_cpublas_peer),
+        cmocka_unit_test(test_gemmkit_host_runner),
+        cmocka_unit_test(test_cpu_device_compares_with_the_cpu_blas),
         cmocka_unit_test(test_cublas_declines_other_devices),
         cmocka_unit_test(test_cublas_peer_on_mock),
         cmocka_unit_test(test_tf32_needs_its_own_bound),

@@ -21,6 +21,7 @@
 #define GK_BENCH_MAX_SETS 8
 #define GK_BENCH_MAX_RUNNERS 8
 #define GK_BENCH_ERR 256 /* size of every error-message buffer below */
+#define GK_BENCH_PEER_NAMES "cublas, clblast, cpublas" /* --peers LIST */
 
 /* Operands smaller than this (A + B + C bytes) get 3 input sets rotated, so
  * that timed runs do not just re-read what the previous run left in cache. */
@@ -43,7 +44,11 @@ typedef struct gk_bench_args {
     int sets;           /* input sets rotated; 0 = automatic (see above) */
     double max_seconds; /* skip a measurement predicted to take longer */
     const char *json_path, *csv_path, *plot_path;
-    int peers;    /* run cuBLAS / CLBlast beside gemmkit */
+    int peers;    /* run the peers (cuBLAS, CLBlast, the CPU BLAS) beside gemmkit */
+    /* --peers LIST: exactly these peers, comma-separated names of
+     * GK_BENCH_PEER_NAMES (cpublas on GPUs too); NULL: every peer, the CPU
+     * BLAS on CPU devices only. */
+    const char *peer_list;
     int baseline; /* time the host's sequential triple loop */
     int quiet;    /* no progress on stderr */
     int transpose; /* --transpose: the transpose benchmark instead of SGEMM */
@@ -114,6 +119,7 @@ typedef struct gk_bench_record {
     double *total_ms;  /* device time of every launch of the call (pack/unpack included) */
     double *host_ms;   /* wall time of the call on the host, waiting for the result */
     gk_bench_status status;
+    int wall_clock;    /* 1: no device time (the CPU BLAS): kernel and call times are the call's wall time */
     char check[16];    /* "full", "sampled", "slice", "exact", "" */
     double max_error;  /* largest error as a fraction of its bound's scale */
     char message[GK_BENCH_ERR]; /* the check's verdict or the error */
@@ -121,8 +127,8 @@ typedef struct gk_bench_record {
 } gk_bench_record;
 
 typedef struct gk_bench_peer_info {
-    char name[32];   /* "cublas", "clblast" */
-    char label[32];  /* "cuBLAS", "CLBlast" */
+    char name[32];   /* "cublas", "clblast", "cpublas" */
+    char label[32];  /* "cuBLAS", "CLBlast", "CPU BLAS" */
     int found;       /* usable in this run */
     char detail[GK_BENCH_ERR]; /* library and version, or why it is not used */
 } gk_bench_peer_info;
@@ -199,6 +205,7 @@ struct gk_runner {
     /* Relative rounding of the inputs before multiplying (TF32: 2^-11); the
      * result check widens its bound by this. 0 for true fp32. */
     double input_rounding;
+    int wall_clock; /* its times are wall-clock times on the host, not device times (the CPU BLAS) */
     void *state;
     int (*alloc)(gk_runner *r, int slot, size_t count, char *err);
     int (*write)(gk_runner *r, int slot, const float *src, size_t count, char *err);
@@ -215,7 +222,21 @@ struct gk_runner {
                          char *err); /* strided batched SGEMM */
     void (*release)(gk_runner *r); /* frees every slot */
     void (*destroy)(gk_runner *r); /* releases, then frees the runner */
+    /* gemmkit's runners: 1 when the last call failed as unsupported by this
+     * device or backend (gk_runner_unsupported_here); NULL: never. */
+    int (*unsupported)(const gk_runner *r);
 };
+
+/* Runners on host arrays (bench_host_memory.c): their state begins with a
+ * gk_host_slots, and gk_runner_use_host_memory sets alloc, write, read and
+ * release to malloc'ed arrays copied with memcpy. */
+typedef struct gk_host_slots {
+    float *data[GK_RUNNER_SLOTS];
+    size_t count[GK_RUNNER_SLOTS];
+} gk_host_slots;
+void gk_runner_use_host_memory(gk_runner *r);
+/* A slot's array (its length in *count if non-NULL), or NULL with err. */
+float *gk_host_slot(gk_runner *r, int slot, size_t *count, char *err);
 
 /* A peer's run: its entry point for the routine, or an error if it has none. */
 int gk_peer_run(gk_runner *r, const gk_routine *routine, const gk_case *c, const int *slots, gk_bench_timing *t,
@@ -225,6 +246,13 @@ int gk_runner_runs(const gk_runner *r, const gk_routine *routine);
 
 /* gemmkit on its own context with a registry kernel (NULL: the public dispatch). */
 gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const char *params);
+/* gemmkit_sgemm_ex on host arrays with the library's choice, as a program
+ * calls it (bench_gemmkit_host.c): on a CPU device the library routes it to
+ * the CPU BLAS. Named "best-host"; SGEMM only. */
+gk_runner *gk_runner_gemmkit_host(gemmkit_context *ctx);
+/* Where the library sends that call for the case: "host-blas" when it routes
+ * it to the CPU BLAS, else NULL (the device, through its staging buffers). */
+const char *gk_host_call_route(gemmkit_context *ctx, const gk_sgemm_case *c);
 
 /* Peers, found at run time with dlopen. Each appends its runners (at most
  * `max`) and fills `info`; returns how many it appended. */
@@ -232,6 +260,12 @@ int gk_peer_cublas_open(gemmkit_context *ctx, const gemmkit_device_info *device,
                         gk_bench_peer_info *info);
 int gk_peer_clblast_open(gemmkit_context *ctx, const gemmkit_device_info *device, gk_runner **runners,
                          int max, gk_bench_peer_info *info);
+/* The host's CPU BLAS (src/core/host_blas.h) on host arrays (peer_cpublas.c). */
+int gk_peer_cpublas_open(gemmkit_context *ctx, const gemmkit_device_info *device, gk_runner **runners,
+                         int max, gk_bench_peer_info *info);
+/* Whether the peer `name` runs: in --peers LIST when given, else every peer
+ * but cpublas on a GPU (bench_args' list is checked against GK_BENCH_PEER_NAMES). */
+int gk_bench_peer_wanted(const gk_bench_args *args, const char *name, int device_is_gpu);
 
 /* ---- timing and checking ---- */
 

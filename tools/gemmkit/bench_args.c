@@ -44,7 +44,9 @@ void gk_bench_usage(FILE *out)
             "  --json FILE             every result and sample as JSON\n"
             "  --csv FILE              one row per sample as CSV\n"
             "  --plot FILE.png         GFLOPS against size per kernel and peer (gnuplot)\n"
-            "  --peers | --no-peers    run cuBLAS and CLBlast beside gemmkit when found (default on)\n"
+            "  --peers [LIST] | --no-peers  run the peers beside gemmkit when found (default on):\n"
+            "                          cuBLAS, CLBlast and, on CPU devices, the CPU BLAS; LIST\n"
+            "                          picks some of " GK_BENCH_PEER_NAMES " (cpublas on GPUs too)\n"
             "  --baseline | --no-baseline  time the sequential C triple loop on the host (default on)\n"
             "  --transpose             B = A^T and B = A (copy) in GB/s instead of SGEMM; default\n"
             "                          sizes: GPU 4000,4096,8192,16384,5001x3007; CPU 1024,1000x777\n"
@@ -234,6 +236,25 @@ static int takes_value(const char *opt)
     return 0;
 }
 
+/* --peers LIST: known names, none empty. 0, or -1 with a message in err. */
+static int check_peer_list(const char *list, char *err)
+{
+    static const char *const names[] = {"cublas", "clblast", "cpublas"};
+    for (const char *p = list;; p++) {
+        const size_t len = strcspn(p, ",");
+        int known = 0;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            known |= strlen(names[i]) == len && strncmp(p, names[i], len) == 0;
+        if (!known) {
+            snprintf(err, GK_BENCH_ERR, "unknown peer \"%.*s\" (peers: %s)", (int)(len < 64 ? len : 64), p,
+                     GK_BENCH_PEER_NAMES);
+            return -1;
+        }
+        p += len;
+        if (!*p) return 0;
+    }
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t ls = strlen(s), lx = strlen(suffix);
@@ -303,8 +324,15 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
             args->plot_path = value;
         } else if (strcmp(opt, "--peers") == 0) {
             args->peers = 1;
+            args->peer_list = NULL;
+            /* An optional LIST: bench takes no other word that is not an option. */
+            if (i + 1 < argc && argv[i + 1][0] != '-') {
+                if (check_peer_list(argv[i + 1], err)) return usage_error("--peers: %s", err);
+                args->peer_list = argv[++i];
+            }
         } else if (strcmp(opt, "--no-peers") == 0) {
             args->peers = 0;
+            args->peer_list = NULL;
         } else if (strcmp(opt, "--baseline") == 0) {
             args->baseline = 1;
         } else if (strcmp(opt, "--no-baseline") == 0) {

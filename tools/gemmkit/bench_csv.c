@@ -1,5 +1,5 @@
 /* --csv: one row per timed sample (a row with an empty sample for results
- * that have none), after '#' lines with the device, driver, date and
+ * that have none; gemmkit's rows with their ratios to the peers), after '#' lines with the device, driver, date and
  * command line. Each row repeats its result's summary, so any row stands alone. */
 #include <math.h>
 #include <string.h>
@@ -37,6 +37,19 @@ static void comment(FILE *f, const char *key, const char *value)
     fputc('\n', f);
 }
 
+/* gemmkit's call rate over each peer's at the same problem, as the table's
+ * "vs" columns: "cpublas=0.9;clblast=1.2" (peers without a result left out). */
+static void ratios(FILE *f, const gk_bench_report *report, const gk_bench_record *r)
+{
+    if (strcmp(r->kind, "gemmkit") != 0) return;
+    const char *peers[GK_BENCH_MAX_RUNNERS];
+    const int n = gk_bench_peer_columns(report, peers, GK_BENCH_MAX_RUNNERS);
+    for (int p = 0, written = 0; p < n; p++) {
+        const double x = gk_bench_ratio(report, r, peers[p]);
+        if (x > 0.0) fprintf(f, "%s%s=%.6g", written++ ? ";" : "", peers[p], x);
+    }
+}
+
 /* Write errors are caught when the file is committed (the stream's error flag). */
 static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size)
 {
@@ -60,7 +73,7 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
     fprintf(f, "op,name,kind,resolved,m,n,k,layout,trans,status,unit,work,input_sets,repeat,sample,kernel_ms,total_ms,"
                "host_ms,median_kernel_ms,median_total_ms,median_host_ms,rate_kernel,rate_call,fraction_of_peak,"
                "fraction_of_copy,check,"
-               "message,note,batch,gbps_moved\n");
+               "message,note,batch,gbps_moved,timing,ratio_to_peer\n");
     for (size_t i = 0; i < report->count; i++) {
         const gk_bench_record *r = &report->records[i];
         gk_bench_stats k = gk_bench_stats_of(r->kernel_ms, r->count);
@@ -105,6 +118,8 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
             const double call_ms = t.median;
             fprintf(f, "%lld,", (long long)r->batch);
             if (r->bytes > 0.0 && call_ms > 0.0 && r->status == GK_BENCH_OK) fprintf(f, "%.9g", r->bytes / call_ms * 1e-6);
+            fprintf(f, ",%s,", r->wall_clock ? "wall-clock" : "device");
+            ratios(f, report, r);
             fputs("\n", f);
         }
     }

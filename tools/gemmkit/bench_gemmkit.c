@@ -92,9 +92,10 @@ static void g_destroy(gk_runner *r)
     free(r);
 }
 
-int gk_runner_unsupported_here(const gk_runner *r)
+int gk_runner_unsupported_here(const gk_runner *r) { return r->unsupported && r->unsupported(r); }
+
+static int g_unsupported(const gk_runner *r)
 {
-    if (strcmp(r->kind, "gemmkit") != 0) return 0;
     gemmkit_status st = ((const gemmkit_state *)r->state)->last;
     return st == GEMMKIT_ERROR_UNSUPPORTED_BACKEND || st == GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE;
 }
@@ -129,5 +130,6 @@ gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const cha
     r->run = g_run;
     r->release = g_release;
     r->destroy = g_destroy;
+    r->unsupported = g_unsupported;
     return r;
 }

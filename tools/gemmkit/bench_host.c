@@ -35,6 +35,7 @@ void gk_bench_host_baseline(const gk_bench_size *size, int repeat, double budget
     snprintf(rec->label, sizeof rec->label,
              "sequential C triple loop on the host, one thread (the OpenCL slides' baseline; row-major NN)");
     rec->size = *size;
+    rec->wall_clock = 1;
     snprintf(rec->layout, sizeof rec->layout, "row");
     snprintf(rec->trans, sizeof rec->trans, "NN");
     rec->work = 2.0 * (double)m * (double)n * (double)k;

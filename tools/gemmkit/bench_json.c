@@ -63,7 +63,8 @@ static json_t *settings_json(const gk_bench_report *r)
                      a->max_seconds, "alpha", 1.0, "beta", 0.0, "check_samples", GK_BENCH_SAMPLES, "full_check_below",
                      "m*n*k <= 134217728 (512^3): every element; beyond: 4 corners + random elements, and every element finite",
                      "timing",
-                     "device time from profiling events (OpenCL) / CUDA events, after one untimed warm-up; median, min, max of the timed runs");
+                     "device time from profiling events (OpenCL) / CUDA events, after one untimed warm-up; median, min, max of the timed runs; "
+                     "results with \"timing\": \"wall-clock\" (the CPU BLAS, the host baseline) have no device: their times are each call's wall time");
 }
 
 static json_t *record_json(const gk_bench_report *report, const gk_bench_record *r)
@@ -78,6 +79,7 @@ static json_t *record_json(const gk_bench_report *report, const gk_bench_record 
         json_object_set_new(o, "batch", json_integer((json_int_t)r->batch));
         json_object_set_new(o, "bytes", number(r->bytes));
     }
+    json_object_set_new(o, "timing", json_string(r->wall_clock ? "wall-clock" : "device"));
     json_object_set_new(o, "message", text(r->message));
     json_object_set_new(o, "note", text(r->note));
     json_object_set_new(o, "check", json_pack("{s:s, s:b, s:o}", "method", r->check, "passed",

@@ -72,6 +72,7 @@ gk_bench_record *gk_bench_record_add(gk_bench_session *s, const gk_runner *r, co
     rec->work = in->routine->work(&in->kase);
     rec->unit = in->routine->unit;
     rec->sets = in->sets;
+    rec->wall_clock = r->wall_clock;
     return rec;
 }
 

@@ -213,6 +213,12 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
                  "kernel; call: every launch of the call, device time (pack/unpack included); host: wall time\n"
                  "of the call. Ratios: gemmkit's call %s over the peer's.\n",
             unit, unit);
+    int wall = 0;
+    for (size_t i = 0; i < report->count; i++)
+        wall |= report->records[i].wall_clock && strcmp(report->records[i].kind, "baseline") != 0;
+    if (wall)
+        fprintf(out, "On the CPU BLAS (cpublas, best-host:host-blas) there is no device: kernel and call times\n"
+                     "are each call's wall-clock time.\n");
     if (bytes) fprintf(out, "GB/s: (bytes read + bytes written) / time; %%copy: kernel GB/s over the best gemmkit copy's.\n");
     if (ladder) fprintf(out, "step: kernel %s over the previous step of the same document at that size.\n", unit);
     fprintf(out, "\n%-*s %-14s %10s %6s %24s %10s %10s", w, "name", "size", unit, bytes ? "%copy" : "%peak",

@@ -1,5 +1,5 @@
 /* The SGEMM benchmark: which runners time each size (the host baseline,
- * gemmkit's kernels, the peers) and the header's note on the kernel; the
+ * gemmkit's kernels, on a CPU device gemmkit on host arrays, the peers) and the header's note on the kernel; the
  * measurement itself is the routine-independent bench_measure.c. */
 #include <string.h>
 
@@ -122,6 +122,11 @@ void gk_bench_sgemm(gk_bench_session *s)
     gk_runner *kernels[MAX_KERNELS];
     const gk_kernel_def *defs[MAX_KERNELS];
     int nk = make_kernel_runners(s, kernels, defs, MAX_KERNELS);
+    /* On a CPU device, "best" also runs as a program calls it: host arrays, which the library routes to the
+     * CPU BLAS (best-host); "best" itself measures the device's kernels on device buffers. */
+    gk_runner *host_call = NULL;
+    if (strcmp(s->args->kernel, "best") == 0 && !s->args->batch && !s->info.is_gpu)
+        host_call = gk_runner_gemmkit_host(s->ctx);
     const int cuda = strcmp(s->info.backend, "cuda") == 0;
     for (int z = 0; z < s->args->size_count; z++) {
         const gk_bench_size *size = &s->args->sizes[z];
@@ -154,6 +159,15 @@ void gk_bench_sgemm(gk_bench_session *s)
             gk_bench_measure(s, kernels[k], &in, resolved);
             note_bandwidth(s);
         }
+        if (host_call) {
+            const char *route = gk_host_call_route(s->ctx, &kase.gemm);
+            const int rm = s->args->layout == GEMMKIT_ROW_MAJOR;
+            gk_sgemm_choice d = gk_sgemm_default_kernel_math(s->ctx, rm ? size->n : size->m, rm ? size->m : size->n,
+                                                             size->k, (gk_math)atomic_load(&s->ctx->math));
+            /* Routed, the library reports the CPU BLAS call's wall time as its kernel and call times. */
+            host_call->wall_clock = route != NULL;
+            gk_bench_measure(s, host_call, &in, route ? route : d.def ? d.def->name : NULL);
+        }
         for (int p = 0; p < s->peer_count; p++)
             if (gk_runner_runs(s->peers[p], routine)) {
                 gk_bench_measure(s, s->peers[p], &in, NULL);
@@ -162,4 +176,5 @@ void gk_bench_sgemm(gk_bench_session *s)
         gk_bench_inputs_free(&in);
     }
     for (int k = 0; k < nk; k++) kernels[k]->destroy(kernels[k]);
+    if (host_call) host_call->destroy(host_call);
 }

@@ -1,4 +1,4 @@
-/* Peers of the benchmark (cuBLAS, CLBlast): found at run time with dlopen,
+/* Peers of the benchmark (cuBLAS, CLBlast, the CPU BLAS): found at run time with dlopen,
  * so gemmkit builds and runs without them; the report says which were found
  * and why the others were not. */
 #define _GNU_SOURCE /* dladdr */
@@ -65,16 +65,49 @@ int gk_runner_runs(const gk_runner *r, const gk_routine *routine)
            (routine == &gk_routine_gemm_batched && r->sgemm_batched);
 }
 
+/* Whether `name` is an item of the comma-separated list. */
+static int listed(const char *list, const char *name)
+{
+    const size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const size_t item = strcspn(p, ",");
+        if (item == len && strncmp(p, name, len) == 0) return 1;
+        p += item + (p[item] == ',');
+    }
+    return 0;
+}
+
+int gk_bench_peer_wanted(const gk_bench_args *args, const char *name, int device_is_gpu)
+{
+    if (!args->peers) return 0;
+    if (args->peer_list) return listed(args->peer_list, name);
+    /* On a GPU the CPU BLAS is another processor: timed there only when asked for. */
+    return strcmp(name, "cpublas") != 0 || !device_is_gpu;
+}
+
 void gk_bench_open_peers(gk_bench_session *s)
 {
     if (!s->args->peers) return;
     typedef int (*opener)(gemmkit_context *, const gemmkit_device_info *, gk_runner **, int, gk_bench_peer_info *);
-    static const opener openers[] = {gk_peer_cublas_open, gk_peer_clblast_open};
-    for (size_t i = 0; i < sizeof openers / sizeof openers[0]; i++) {
+    static const struct {
+        const char *name, *label;
+        opener open;
+    } peers[] = {{"cublas", "cuBLAS", gk_peer_cublas_open},
+                 {"clblast", "CLBlast", gk_peer_clblast_open},
+                 {"cpublas", "CPU BLAS", gk_peer_cpublas_open}};
+    for (size_t i = 0; i < sizeof peers / sizeof peers[0]; i++) {
+        if (s->args->peer_list && !listed(s->args->peer_list, peers[i].name)) continue;
         gk_bench_peer_info *info = &s->report.peers[s->report.peer_count++];
         memset(info, 0, sizeof *info);
-        s->peer_count += openers[i](s->ctx, &s->info, s->peers + s->peer_count,
-                                    GK_BENCH_MAX_RUNNERS - s->peer_count, info);
+        if (gk_bench_peer_wanted(s->args, peers[i].name, s->info.is_gpu)) {
+            s->peer_count += peers[i].open(s->ctx, &s->info, s->peers + s->peer_count,
+                                           GK_BENCH_MAX_RUNNERS - s->peer_count, info);
+        } else {
+            snprintf(info->name, sizeof info->name, "%s", peers[i].name);
+            snprintf(info->label, sizeof info->label, "%s", peers[i].label);
+            snprintf(info->detail, sizeof info->detail,
+                     "the device is a GPU (--peers cublas,clblast,cpublas times the CPU BLAS too)");
+        }
         gk_bench_progress(s, "peer %s: %s%s", info->label, info->found ? "found, " : "not used: ", info->detail);
     }
 }
