@@ -187,6 +187,19 @@ static void test_options(void **state)
     const char *peers_back[] = {"--no-peers", "--peers"};
     assert_int_equal(parse(&a, 2, peers_back), 0);
     assert_int_equal(a.peers, 1);
+    assert_null(a.peer_list);
+    /* --peers LIST: exactly those (the CPU BLAS on a GPU too); without one, cpublas on CPU devices only. */
+    assert_true(gk_bench_peer_wanted(&a, "cpublas", 0) && !gk_bench_peer_wanted(&a, "cpublas", 1));
+    assert_true(gk_bench_peer_wanted(&a, "clblast", 1));
+    const char *peer_list[] = {"--peers", "cpublas,clblast", "--sizes", "8"};
+    assert_int_equal(parse(&a, 4, peer_list), 0);
+    assert_string_equal(a.peer_list, "cpublas,clblast");
+    assert_int_equal(a.size_count, 1);
+    assert_true(gk_bench_peer_wanted(&a, "cpublas", 1) && gk_bench_peer_wanted(&a, "clblast", 0));
+    assert_false(gk_bench_peer_wanted(&a, "cublas", 1));
+    const char *list_then_none[] = {"--peers", "cpublas", "--no-peers"};
+    assert_int_equal(parse(&a, 3, list_then_none), 0);
+    assert_false(gk_bench_peer_wanted(&a, "cpublas", 0));
     /* Transposes show every variant unless a kernel (or "best", the library's choice) is named. */
     const char *transposes[] = {"--transpose", "--kernel", "best"};
     assert_int_equal(parse(&a, 1, transposes), 0);
@@ -285,6 +298,8 @@ static void test_cli_bad_arguments_exit_2(void **state)
         {"bench --transpose --sizes 0x5", "positive integers"},
         {"bench --transpose --kernel copy-fast --params NOPE=1", "NOPE"},
         {"bench --transpose --params TILE=32", "--params needs one named kernel"},
+        {"bench --peers cuda", "unknown peer \"cuda\" (peers: cublas, clblast, cpublas)"},
+        {"bench --peers cpublas,", "unknown peer \"\""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = run_cli(cases[i][0]);
@@ -344,6 +359,17 @@ static void test_cli_tiny_run_table(void **state)
     gemmkit_context_destroy(ctx);
     if (!strstr(info.name, "NVIDIA") && !strstr(info.vendor, "NVIDIA"))
         assert_non_null(strstr(out, "peer cuBLAS: not used: "));
+    /* On a CPU device the CPU BLAS is a peer: named with its file, checked, with a ratio column; on a GPU,
+     * not by default. */
+    assert_non_null(strstr(out, "\npeer CPU BLAS: "));
+    if (!info.is_gpu && strstr(out, "\npeer CPU BLAS: found, ")) {
+        assert_non_null(strstr(out, "vs cpublas"));
+        assert_non_null(strstr(out, "\ncpublas "));
+        assert_non_null(strstr(out, "CPU BLAS sgemm_ on host arrays, wall-clock time per call"));
+        assert_non_null(strstr(strstr(out, "\npeer CPU BLAS: found, "), ".so"));
+        assert_non_null(strstr(out, "\nbest-host:host-blas "));
+    }
+    if (info.is_gpu) assert_non_null(strstr(out, "\npeer CPU BLAS: not used: the device is a GPU"));
     free(out);
     free(err);
 }
@@ -374,6 +400,18 @@ static void test_cli_csv_file(void **state)
     assert_int_equal(best48, REPEAT);
     assert_int_equal(best40, REPEAT);
     assert_int_equal(base48, REPEAT);
+    assert_non_null(strstr(header, ",gbps_moved,timing,ratio_to_peer\n"));
+    /* With the CPU BLAS as a peer, gemmkit's rows carry their ratio to it; its own rows are wall-clock. */
+    if (strstr(csv, "\nsgemm,cpublas,peer,cpublas,48,48,48,col,NN,ok,")) {
+        const char *row = strstr(csv, "\nsgemm,best,gemmkit,");
+        assert_non_null(row);
+        char line[2048];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+        if (!strstr(line, ",device,cpublas=")) fail_msg("best's CSV row lacks its ratio to cpublas: %s", line);
+        row = strstr(csv, "\nsgemm,cpublas,peer,");
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+        if (!strstr(line, ",wall-clock,")) fail_msg("cpublas's CSV row is not wall-clock: %s", line);
+    }
     free(csv);
 }
 
@@ -418,16 +456,19 @@ static void test_cli_json_file(void **state)
     assert_true(json_number_value(member(device, "peak_gflops", JSON_REAL)) > 0.0);
     json_t *settings = member(root, "settings", JSON_OBJECT);
     assert_int_equal(json_integer_value(member(settings, "repeat", JSON_INTEGER)), REPEAT);
-    /* Both peers are listed, found or with the reason they were not. */
+    /* Every peer is listed, found or with the reason it was not. */
     json_t *peers = member(root, "peers", JSON_ARRAY);
-    assert_int_equal(json_array_size(peers), 2);
-    for (size_t i = 0; i < 2; i++) {
+    assert_int_equal(json_array_size(peers), 3);
+    int cpublas_found = 0;
+    for (size_t i = 0; i < 3; i++) {
         json_t *p = json_array_get(peers, i);
         member(p, "name", JSON_STRING);
         json_t *found = json_object_get(p, "found");
         assert_true(json_is_boolean(found));
         assert_true(strlen(json_string_value(member(p, "detail", JSON_STRING))) > 0);
+        if (strcmp(json_string_value(member(p, "name", JSON_STRING)), "cpublas") == 0) cpublas_found = json_is_true(found);
     }
+    const int cpu = !json_is_true(json_object_get(device, "is_gpu"));
     json_t *results = member(root, "results", JSON_ARRAY);
     int gemmkit_ok = 0, baseline_ok = 0;
     for (size_t i = 0; i < json_array_size(results); i++) {
@@ -438,6 +479,14 @@ static void test_cli_json_file(void **state)
         member(r, "m", JSON_INTEGER);
         member(r, "message", JSON_STRING);
         member(r, "check", JSON_OBJECT);
+        /* The CPU BLAS and the host loop have no device: wall-clock times. */
+        const char *timing = json_string_value(member(r, "timing", JSON_STRING));
+        const char *name = json_string_value(member(r, "name", JSON_STRING));
+        const char *resolved = json_string_value(member(r, "resolved", JSON_STRING));
+        assert_string_equal(timing, strcmp(name, "cpublas") == 0 || strcmp(kind, "baseline") == 0 ||
+                                            strcmp(resolved, "host-blas") == 0
+                                        ? "wall-clock"
+                                        : "device");
         if (strcmp(kind, "peer") != 0 && strcmp(status, "ok") != 0)
             fail_msg("result %zu (%s) is %s: %s", i, kind, status,
                      json_string_value(json_object_get(r, "message")));
@@ -454,11 +503,13 @@ static void test_cli_json_file(void **state)
             /* --sets 2 with 3 runs: both sets used. */
             assert_int_equal(json_integer_value(member(r, "input_sets", JSON_INTEGER)), 2);
             member(r, "fraction_of_peak", JSON_REAL);
-            member(r, "ratio_to_peer", JSON_OBJECT);
+            json_t *ratios = member(r, "ratio_to_peer", JSON_OBJECT);
+            if (cpu && cpublas_found) assert_true(json_number_value(member(ratios, "cpublas", JSON_REAL)) > 0.0);
         }
         baseline_ok += strcmp(kind, "baseline") == 0;
     }
-    assert_int_equal(gemmkit_ok, 2);
+    /* best at both sizes, and on a CPU device best-host (gemmkit_sgemm on host arrays) too. */
+    assert_int_equal(gemmkit_ok, cpu ? 4 : 2);
     assert_int_equal(baseline_ok, 2);
     json_decref(root);
 }
@@ -599,6 +650,33 @@ static int on_cuda_backend(void)
 }
 
 /* Every kernel refused (the CUDA-only kernel on OpenCL): nothing measured is a failure, said so. */
+/* GEMMKIT_CPU_BLAS_LIB=builtin: no CPU BLAS, so no cpublas peer (the header
+ * says why) and best-host runs on the device; --no-peers: no peer at all. */
+static void test_cli_cpu_blas_peer_absent(void **state)
+{
+    (void)state;
+    const char *args = "bench --sizes 32 --repeat 1 --no-baseline";
+    assert_int_equal(run_cli_after("GEMMKIT_CPU_BLAS_LIB=builtin", args, 1), 0);
+    char *out = slurp("out.txt");
+    assert_non_null(out);
+    assert_non_null(strstr(out, "\npeer CPU BLAS: not used: "));
+    assert_null(strstr(out, "\ncpublas "));
+    assert_null(strstr(out, "vs cpublas"));
+    assert_null(strstr(out, "best-host:host-blas"));
+    if (!strstr(out, "the device is a GPU")) assert_non_null(strstr(out, "GEMMKIT_CPU_BLAS_LIB=builtin: no CPU BLAS"));
+    free(out);
+    char none[256];
+    snprintf(none, sizeof none, "%s --no-peers", args);
+    assert_int_equal(run_cli(none), 0);
+    out = slurp("out.txt");
+    assert_non_null(out);
+    assert_non_null(strstr(out, "peers: not run (--no-peers)"));
+    assert_null(strstr(out, "peer CPU BLAS"));
+    assert_null(strstr(out, "\ncpublas "));
+    assert_null(strstr(out, "vs cpublas"));
+    free(out);
+}
+
 static void test_cli_nothing_measured_fails(void **state)
 {
     (void)state;
@@ -804,6 +882,7 @@ int main(void)
         cmocka_unit_test_setup(test_cli_transpose_table, transpose_run),
         cmocka_unit_test(test_cli_transpose_csv),
         cmocka_unit_test(test_cli_transpose_json),
+        cmocka_unit_test(test_cli_cpu_blas_peer_absent),
         cmocka_unit_test(test_cli_nothing_measured_fails),
         cmocka_unit_test(test_cli_max_time_bounds_the_first_size),
         cmocka_unit_test(test_cli_results_once_in_a_shared_file),
