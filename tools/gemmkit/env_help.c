@@ -36,7 +36,7 @@ static const struct {
        "NVRTC library the CUDA backend compiles kernels with"},
       {"GEMMKIT_CPU_BLAS_LIB", "the program's own BLAS, else libopenblas.so.0, libblis.so.4, an optimised libblas.so.3",
        "CPU BLAS (a file or soname with sgemm_) that serves CPU work: the drop-in's CPU calls and gemmkit_sgemm on a "
-       "CPU device; builtin: none (gemmkit's own loop). Read once per process"}}},
+       "CPU device (and gemmkit bench's cpublas peer); builtin: none (gemmkit's own loop). Read once per process"}}},
     {"the BLAS drop-in (libgemmkit_blas: sgemm_, cblas_sgemm and their _64 forms)",
      {{"GEMMKIT_BLAS_THRESHOLD", "1000000 (GPUs only)",
        "multiply-adds (M*N*K) below which a call stays on the CPU; when set, a CPU device (PoCL) is used too"},
