@@ -102,6 +102,51 @@ static void test_refusal_leaves_c_unchanged(void **state)
     gemmkit_buffer_destroy(dc);
 }
 
+/* The batched entry points honour the mode too (they once ran fp32 whatever was asked): options->math and the
+ * context's mode are refused where the device lacks them, before anything runs. */
+static void test_batched_refusal_leaves_c_unchanged(void **state)
+{
+    (void)state;
+    if (device_has_tensor_cores()) skip_because("the device has TF32 tensor cores: nothing is refused");
+    enum { M = 9, N = 7, K = 11, BATCH = 3 };
+    float a[BATCH * M * K], b[BATCH * K * N], c[BATCH * M * N], before[BATCH * M * N];
+    gk_fill_random(&test_rng, a, BATCH * M * K);
+    gk_fill_random(&test_rng, b, BATCH * K * N);
+    gk_fill_random(&test_rng, c, BATCH * M * N);
+    memcpy(before, c, sizeof c);
+    for (size_t m = 0; m < 2; m++) {
+        const gemmkit_options o = {.math = tc_modes[m]};
+        assert_int_equal(gemmkit_sgemm_strided_batched(test_ctx, &o, GEMMKIT_ROW_MAJOR, GEMMKIT_NO_TRANS,
+                                                       GEMMKIT_NO_TRANS, M, N, K, 1.0f, a, K, M * K, b, N, K * N,
+                                                       0.5f, c, N, M * N, BATCH),
+                         GEMMKIT_ERROR_UNSUPPORTED_MATH);
+        assert_memory_equal(c, before, sizeof c);
+    }
+    gemmkit_buffer *da, *db, *dc;
+    assert_int_equal(gemmkit_buffer_create(test_ctx, BATCH * M * K, &da), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_create(test_ctx, BATCH * K * N, &db), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_create(test_ctx, BATCH * M * N, &dc), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_write(test_ctx, dc, 0, BATCH * M * N, c), GEMMKIT_SUCCESS);
+    const gemmkit_options tf32 = {.math = GEMMKIT_MATH_TF32};
+    assert_int_equal(gemmkit_sgemm_strided_batched_buffers(test_ctx, &tf32, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
+                                                           GEMMKIT_NO_TRANS, M, N, K, 1.0f, da, 0, M, M * K, db, 0,
+                                                           K, K * N, 0.0f, dc, 0, M, M * N, BATCH),
+                     GEMMKIT_ERROR_UNSUPPORTED_MATH);
+    const float ones[BATCH] = {1.0f, 1.0f, 1.0f}, zeros[BATCH] = {0};
+    const size_t offsets_a[BATCH] = {0, M * K, 2 * M * K}, offsets_b[BATCH] = {0, K * N, 2 * K * N},
+                 offsets_c[BATCH] = {0, M * N, 2 * M * N};
+    assert_int_equal(gemmkit_sgemm_batched_buffers(test_ctx, &tf32, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
+                                                   GEMMKIT_NO_TRANS, M, N, K, ones, da, offsets_a, M, db, offsets_b,
+                                                   K, zeros, dc, offsets_c, M, BATCH),
+                     GEMMKIT_ERROR_UNSUPPORTED_MATH);
+    float back[BATCH * M * N];
+    assert_int_equal(gemmkit_buffer_read(test_ctx, dc, 0, BATCH * M * N, back), GEMMKIT_SUCCESS);
+    assert_memory_equal(back, before, sizeof back);
+    gemmkit_buffer_destroy(da);
+    gemmkit_buffer_destroy(db);
+    gemmkit_buffer_destroy(dc);
+}
+
 /* options->math must be a mode, and agree with a named kernel's. */
 static void test_bad_options_are_refused(void **state)
 {
@@ -274,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_names_and_parsing),
         cmocka_unit_test(test_context_mode),
         cmocka_unit_test(test_refusal_leaves_c_unchanged),
+        cmocka_unit_test(test_batched_refusal_leaves_c_unchanged),
         cmocka_unit_test(test_bad_options_are_refused),
         cmocka_unit_test(test_environment_variable),
         cmocka_unit_test(test_policy_per_mode),

@@ -6,6 +6,7 @@ CUDA) through libgemmkit.
     b = np.random.rand(256, 128).astype(np.float32)
     c = gemmkit.matmul(a, b)                      # like a @ b
     c = gemmkit.sgemm(a, b.T, trans_b=True)       # strides decide layout and transposes
+    s = gemmkit.matmul(np.random.rand(8, 32, 16).astype(np.float32), b[:16])  # stacks: one batched call
     da, db = gemmkit.to_device(a), gemmkit.to_device(b)
     dc = da @ db                                  # stays on the device
     print(gemmkit.devices())
@@ -17,6 +18,7 @@ from ._version import __version__
 from .context import Context, DeviceInfo, default_context, devices, use_device
 from .device_array import DeviceArray
 from .errors import GemmkitError, Status
+from .batched import sgemm_batched
 from .routines import matmul, omatcopy, sgemm
 
 
@@ -26,5 +28,5 @@ def to_device(array, context=None, order=None):
 
 
 __all__ = ["Context", "DeviceArray", "DeviceInfo", "GemmkitError", "Status", "__version__", "default_context",
-           "devices", "library_path", "library_version", "matmul", "omatcopy", "sgemm", "to_device",
-           "use_device"]
+           "devices", "library_path", "library_version", "matmul", "omatcopy", "sgemm", "sgemm_batched",
+           "to_device", "use_device"]

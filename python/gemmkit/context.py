@@ -7,6 +7,7 @@ import weakref
 
 from ._library import DeviceInfoStruct, lib
 from .errors import check
+from .math_modes import math_code, math_name
 
 _BACKENDS = {None: 0, "default": 0, "opencl": 1, "cuda": 2}
 
@@ -114,6 +115,20 @@ class Context:
     def __repr__(self):
         state = "closed" if self._handle is None else "%s: %s" % (self.device.platform, self.device.name)
         return "<gemmkit.Context %s>" % state
+
+    @property
+    def math(self):
+        """The math mode of calls that ask for none ("fp32", "3xtf32",
+        "tf32"; a new context starts in GEMMKIT_MATH's, else "fp32").
+        Setting a mode the device cannot compute in raises GemmkitError
+        (Status.UNSUPPORTED_MATH) and leaves the mode as it was."""
+        code = ctypes.c_int()
+        check(lib.gemmkit_context_get_math(self.handle, ctypes.byref(code)))
+        return math_name(code.value)
+
+    @math.setter
+    def math(self, mode):
+        check(lib.gemmkit_context_set_math(self.handle, math_code(mode, allow_default=False)))
 
     def to_device(self, array, order=None):
         """A DeviceArray holding a copy of a 2-D float32 array."""

@@ -1,45 +1,17 @@
 """sgemm, matmul and omatcopy on numpy arrays or DeviceArrays."""
-import ctypes
-
 import numpy as np
 
-from ._library import OptionsStruct, lib
-from .context import default_context
+from ._call import on_device as _on_device, options as _options, pick_context as _pick_context
+from ._library import lib
+from .batched import matmul_stacks
 from .device_array import DeviceArray
 from .errors import check
 from .operands import (COL_MAJOR, NO_TRANS, ROW_MAJOR, TRANS, device_operand, host_matrix, host_operand,
                        in_layout, output_layout)
 
 
-def _options(kernel, params):
-    if kernel is None and params is None:
-        return None
-    return ctypes.byref(OptionsStruct(kernel.encode() if kernel else None, params.encode() if params else None,
-                                      None, None))
-
-
-def _on_device(arrays):
-    """True when the call runs on DeviceArrays (then all must be), and their context."""
-    given = [x for x in arrays if x is not None]
-    device = [x for x in given if isinstance(x, DeviceArray)]
-    if not device:
-        return False, None
-    if len(device) != len(given):
-        raise TypeError("gemmkit: mix of DeviceArrays and host arrays; pass all on the device or all on the host")
-    context = device[0].context
-    if any(x.context is not context for x in device):
-        raise ValueError("gemmkit: DeviceArrays of different contexts in one call")
-    return True, context
-
-
-def _pick_context(given, arrays_context):
-    if arrays_context is not None and given is not None and given is not arrays_context:
-        raise ValueError("gemmkit: context= differs from the DeviceArrays' context")
-    return arrays_context or given or default_context()
-
-
 def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, context=None, kernel=None,
-          params=None):
+          params=None, math=None):
     """C = alpha * op(A) @ op(B) + beta * C, returning C.
 
     a, b, c: 2-D float32 numpy arrays (any strides: C- or F-ordered,
@@ -47,7 +19,9 @@ def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, co
     are copied) or DeviceArrays (all three then). c None: a new C-ordered
     result (a DeviceArray for DeviceArrays); beta must then be 0. trans_a /
     trans_b: op(X) = X.T (the same as passing a.T). kernel / params: a
-    registry kernel and its parameters (`gemmkit list`).
+    registry kernel and its parameters (`gemmkit list`). math: "fp32",
+    "3xtf32" or "tf32" (docs/MATH.md); None: the context's mode
+    (Context.math).
     Raises GemmkitError with the library's message when the call fails,
     ValueError / TypeError for shapes and types Python can see are wrong.
     """
@@ -77,7 +51,7 @@ def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, co
     fit = output_layout(oc)
     if fit is None:  # host C whose strides no layout describes: compute into a packed copy
         packed = np.array(c, order="C")
-        sgemm(a, b, packed, alpha=alpha, beta=beta, context=context, kernel=kernel, params=params)
+        sgemm(a, b, packed, alpha=alpha, beta=beta, context=context, kernel=kernel, params=params, math=math)
         c[...] = packed
         return c
     layout, ldc = fit
@@ -85,28 +59,28 @@ def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, co
     ta, lda, oa = in_layout(operand(a), layout, copy_order)
     tb, ldb, ob = in_layout(operand(b), layout, copy_order)
     trans = (NO_TRANS, TRANS)
+    opts = _options(kernel, params, math)
     if on_device:
-        status = lib.gemmkit_sgemm_buffers(context.handle, _options(kernel, params), layout, trans[ta],
+        status = lib.gemmkit_sgemm_buffers(context.handle, opts, layout, trans[ta],
                                            trans[tb], m, n, k, alpha, oa.address, 0, lda, ob.address, 0, ldb,
                                            beta, oc.address, 0, ldc)
     else:
-        status = lib.gemmkit_sgemm_ex(context.handle, _options(kernel, params), layout, trans[ta], trans[tb],
+        status = lib.gemmkit_sgemm_ex(context.handle, opts, layout, trans[ta], trans[tb],
                                       m, n, k, alpha, oa.address, lda, ob.address, ldb, beta, oc.address, ldc)
     check(status)
     return c
 
 
-def matmul(a, b, out=None, *, context=None):
-    """a @ b like numpy.matmul for float32 matrices (2-D, or 1-D vectors
-    promoted as numpy does), on the host or on DeviceArrays. Stacks of
-    matrices (ndim > 2) are not supported yet: they need a batched routine
-    in the C library."""
+def matmul(a, b, out=None, *, context=None, math=None):
+    """a @ b like numpy.matmul for float32 arrays, on the host or on
+    DeviceArrays: 2-D matrices, 1-D vectors (promoted as numpy does), and
+    stacks of matrices (ndim > 2, batch axes broadcast as numpy does; one
+    batched call, gemmkit_sgemm_strided_batched). math: as for sgemm."""
     if isinstance(a, DeviceArray) or isinstance(b, DeviceArray):
-        return sgemm(a, b, out, context=context)
+        return sgemm(a, b, out, context=context, math=math)
     a, b = np.asarray(a), np.asarray(b)
     if a.ndim > 2 or b.ndim > 2:
-        raise NotImplementedError("gemmkit.matmul: stacks of matrices (ndim > 2) need a batched SGEMM, which "
-                                  "libgemmkit does not have yet")
+        return matmul_stacks(a, b, out, context=context, math=math)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("gemmkit.matmul: scalars are not matrices (use *)")
     a2 = a[np.newaxis, :] if a.ndim == 1 else a
@@ -117,7 +91,7 @@ def matmul(a, b, out=None, *, context=None):
     target = None if out is None else out.reshape(a2.shape[0], b2.shape[1])
     if target is not None and not np.shares_memory(target, out):
         raise ValueError("gemmkit.matmul: out cannot be viewed as a matrix without a copy")
-    result = sgemm(a2, b2, target, context=context)
+    result = sgemm(a2, b2, target, context=context, math=math)
     return out if out is not None else result.reshape(shape)
 
 

@@ -34,7 +34,8 @@ def random_matrix(rng, shape, order="C"):
 
 
 def assert_gemm_close(c, a, b, alpha=1.0, beta=0.0, c0=None):
-    """c == alpha * a @ b + beta * c0 within float32 rounding: each element
+    """c == alpha * a @ b + beta * c0 (matrices or stacks, as numpy.matmul)
+    within float32 rounding: each element
     within 2 (k + 2) eps32 of the magnitude of its sum (check.c's bound)."""
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     ref = alpha * (a64 @ b64)
@@ -42,7 +43,7 @@ def assert_gemm_close(c, a, b, alpha=1.0, beta=0.0, c0=None):
     if beta != 0:
         ref += beta * c0.astype(np.float64)
         magnitude += abs(beta) * np.abs(c0.astype(np.float64))
-    bound = 2.0 * (a.shape[1] + 2) * np.finfo(np.float32).eps * np.maximum(magnitude, np.finfo(np.float32).tiny)
+    bound = 2.0 * (a.shape[-1] + 2) * np.finfo(np.float32).eps * np.maximum(magnitude, np.finfo(np.float32).tiny)
     assert c.dtype == np.float32 and c.shape == ref.shape
     error = np.abs(c.astype(np.float64) - ref)
     assert np.all(np.isfinite(c)), "non-finite results"

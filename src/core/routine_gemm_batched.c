@@ -7,7 +7,8 @@
  *   matrices per work-group; xgemm-direct-batched, one matrix per grid z, in
  *   launches of at most GK_BATCH_Z_MAX matrices);
  * - one plain SGEMM plan per matrix (policy choice "sgemm", an SGEMM kernel
- *   named in options, or A and B not read: alpha == 0 or k == 0).
+ *   named in options, a math mode other than fp32, or A and B not read:
+ *   alpha == 0 or k == 0).
  * The per-matrix variant always runs one plain plan per matrix, in one lock
  * and one wait: CLBlast's semantics, and no slower than its pointer arrays
  * for the few large matrices it serves; many tiny matrices belong in the
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 
 #include "batched.h"
+#include "math_mode.h"
 #include "status.h"
 
 static int64_t extent_a(const gk_sgemm_problem *p)
@@ -94,6 +96,8 @@ static gemmkit_status choose(const gemmkit_context *ctx, const gemmkit_options *
         return gk_context_resolve(ctx, def, options->params, &choice->config);
     }
     const gk_sgemm_problem *p = &bp->one;
+    /* The batched kernels compute in fp32: another mode runs one plan of its own kernels per matrix. */
+    if (p->math != GK_MATH_FP32) return GEMMKIT_SUCCESS;
     *choice = gk_batched_choose(gk_policy_builtin(), &ctx->info, &ctx->tuned, p->m, p->n, p->k, bp->batch);
     if (choice->def && options && options->params)
         return gk_context_resolve(ctx, choice->def, options->params, &choice->config);
@@ -207,6 +211,7 @@ gemmkit_status gemmkit_sgemm_strided_batched(gemmkit_context *ctx, const gemmkit
     const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, a, b, c, 0, 0, 0, lda, ldb, ldc};
     gk_batched_problem bp;
     GK_TRY(gk_batched_prepare(&call, stride_a, stride_b, stride_c, batch_count, &bp));
+    GK_TRY(gk_sgemm_math(ctx, options, &bp.one.math));
     gk_sgemm_problem *p = &bp.one;
     if (batch_count == 0 || !gk_sgemm_writes_c(p)) return GEMMKIT_SUCCESS;
     GK_TRY(gk_check_pointer(c, "C"));
@@ -245,6 +250,7 @@ gemmkit_status gemmkit_sgemm_strided_batched_buffers(
                                offset_a, offset_b, offset_c, lda, ldb, ldc};
     gk_batched_problem bp;
     GK_TRY(gk_batched_prepare(&call, stride_a, stride_b, stride_c, batch_count, &bp));
+    GK_TRY(gk_sgemm_math(ctx, options, &bp.one.math));
     gk_sgemm_problem *p = &bp.one;
     if (batch_count == 0 || !gk_sgemm_writes_c(p)) return GEMMKIT_SUCCESS;
     GK_TRY(check_batch_buffer(ctx, c, "C", offset_c, extent_c(p), bp.stride_c, batch_count));
@@ -304,6 +310,7 @@ gemmkit_status gemmkit_sgemm_batched_buffers(gemmkit_context *ctx, const gemmkit
     gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, 1.0f, 0.0f, a, b, c, 0, 0, 0, lda, ldb, ldc};
     gk_sgemm_problem p;
     GK_TRY(gk_sgemm_prepare(&call, &p));
+    GK_TRY(gk_sgemm_math(ctx, options, &p.math));
     GK_TRY(check_batch(batch_count));
     if (batch_count == 0) return GEMMKIT_SUCCESS;
     GK_TRY(gk_check_pointer(alphas, "alphas"));
@@ -326,6 +333,7 @@ gemmkit_status gemmkit_sgemm_batched_buffers(gemmkit_context *ctx, const gemmkit
         call.offset_a = offsets_a[z], call.offset_b = offsets_b[z], call.offset_c = offsets_c[z];
         gk_sgemm_problem *q = &all[count];
         status = gk_sgemm_prepare(&call, q);
+        q->math = p.math;
         if (status != GEMMKIT_SUCCESS || !gk_sgemm_writes_c(q)) continue;
         status = gk_check_buffer(ctx, c, "C", q->c.offset, extent_c(q));
         q->c.mem = status == GEMMKIT_SUCCESS ? c->mem : NULL;
