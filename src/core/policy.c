@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "tsv_rows.h"
 #include "status.h"
 
 static const char *const gemm_variables[] = {"M", "N", "K", "WORK", "CUS", "TILE_M", "TILE_N", "TILE_K",
@@ -105,32 +106,29 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     return 0;
 }
 
+typedef struct parsing {
+    gk_policy *policy;
+    const char *name;
+} parsing;
+
+static int take_row(char **fields, int count, int line, void *data)
+{
+    parsing *p = data;
+    gk_policy *policy = p->policy;
+    if (policy->count == GK_POLICY_MAX_RULES) {
+        warn(policy, p->name, line, "more than %d rows", GK_POLICY_MAX_RULES);
+        return 0;
+    }
+    if (parse_rule(policy, p->name, line, fields, count, &policy->rules[policy->count])) policy->count++;
+    return 1;
+}
+
 void gk_policy_parse(const char *name, const char *text, gk_policy *policy)
 {
     policy->count = 0;
     policy->warnings[0] = '\0';
-    int line = 0;
-    for (const char *p = text; *p;) {
-        const size_t len = strcspn(p, "\n");
-        char row[1024];
-        line++;
-        snprintf(row, sizeof row, "%.*s", (int)(len < sizeof row ? len : sizeof row - 1), p);
-        p += len + (p[len] == '\n');
-        row[strcspn(row, "\r")] = '\0';
-        if (!row[strspn(row, " \t")] || row[strspn(row, " \t")] == '#') continue;
-        char *fields[8];
-        int count = 0;
-        for (char *f = row; f && count < 8; count++) {
-            fields[count] = f;
-            f = strchr(f, '\t');
-            if (f) *f++ = '\0';
-        }
-        if (policy->count == GK_POLICY_MAX_RULES) {
-            warn(policy, name, line, "more than %d rows", GK_POLICY_MAX_RULES);
-            break;
-        }
-        if (parse_rule(policy, name, line, fields, count, &policy->rules[policy->count])) policy->count++;
-    }
+    parsing p = {policy, name};
+    gk_tsv_each_row(text, take_row, &p);
 }
 
 static gk_policy builtin;

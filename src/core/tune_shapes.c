@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "tsv_rows.h"
 
 static void warn(gk_tune_shapes *table, const char *name, int line, const char *why)
 {
@@ -72,32 +73,29 @@ static int parse_row(gk_tune_shapes *table, const char *name, int line, char **f
     return 0;
 }
 
+typedef struct parsing {
+    gk_tune_shapes *table;
+    const char *name;
+} parsing;
+
+static int take_row(char **fields, int count, int line, void *data)
+{
+    parsing *p = data;
+    gk_tune_shapes *table = p->table;
+    if (table->count == GK_TUNE_SHAPES_MAX_ROWS) {
+        warn(table, p->name, line, "too many rows");
+        return 0;
+    }
+    if (parse_row(table, p->name, line, fields, count, &table->rows[table->count])) table->count++;
+    return 1;
+}
+
 void gk_tune_shapes_parse(const char *name, const char *text, gk_tune_shapes *table)
 {
     table->count = 0;
     table->warnings[0] = '\0';
-    int line = 0;
-    for (const char *p = text; *p;) {
-        const size_t len = strcspn(p, "\n");
-        char row[1024];
-        line++;
-        snprintf(row, sizeof row, "%.*s", (int)(len < sizeof row ? len : sizeof row - 1), p);
-        p += len + (p[len] == '\n');
-        row[strcspn(row, "\r")] = '\0';
-        if (!row[strspn(row, " \t")] || row[strspn(row, " \t")] == '#') continue;
-        char *fields[8];
-        int count = 0;
-        for (char *f = row; f && count < 8; count++) {
-            fields[count] = f;
-            f = strchr(f, '\t');
-            if (f) *f++ = '\0';
-        }
-        if (table->count == GK_TUNE_SHAPES_MAX_ROWS) {
-            warn(table, name, line, "too many rows");
-            break;
-        }
-        if (parse_row(table, name, line, fields, count, &table->rows[table->count])) table->count++;
-    }
+    parsing p = {table, name};
+    gk_tsv_each_row(text, take_row, &p);
 }
 
 static gk_tune_shapes builtin;
