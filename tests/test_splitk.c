@@ -5,7 +5,7 @@
  * counts from 1 to more than K has K steps; the sum is deterministic, and one
  * slice computes exactly what xgemm computes. The policy's choice of split-K
  * on GPUs is in test_policy.c. */
-#include "test_device_case.h"
+#include "test_splitk_checks.h"
 
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
 static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
@@ -93,51 +93,18 @@ static void test_offsets_in_buffers(void **state)
             }
 }
 
-/* One call on host arrays: C (m x n, column-major) from a (m x k) and b (k x n). */
-static void run(const gemmkit_options *o, int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c)
-{
-    for (int64_t i = 0; i < m * n; i++) c[i] = NAN;
-    assert_int_equal(gemmkit_sgemm_ex(test_ctx, o, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, k, 1.0f,
-                                      a, m, b, k, 0.0f, c, m),
-                     GEMMKIT_SUCCESS);
-}
-
-/* The partials are summed in a fixed order: the same inputs give the same bits;
- * and one slice is xgemm itself (same tiles, same K order), bit for bit. */
+/* One slice is xgemm itself (same tiles, same K order), bit for bit. */
 static void test_deterministic_and_one_slice_is_xgemm(void **state)
 {
     (void)state;
-    const int64_t m = 67, n = 45, k = 1500;
-    float *a = malloc((size_t)(m * k) * sizeof *a), *b = malloc((size_t)(k * n) * sizeof *b);
-    float *c1 = malloc((size_t)(m * n) * sizeof *c1), *c2 = malloc((size_t)(m * n) * sizeof *c2);
-    assert_true(a && b && c1 && c2);
-    gk_fill_random(&test_rng, a, (size_t)(m * k));
-    gk_fill_random(&test_rng, b, (size_t)(k * n));
-    const gemmkit_options split = splitk(TILES ",SPLITS=9");
-    run(&split, m, n, k, a, b, c1);
-    run(&split, m, n, k, a, b, c2);
-    assert_memory_equal(c1, c2, (size_t)(m * n) * sizeof *c1);
-    const gemmkit_options one = splitk(TILES ",SPLITS=1"), xgemm = {.kernel = "xgemm", .params = TILES};
-    run(&one, m, n, k, a, b, c1);
-    run(&xgemm, m, n, k, a, b, c2);
-    assert_memory_equal(c1, c2, (size_t)(m * n) * sizeof *c1);
-    free(a);
-    free(b);
-    free(c1);
-    free(c2);
+    assert_deterministic_and_one_slice_is("xgemm-splitk", "xgemm", TILES);
 }
 
 static void test_bad_parameters_are_refused(void **state)
 {
     (void)state;
-    float x[4] = {0};
     static const char *const params[] = {"SPLITS=-1", "SPLITS=257", "STRIDED=0"};
-    for (size_t p = 0; p < sizeof params / sizeof params[0]; p++) {
-        const gemmkit_options o = splitk(params[p]);
-        assert_int_equal(gemmkit_sgemm_ex(test_ctx, &o, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 2, 2, 1,
-                                          1.0f, x, 2, x, 1, 0.0f, x, 2),
-                         GEMMKIT_ERROR_INVALID_KERNEL_PARAMS);
-    }
+    assert_params_refused("xgemm-splitk", params, sizeof params / sizeof params[0]);
 }
 
 int main(void)
