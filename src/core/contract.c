@@ -85,12 +85,13 @@ static unsigned reduce(const gk_operands *o, gk_arg *out)
 static const struct {
     gk_operation op;
     unsigned (*args)(const gk_operands *o, gk_arg *out);
+    int packed; /* SGEMM on packed, padded operands: the plan copies them around the kernel */
 } contracts[GK_CONTRACT_COUNT] = {
-    [GK_CONTRACT_GEMM_DIRECT] = {GK_OP_SGEMM, gemm_direct},
-    [GK_CONTRACT_GEMM_PACKED] = {GK_OP_SGEMM, gemm_packed},
-    [GK_CONTRACT_GEMM_PACKED_BT] = {GK_OP_SGEMM, gemm_packed},
-    [GK_CONTRACT_GEMM_PACKED_BT_STRIDED] = {GK_OP_SGEMM, gemm_packed_strided},
-    [GK_CONTRACT_GEMM_DIRECT_SPLIT] = {GK_OP_SGEMM, gemm_direct_split},
+    [GK_CONTRACT_GEMM_DIRECT] = {GK_OP_SGEMM, gemm_direct, 0},
+    [GK_CONTRACT_GEMM_PACKED] = {GK_OP_SGEMM, gemm_packed, 1},
+    [GK_CONTRACT_GEMM_PACKED_BT] = {GK_OP_SGEMM, gemm_packed, 1},
+    [GK_CONTRACT_GEMM_PACKED_BT_STRIDED] = {GK_OP_SGEMM, gemm_packed_strided, 1},
+    [GK_CONTRACT_GEMM_DIRECT_SPLIT] = {GK_OP_SGEMM, gemm_direct_split, 0},
     [GK_CONTRACT_GEMM_DIRECT_STRIDED] = {GK_OP_SGEMM_BATCHED, gemm_direct_strided},
     [GK_CONTRACT_GEMM_BATCHED_SMALL] = {GK_OP_SGEMM_BATCHED, gemm_batched_small},
     [GK_CONTRACT_TRANSPOSE] = {GK_OP_TRANSPOSE, transpose_or_copy},
@@ -103,6 +104,8 @@ static const struct {
 gk_operation gk_kernel_op(const gk_kernel_def *def) { return contracts[def->contract].op; }
 
 int gk_kernel_is_helper(const gk_kernel_def *def) { return gk_kernel_op(def) == GK_OP_HELPER; }
+
+int gk_kernel_packs_operands(const gk_kernel_def *def) { return contracts[def->contract].packed; }
 
 int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit)
 {

@@ -63,8 +63,7 @@ static int set_variables(const gemm_state *s, const gk_config *c, gk_variables *
     gk_variables_set(vars, "GROUPS", product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1));
     gk_variables_set(vars, "PADDED", product(gk_round_up(s->m, g.tile_m), gk_round_up(s->n, g.tile_n),
                                              gk_round_up(s->k, g.k_multiple)));
-    gk_variables_set(vars, "PACKED", c->def->contract != GK_CONTRACT_GEMM_DIRECT &&
-                                         c->def->contract != GK_CONTRACT_GEMM_DIRECT_SPLIT);
+    gk_variables_set(vars, "PACKED", gk_kernel_packs_operands(c->def));
     return 1;
 }
 

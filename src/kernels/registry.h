@@ -150,6 +150,8 @@ const gk_kernel_def *gk_kernel_helper(gk_helper which);
 /* The routine a kernel serves; whether it is an internal helper. */
 gk_operation gk_kernel_op(const gk_kernel_def *def);
 int gk_kernel_is_helper(const gk_kernel_def *def);
+/* An SGEMM kernel on packed, padded operands (the plan copies them), not on the operands as stored. */
+int gk_kernel_packs_operands(const gk_kernel_def *def);
 /* Whether it runs on a backend (a gk_backend_bit). */
 int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit);
 

@@ -33,8 +33,7 @@ int gk_cmd_list(const gk_cli *cli)
             printf(" %s=%d", d->params[p].name, d->params[p].default_value);
         if (gk_kernel_op(d) == GK_OP_SGEMM)
             printf("\n%-28s   sizes: tile %s x %s, K multiple of %s%s%s%s\n", "", d->tile_m, d->tile_n,
-                   d->k_multiple, (d->contract == GK_CONTRACT_GEMM_DIRECT || d->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT)
-                       ? "; any size directly" : "; any size via padding",
+                   d->k_multiple, !gk_kernel_packs_operands(d) ? "; any size directly" : "; any size via padding",
                    (d->flags & GK_FLAG_SQUARE_ONLY) ? "; square kernel" : "",
                    !gk_kernel_runs_on(d, GK_BACKEND_BIT_OPENCL) ? "; CUDA backend only" : "");
         else
