@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sweep_summary import load  # noqa: E402
+from sweep_summary import load, ratio  # noqa: E402
 
 
 def label(key):
@@ -28,9 +28,9 @@ def ratios(rows):
         ocl, cuda = cell.get("opencl", {}), cell.get("cuda", {})
         values = {}
         for name, mine, other in (("gemmkit OpenCL", ocl, cuda), ("gemmkit CUDA", cuda, ocl)):
-            cublas = mine.get("cublas") or other.get("cublas")
-            if mine.get("gemmkit") and cublas:
-                values[name] = mine["gemmkit"] / cublas
+            r = ratio(mine, other)
+            if r:
+                values[name] = r
         clblast, cublas = ocl.get("clblast"), ocl.get("cublas")
         if clblast and cublas:
             values["CLBlast"] = clblast / cublas
