@@ -486,11 +486,13 @@ static void test_batched_choice(void **state)
         const char *gpu, *cpu; /* NULL: one plain SGEMM plan per matrix */
     } cases[] = {
         {8, 100000, "batched-small", "batched-small"},
-        {32, 10000, "batched-small", "batched-small"},
+        {16, 10000, "batched-small", "batched-small"},
+        {32, 10000, "xgemm-direct-batched", "batched-small"},
         {64, 10000, "xgemm-direct-batched", "xgemm-direct-batched"},
         {128, 1000, "xgemm-direct-batched", "xgemm-direct-batched"},
         {512, 100, "xgemm-direct-batched", "xgemm-direct-batched"},
-        {2048, 16, NULL, "xgemm-direct-batched"},
+        {2048, 16, "xgemm-direct-batched", "xgemm-direct-batched"},
+        {4096, 4, NULL, "xgemm-direct-batched"},
     };
     for (int gpu = 0; gpu < 2; gpu++) {
         gemmkit_device_info info = device(gpu);
@@ -511,6 +513,28 @@ static void test_batched_choice(void **state)
     }
 }
 
+/* The H200's tuned lines: xgemm-direct-batched's variants by shape, its own line between them. */
+static void test_batched_variants(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    static const struct {
+        int64_t n, batch, tsm;
+    } cases[] = {{32, 10000, 32}, {20, 100, 32}, {64, 10000, 64}, {512, 100, 64}, {1024, 64, 128}, {2048, 16, 128}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int64_t n = cases[i].n;
+        const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &info, &tuned, n, n, n, cases[i].batch);
+        assert_string_equal(c.def->name, "xgemm-direct-batched");
+        assert_int_equal(gk_config_value(&c.config, "TSM", 0), cases[i].tsm);
+    }
+    /* A 32-column result with a long M is no tiny matrix: the kernel's own line. */
+    const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &info, &tuned, 512, 32, 512, 100);
+    assert_int_equal(gk_config_value(&c.config, "TSM", 0), 64);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_huge_shapes_do_not_overflow),
         cmocka_unit_test(test_scope_from_the_policy),
         cmocka_unit_test(test_batched_choice),
+        cmocka_unit_test(test_batched_variants),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

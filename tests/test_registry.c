@@ -34,6 +34,14 @@ static void test_expressions(void **state)
     assert_non_null(strstr(error, "UNKNOWN"));
     assert_int_equal(gk_expr_eval("(1 + 2", &vars, &v, error, sizeof error), -1);
     assert_int_equal(gk_expr_eval("1 2", &vars, &v, error, sizeof error), -1);
+    /* && and || short-circuit: arithmetic on the side not evaluated cannot fail, names and syntax still count. */
+    gk_variables_set(&vars, "ZERO", 0);
+    assert_int_equal(eval_ok("ZERO == 0 || 32 % ZERO == 0", &vars), 1);
+    assert_int_equal(eval_ok("ZERO != 0 && TSM / ZERO > 1", &vars), 0);
+    assert_int_equal(gk_expr_eval("ZERO != 0 || 32 % ZERO == 0", &vars, &v, error, sizeof error), -1);
+    assert_non_null(strstr(error, "division by zero"));
+    assert_int_equal(gk_expr_eval("ZERO == 0 || UNKNOWN", &vars, &v, error, sizeof error), -1);
+    assert_int_equal(gk_expr_eval("ZERO == 0 || (1 + ", &vars, &v, error, sizeof error), -1);
 }
 
 static void test_every_kernel_is_consistent(void **state)

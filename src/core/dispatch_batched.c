@@ -3,7 +3,10 @@
  * BATCH, WORK (M*N*K of one matrix) and CUS. A row's kernel must resolve on
  * this device (its tuned line, else its defaults) and fit it (work-group,
  * local memory at this shape); the choice "sgemm" (GK_POLICY_PER_MATRIX) is
- * one plain SGEMM plan per matrix. */
+ * one plain SGEMM plan per matrix. Then the first variant row whose tuned
+ * "KERNEL/CHOICE" line this device has (and which fits it at this shape)
+ * replaces the kernel's own parameters, as for SGEMM (dispatch.c). */
+#include <stdio.h>
 #include <string.h>
 
 #include "batched.h"
@@ -13,6 +16,7 @@ typedef struct batched_state {
     const gk_tuning_set *tuned;
     int64_t m, n, k, batch;
     gk_config candidate;
+    const gk_kernel_def *chosen; /* variant rows: the kernel chosen */
 } batched_state;
 
 static int64_t saturated_product(int64_t a, int64_t b, int64_t c)
@@ -23,25 +27,46 @@ static int64_t saturated_product(int64_t a, int64_t b, int64_t c)
     return abc;
 }
 
-static int variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+static int fits(batched_state *s, const gk_config *config)
 {
-    batched_state *s = data;
-    if (rule->kernel) {
-        gk_geometry g;
-        if (gk_kernel_op(rule->kernel) != GK_OP_SGEMM_BATCHED ||
-            gk_tuning_resolve(s->tuned, rule->kernel, &s->candidate) != GEMMKIT_SUCCESS ||
-            gk_config_geometry(&s->candidate, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS ||
-            gk_config_check_device(&s->candidate, &g, s->info) != GEMMKIT_SUCCESS)
-            return 0;
-    } else {
-        s->candidate = (gk_config){0};
-    }
+    gk_geometry g;
+    return gk_config_geometry(config, s->m, s->n, s->k, &g) == GEMMKIT_SUCCESS &&
+           gk_config_check_device(config, &g, s->info) == GEMMKIT_SUCCESS;
+}
+
+static void set_variables(const batched_state *s, gk_variables *vars)
+{
     gk_variables_set(vars, "M", s->m);
     gk_variables_set(vars, "N", s->n);
     gk_variables_set(vars, "K", s->k);
     gk_variables_set(vars, "BATCH", s->batch);
     gk_variables_set(vars, "WORK", saturated_product(s->m, s->n, s->k));
     gk_variables_set(vars, "CUS", s->info->compute_units);
+}
+
+static int variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+{
+    batched_state *s = data;
+    if (rule->kernel) {
+        if (gk_kernel_op(rule->kernel) != GK_OP_SGEMM_BATCHED ||
+            gk_tuning_resolve(s->tuned, rule->kernel, &s->candidate) != GEMMKIT_SUCCESS || !fits(s, &s->candidate))
+            return 0;
+    } else {
+        s->candidate = (gk_config){0};
+    }
+    set_variables(s, vars);
+    return 1;
+}
+
+static int variant_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+{
+    batched_state *s = data;
+    char key[sizeof rule->choice + 80];
+    snprintf(key, sizeof key, "%s/%s", s->chosen->name, rule->choice);
+    const gk_tuned *variant = gk_tuning_find(s->tuned, key);
+    if (!variant || !fits(s, &variant->config)) return 0;
+    s->candidate = variant->config;
+    set_variables(s, vars);
     return 1;
 }
 
@@ -54,6 +79,9 @@ gk_batched_choice gk_batched_choose(const gk_policy *policy, const gemmkit_devic
     if (rule && rule->kernel) {
         choice.def = s.candidate.def;
         choice.config = s.candidate;
+        s.chosen = choice.def;
+        if (gk_policy_first(policy, "gemm_batched", GK_STEP_VARIANT, info->is_gpu, variant_variables, &s))
+            choice.config = s.candidate;
     }
     return choice;
 }

@@ -1,5 +1,8 @@
 /* Recursive-descent evaluator for gk_expr_eval: precedence from || (lowest)
- * through &&, equality, comparison, + -, * / %, unary, to primaries. */
+ * through &&, equality, comparison, + -, * / %, unary, to primaries. && and ||
+ * short-circuit as in C: the side not evaluated is still parsed (names and
+ * syntax are checked) but its arithmetic cannot fail, so "X == 0 || 32 % X == 0"
+ * is a valid constraint. */
 #include "expr.h"
 
 #include <ctype.h>
@@ -13,10 +16,12 @@ typedef struct parser {
     char *error;
     int error_size;
     int failed;
+    int skipping; /* > 0 inside the unevaluated side of && or || */
 } parser;
 
 static int64_t parse_or(parser *p);
 static void fail(parser *p, const char *what);
+static void arithmetic_fail(parser *p, const char *what);
 
 /* a op b for + - *, failing on int64 overflow instead of wrapping (undefined
  * behaviour): policy conditions multiply problem sizes. */
@@ -26,7 +31,7 @@ static int64_t checked(parser *p, int64_t a, char op, int64_t b)
     int overflow = op == '+' ? __builtin_add_overflow(a, b, &r)
                  : op == '-' ? __builtin_sub_overflow(a, b, &r)
                              : __builtin_mul_overflow(a, b, &r);
-    if (overflow) fail(p, "integer overflow");
+    if (overflow) arithmetic_fail(p, "integer overflow");
     return overflow ? 0 : r;
 }
 
@@ -36,6 +41,12 @@ static void fail(parser *p, const char *what)
         snprintf(p->error, (size_t)p->error_size, "%s at offset %d in \"%s\"", what,
                  (int)(p->pos - p->text), p->text);
     p->failed = 1;
+}
+
+/* Division by zero and overflow: errors only where the value is used. */
+static void arithmetic_fail(parser *p, const char *what)
+{
+    if (!p->skipping) fail(p, what);
 }
 
 static void skip_space(parser *p)
@@ -114,7 +125,7 @@ static int64_t parse_product(parser *p)
             char op = p->pos[-1];
             int64_t d = parse_unary(p);
             if (d == 0 || (d == -1 && v == INT64_MIN)) {
-                fail(p, d == 0 ? "division by zero" : "integer overflow");
+                arithmetic_fail(p, d == 0 ? "division by zero" : "integer overflow");
                 return 0;
             }
             v = op == '/' ? v / d : v % d;
@@ -160,7 +171,10 @@ static int64_t parse_and(parser *p)
 {
     int64_t v = parse_equality(p);
     while (accept(p, "&&")) {
+        const int skip = !v;
+        p->skipping += skip;
         int64_t r = parse_equality(p);
+        p->skipping -= skip;
         v = v && r;
     }
     return v;
@@ -170,7 +184,10 @@ static int64_t parse_or(parser *p)
 {
     int64_t v = parse_and(p);
     while (accept(p, "||")) {
+        const int skip = v != 0;
+        p->skipping += skip;
         int64_t r = parse_and(p);
+        p->skipping -= skip;
         v = v || r;
     }
     return v;
@@ -179,7 +196,7 @@ static int64_t parse_or(parser *p)
 int gk_expr_eval(const char *text, const gk_variables *vars, int64_t *result, char *error,
                  int error_size)
 {
-    parser p = {text, text, vars, error, error_size, 0};
+    parser p = {text, text, vars, error, error_size, 0, 0};
     if (error_size > 0) error[0] = '\0';
     int64_t v = parse_or(&p);
     skip_space(&p);

@@ -86,8 +86,10 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, gemm_batched, omatcopy)", f[0]);
     else if (step < 0) warn(policy, name, line, "unknown step \"%s\" (route, kernel, variant, split, fallback)", f[1]);
     else if (device < 0) warn(policy, name, line, "unknown device class \"%s\" (gpu, cpu, any)", f[2]);
-    else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0)
-        warn(policy, name, line, "routine %s has only kernel rows", f[0]);
+    else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0 &&
+             !(step == GK_STEP_VARIANT && strcmp(f[0], "gemm_batched") == 0))
+        warn(policy, name, line, "routine %s has only kernel%s rows", f[0],
+             strcmp(f[0], "gemm_batched") == 0 ? " and variant" : "");
     else if (step == GK_STEP_ROUTE && lookup(f[3], route_names, 2) < 0)
         warn(policy, name, line, "unknown route \"%s\" (host-blas, device)", f[3]);
     else if (names_kernel && (!kernel || gk_kernel_is_helper(kernel)))

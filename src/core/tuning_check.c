@@ -36,8 +36,13 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
         snprintf(why, why_size, "no kernel named \"%s\" in this gemmkit", name);
         return -1;
     }
-    if (variant && (gk_kernel_op(def) != GK_OP_SGEMM || !gk_policy_has_variant(gk_policy_builtin(), "gemm", variant + 1))) {
-        snprintf(why, why_size, "unknown variant \"%s\" (SGEMM kernels have the variants policy.tsv names: /small, ...)",
+    /* The routine whose policy rows name the variants of this kernel's operation. */
+    const char *routine = gk_kernel_op(def) == GK_OP_SGEMM           ? "gemm"
+                          : gk_kernel_op(def) == GK_OP_SGEMM_BATCHED ? "gemm_batched"
+                                                                     : NULL;
+    if (variant && (!routine || !gk_policy_has_variant(gk_policy_builtin(), routine, variant + 1))) {
+        snprintf(why, why_size,
+                 "unknown variant \"%s\" (SGEMM and batched kernels have the variants policy.tsv names: /small, ...)",
                  variant + 1);
         return -1;
     }
@@ -45,7 +50,7 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
     char saved[512];
     snprintf(saved, sizeof saved, "%s", gemmkit_last_error_message());
     gk_geometry g;
-    const int64_t k = gk_kernel_op(def) == GK_OP_SGEMM ? CHECK_SIZE : 0;
+    const int64_t k = routine ? CHECK_SIZE : 0;
     int fails = gk_config_resolve(def, e->params, config) != GEMMKIT_SUCCESS ||
                 gk_config_geometry(config, CHECK_SIZE, CHECK_SIZE, k, &g) != GEMMKIT_SUCCESS ||
                 gk_config_check_device(config, &g, info) != GEMMKIT_SUCCESS;
