@@ -247,7 +247,22 @@ GEMMKIT_API gemmkit_status gemmkit_context_create(gemmkit_context **ctx, const c
  * @param backend  ::GEMMKIT_BACKEND_DEFAULT reads `GEMMKIT_BACKEND`.
  * @param selector  NULL or "": the `GEMMKIT_DEVICE` environment variable,
  *   else the first GPU, else the first device. Otherwise a device index
- *   ("1") or a case-insensitive part of "platform device" ("H200", "pocl").
+ *   ("1") or a case-insensitive part of "platform device" ("H200", "pocl");
+ *   or several devices: a comma-separated list of such selectors ("0,1";
+ *   each names one device, the first it matches; no device twice), or "all"
+ *   (any case: every GPU of the backend, else every device). A list of one
+ *   device, or "all" finding one, is an ordinary one-device context.
+ *
+ * **Several devices.** gemmkit_sgemm() and gemmkit_sgemm_ex() on host
+ * arrays tile C over every device of the context (docs/ARCHITECTURE.md,
+ * "Several devices and out-of-core"). Every other call uses the context's
+ * first device (index 0 of gemmkit_context_device_info_at(), the first of
+ * the list): gemmkit_context_device_info(), buffers and every _buffers call,
+ * gemmkit_somatcopy(), the batched calls and the OpenCL interop.
+ * gemmkit_context_device_count() tells how many devices a context has.
+ * `GEMMKIT_DEVICE_MEMORY_LIMIT` (bytes, or with K, M, G) sets every new
+ * context's memory limit (gemmkit_context_set_memory_limit()),
+ * `GEMMKIT_TILE_SIZE` the largest side of its tiles (default 8192).
  * @par Blocks
  *   on the driver opening the device and on reading the tuning database
  *   files.
@@ -262,9 +277,13 @@ GEMMKIT_API gemmkit_status gemmkit_context_create(gemmkit_context **ctx, const c
  *   build time), or a CUDA driver older than the toolkit.
  * @retval GEMMKIT_ERROR_NO_DEVICE  no device at all (CUDA: also no loadable
  *   driver library), an index out of range, or a selector (or
- *   `GEMMKIT_DEVICE`, named in the message) that matches none.
+ *   `GEMMKIT_DEVICE`, named in the message) that matches none; for a list,
+ *   the item that matches none is named.
+ * @retval GEMMKIT_ERROR_INVALID_ARGUMENT  a list with an empty item, one
+ *   device named twice, or more than 64 devices; `GEMMKIT_DEVICE_MEMORY_LIMIT`
+ *   or `GEMMKIT_TILE_SIZE` not a whole number.
  * @retval GEMMKIT_ERROR_OUT_OF_HOST_MEMORY
- * @retval GEMMKIT_ERROR_BACKEND_FAILURE  the driver failed to open the device.
+ * @retval GEMMKIT_ERROR_BACKEND_FAILURE  the driver failed to open a device.
  */
 GEMMKIT_API gemmkit_status gemmkit_context_create_ex(gemmkit_context **ctx, gemmkit_backend backend,
                                                      const char *selector);
@@ -298,6 +317,62 @@ GEMMKIT_API void gemmkit_context_destroy(gemmkit_context *ctx);
  */
 GEMMKIT_API gemmkit_status gemmkit_context_device_info(gemmkit_context *ctx,
                                                        gemmkit_device_info *info);
+
+/**
+ * @brief The number of devices of a context: 1, or the devices its selector
+ *   named (a list or "all").
+ * @param[out] count  the number of devices.
+ * @par Blocks
+ *   never.
+ * @par Threads
+ *   safe from any thread.
+ * @par Limits
+ *   none.
+ * @retval GEMMKIT_SUCCESS
+ * @retval GEMMKIT_ERROR_NULL_POINTER  ctx or count is NULL.
+ */
+GEMMKIT_API gemmkit_status gemmkit_context_device_count(gemmkit_context *ctx, int *count);
+
+/**
+ * @brief The properties of device `index` (0 .. gemmkit_context_device_count() - 1)
+ *   of a context, in the order of its selector; index 0 is what
+ *   gemmkit_context_device_info() gives.
+ * @param[out] info  filled on success.
+ * @par Blocks
+ *   never (read when the context was created).
+ * @par Threads
+ *   safe from any thread.
+ * @par Limits
+ *   none.
+ * @retval GEMMKIT_SUCCESS
+ * @retval GEMMKIT_ERROR_NULL_POINTER  ctx or info is NULL.
+ * @retval GEMMKIT_ERROR_NO_DEVICE  index out of range.
+ */
+GEMMKIT_API gemmkit_status gemmkit_context_device_info_at(gemmkit_context *ctx, int index,
+                                                          gemmkit_device_info *info);
+
+/**
+ * @brief Sets how much device memory a tiled host-array SGEMM may use on
+ *   each device of the context (several devices, or out-of-core on one).
+ *
+ * A host-array call on a one-device context whose staged operands (A, B and
+ * C, twice over for the padded copies a tiled kernel may make) exceed the
+ * limit is tiled: tiles of C and chunks of K are chosen so that each of
+ * the two lanes of a device uses at most half of it
+ * (the limit is a planning figure, not a cap on the driver's allocations).
+ * A new context starts with `GEMMKIT_DEVICE_MEMORY_LIMIT`, else 0.
+ * @param bytes  0: three quarters of the smallest device's memory.
+ * @par Blocks
+ *   until the context's current call ends.
+ * @par Threads
+ *   safe from any thread (takes the context's lock).
+ * @par Limits
+ *   a limit too small for tiles of 16 x 16 with K chunks of 16 (about 12 KiB)
+ *   fails the tiled calls with ::GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY.
+ * @retval GEMMKIT_SUCCESS
+ * @retval GEMMKIT_ERROR_NULL_POINTER  ctx is NULL.
+ */
+GEMMKIT_API gemmkit_status gemmkit_context_set_memory_limit(gemmkit_context *ctx, size_t bytes);
 
 /**
  * @brief Problems found while creating the context that did not stop it.
@@ -441,17 +516,31 @@ GEMMKIT_API gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout la
  * are not read (they may be NULL). When m == 0, n == 0, or (alpha == 0 or
  * k == 0) and beta == 1, the call checks its arguments and returns without
  * touching the device.
+ *
+ * **Tiled** (a context of several devices, or operands beyond one device's
+ * memory limit: gemmkit_context_set_memory_limit()): C is cut into tiles
+ * that every device takes from a shared queue (two lanes per device, so
+ * copies overlap kernels); each tile's panels of A and B are copied from
+ * the caller's arrays (K in chunks when they would not fit), multiplied with
+ * the kernel the device's policy (or options) picks, and the tile is copied
+ * into C. Tiles are within the 32-bit limits whatever the whole matrices'
+ * spans, so only m, n, k and the leading dimensions are limited to 2^31-1.
+ * On failure C is not rolled back: each element of C holds its value from
+ * before the call or its result, but the elements of a tile whose copy back
+ * failed (a driver failure during that copy) are undefined. Timings
+ * (options) are the device times summed over every tile and device.
  * @param options  kernel, parameters and timings (NULL: defaults).
  * @par Blocks
  *   until C holds the result (uploads, compilation of kernels not yet
  *   built on this context, the kernels, the read-back).
  * @par Threads
  *   holds the context's mutex for the whole call; calls on other contexts
- *   run in parallel.
+ *   run in parallel. A tiled call runs two threads per device and joins
+ *   them before it returns.
  * @par Limits
- *   m, n, k, the leading dimensions, m * n and each matrix's span at most
- *   2^31-1 elements; each staged matrix, and each padded copy a tiled
- *   kernel needs, at most the device's max_alloc_bytes.
+ *   m, n, k, the leading dimensions at most 2^31-1; m * n and each matrix's
+ *   span too unless the call is tiled (a span beyond that, or a matrix beyond
+ *   the device's max_alloc_bytes, makes it tiled).
  * @retval GEMMKIT_SUCCESS
  * @retval GEMMKIT_ERROR_NULL_POINTER  ctx is NULL; C is NULL while C is
  *   written; A or B is NULL while they are read.
@@ -472,6 +561,8 @@ GEMMKIT_API gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout la
  *   on this backend.
  * @retval GEMMKIT_ERROR_BUILD_FAILED  see gemmkit_last_build_log().
  * @retval GEMMKIT_ERROR_BACKEND_FAILURE  a driver call failed.
+ * A tiled call on several devices fails with the status of the first
+ * device that failed, its message prefixed with "device I (NAME): ".
  */
 GEMMKIT_API gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *options,
                                             gemmkit_layout layout, gemmkit_transpose trans_a,

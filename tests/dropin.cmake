@@ -6,6 +6,10 @@ if(GEMMKIT_BLAS_SYMBOLS)
     target_link_libraries(${name} PRIVATE gemmkit_blas_static)
   endforeach()
   target_link_libraries(test_blas_dropin PRIVATE Threads::Threads)
+  # The drop-in over every device (GEMMKIT_DEVICE=all; two PoCL devices): its device calls are tiled.
+  add_test(NAME test_blas_dropin_all_devices COMMAND test_blas_dropin)
+  set_tests_properties(test_blas_dropin_all_devices PROPERTIES ENVIRONMENT
+                       "GEMMKIT_DEVICE=all;POCL_DEVICES=pthread pthread" TIMEOUT 1200)
 else()
   foreach(name test_blas_dropin test_blas_env test_blas_fallback)
     set_target_properties(${name} PROPERTIES EXCLUDE_FROM_ALL TRUE)

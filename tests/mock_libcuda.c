@@ -180,6 +180,23 @@ CUresult CUDAAPI cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes, CUs
     return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *copy, CUstream stream)
+{
+    (void)stream;
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    const int to_device = copy->srcMemoryType == CU_MEMORYTYPE_HOST && copy->dstMemoryType == CU_MEMORYTYPE_DEVICE;
+    const int to_host = copy->srcMemoryType == CU_MEMORYTYPE_DEVICE && copy->dstMemoryType == CU_MEMORYTYPE_HOST;
+    if ((!to_device && !to_host) || copy->srcXInBytes || copy->srcY || copy->dstXInBytes || copy->dstY ||
+        copy->srcPitch < copy->WidthInBytes || copy->dstPitch < copy->WidthInBytes)
+        return CUDA_ERROR_INVALID_VALUE;
+    const char *src = to_device ? copy->srcHost : (const char *)(uintptr_t)copy->srcDevice;
+    char *dst = to_device ? (char *)(uintptr_t)copy->dstDevice : copy->dstHost;
+    for (size_t j = 0; j < copy->Height; j++)
+        memcpy(dst + j * copy->dstPitch, src + j * copy->srcPitch, copy->WidthInBytes);
+    state.copies_2d++;
+    return CUDA_SUCCESS;
+}
+
 typedef struct mock_module {
     char *image;
     size_t size;

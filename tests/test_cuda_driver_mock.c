@@ -188,6 +188,36 @@ static void test_newer_device_gets_ptx(void **state)
     mock->cc_major = 0;
 }
 
+/* Out-of-core on the CUDA backend: a memory limit the operands exceed tiles
+ * the call, whose panels and C tiles move by cuMemcpy2DAsync. Kernels do not
+ * run on the mock, so with beta != 0 each C tile goes up and comes back as it
+ * was: C equals its old values, gaps between columns included. */
+static void test_tiled_copies(void **state)
+{
+    (void)state;
+    require_mock();
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, "mock"), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_context_set_memory_limit(ctx, 16 << 10), GEMMKIT_SUCCESS);
+    enum { M = 45, N = 38, K = 30, LDC = 50 };
+    gk_rng rng;
+    gk_rng_seed(&rng, gk_rng_fresh_seed());
+    float a[M * K], b[K * N], c[LDC * N], before[LDC * N];
+    gk_fill_random(&rng, a, M * K);
+    gk_fill_random(&rng, b, K * N);
+    gk_fill_random(&rng, c, LDC * N);
+    memcpy(before, c, sizeof c);
+    const gemmkit_options options = {.kernel = "direct", .params = "TS=16,WPT=2"};
+    const int copies = mock->copies_2d, launches = mock->launches;
+    gemmkit_status status = gemmkit_sgemm_ex(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, M, N,
+                                             K, 1.0f, a, M, b, N, 0.5f, c, LDC);
+    if (status != GEMMKIT_SUCCESS) fail_msg("%s", gemmkit_last_error_message());
+    assert_true(mock->launches - launches > 4); /* several tiles or K chunks */
+    assert_true(mock->copies_2d - copies > 3 * 4);
+    assert_memory_equal(c, before, sizeof c);
+    gemmkit_context_destroy(ctx);
+}
+
 /* Everything created was destroyed, and no driver call ran without the context current. */
 static void test_everything_released(void **state)
 {
@@ -219,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_device_info),
         cmocka_unit_test(test_copies_build_and_launch),
         cmocka_unit_test(test_newer_device_gets_ptx),
+        cmocka_unit_test(test_tiled_copies),
         cmocka_unit_test(test_everything_released),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

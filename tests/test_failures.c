@@ -82,6 +82,31 @@ static void test_buffer_byte_count_overflow(void **state)
  * dimensions so large that (cols - 1) * ld overflows int64 (undefined
  * behaviour before the check, caught by UBSan). The tiny arrays passed in
  * must be neither read (ASan would tell) nor written. */
+/* Spans beyond 2^31-1 elements: host-array SGEMM tiles them (test_out_of_core),
+ * device buffers refuse them before touching a buffer. */
+static void test_sgemm_buffers_span_overflow(void **state)
+{
+    (void)state;
+    struct {
+        int64_t m, n, k, lda, ldb, ldc;
+    } cases[] = {
+        {65536, 65536, 1, 65536, 1, 65536},      /* m * n elements of C */
+        {4, 4, 4, 4, (int64_t)INT32_MAX / 2, 4}, /* 3 * ldb exceeds 2^31 */
+    };
+    gemmkit_buffer *buf = NULL;
+    assert_int_equal(gemmkit_buffer_create(test_ctx, 16, &buf), GEMMKIT_SUCCESS);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gemmkit_status status =
+            gemmkit_sgemm_buffers(test_ctx, NULL, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, cases[i].m,
+                                  cases[i].n, cases[i].k, 1.0f, buf, 0, cases[i].lda, buf, 0, cases[i].ldb, 0.5f, buf,
+                                  0, cases[i].ldc);
+        if (status != GEMMKIT_ERROR_SIZE_OVERFLOW) print_error("case %zu: %s\n", i, gemmkit_last_error_message());
+        assert_int_equal(status, GEMMKIT_ERROR_SIZE_OVERFLOW);
+        assert_message_mentions("2^31");
+    }
+    gemmkit_buffer_destroy(buf);
+}
+
 static void test_sgemm_index_overflow(void **state)
 {
     (void)state;
@@ -89,12 +114,10 @@ static void test_sgemm_index_overflow(void **state)
     struct {
         int64_t m, n, k, lda, ldb, ldc;
     } cases[] = {
-        {65536, 65536, 1, 65536, 1, 65536},          /* m * n elements of C */
         {big, 1, 1, big, 1, big},                    /* m itself */
         {1, 1, big, 1, big, 1},                      /* k itself */
         {2, 2, 3, INT64_MAX / 2, 3, 2},              /* (k - 1) * lda overflows int64 */
         {2, 3, 2, 2, 2, INT64_MAX - 1},              /* (n - 1) * ldc overflows int64 */
-        {4, 4, 4, 4, (int64_t)INT32_MAX / 2, 4},     /* 3 * ldb exceeds 2^31 */
     };
     float a[16], b[16], c[16], c_before[16];
     gk_fill_random(&test_rng, a, 16);
@@ -294,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_buffer_beyond_device_limits),
         cmocka_unit_test(test_buffer_byte_count_overflow),
         cmocka_unit_test(test_sgemm_index_overflow),
+        cmocka_unit_test(test_sgemm_buffers_span_overflow),
         cmocka_unit_test(test_alloc_failure_each_point),
         cmocka_unit_test(test_build_failure),
         cmocka_unit_test(test_build_log_per_thread),

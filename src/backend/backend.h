@@ -67,6 +67,16 @@ enum gk_backend_caps {
 int gk_nvidia_lanes_per_unit(int major, int minor);
 double gk_peak_gflops(const gemmkit_device_info *info);
 
+/* A column-major block of `height` columns of `width` bytes each, for the 2-D
+ * copies: in the device buffer from device_offset, columns device_pitch bytes
+ * apart; in host memory from the pointer given, columns host_pitch bytes apart.
+ * The tiler (multi_gemm.c) moves panels of the caller's matrices with them,
+ * without packing them on the host first. */
+typedef struct gk_rect {
+    size_t width, height;
+    size_t device_offset, device_pitch, host_pitch;
+} gk_rect;
+
 typedef struct gk_backend_ops {
     const char *name;
     unsigned bit;  /* its gk_backend_bit */
@@ -85,6 +95,9 @@ typedef struct gk_backend_ops {
                             const void *src);
     gemmkit_status (*read)(gk_device *device, gk_mem *mem, size_t byte_offset, size_t bytes,
                            void *dst);
+    /* The same for a block (gk_rect); blocking, in order with the device's launches. */
+    gemmkit_status (*write_rect)(gk_device *device, gk_mem *mem, const gk_rect *rect, const void *src);
+    gemmkit_status (*read_rect)(gk_device *device, gk_mem *mem, const gk_rect *rect, void *dst);
 
     /* Compiles `source` with the given defines. On failure *log receives
      * the compiler output (malloc'd, caller frees). */

@@ -2,6 +2,7 @@
  * and launches, and NVRTC for the same OpenCL C kernel sources the OpenCL
  * backend builds (translated by cl_to_cuda.h). One primary context and one
  * stream per opened device; every call makes the context current around it. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +238,56 @@ static gemmkit_status cuda_read(gk_device *dev, gk_mem *mem, size_t offset, size
     return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "copying from the device");
 }
 
+/* A 2-D copy on the device's stream, then a wait (src/dst may be freed after).
+ * The driver caps pitches (CU_DEVICE_ATTRIBUTE_MAX_PITCH, 2^31-1 bytes here):
+ * a wider host pitch goes column by column. */
+static gemmkit_status copy_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, void *host, int to_device)
+{
+    if (r->width == 0 || r->height == 0) return GEMMKIT_SUCCESS;
+    const gk_cu_api *cu = dev->cu;
+    GK_TRY(enter(cu, dev->context));
+    CUresult result = CUDA_SUCCESS;
+    const CUdeviceptr device = mem->ptr + r->device_offset;
+    if (r->height > 1 && (r->host_pitch > INT32_MAX || r->device_pitch > INT32_MAX)) {
+        for (size_t j = 0; result == CUDA_SUCCESS && j < r->height; j++) {
+            char *h = (char *)host + j * r->host_pitch;
+            const CUdeviceptr d = device + j * r->device_pitch;
+            result = to_device ? cu->cuMemcpyHtoDAsync(d, h, r->width, dev->stream)
+                               : cu->cuMemcpyDtoHAsync(h, d, r->width, dev->stream);
+        }
+    } else {
+        CUDA_MEMCPY2D copy;
+        memset(&copy, 0, sizeof copy);
+        copy.WidthInBytes = r->width;
+        copy.Height = r->height;
+        const size_t host_pitch = r->height > 1 ? r->host_pitch : r->width;
+        const size_t device_pitch = r->height > 1 ? r->device_pitch : r->width;
+        if (to_device) {
+            copy.srcMemoryType = CU_MEMORYTYPE_HOST, copy.srcHost = host, copy.srcPitch = host_pitch;
+            copy.dstMemoryType = CU_MEMORYTYPE_DEVICE, copy.dstDevice = device, copy.dstPitch = device_pitch;
+        } else {
+            copy.srcMemoryType = CU_MEMORYTYPE_DEVICE, copy.srcDevice = device, copy.srcPitch = device_pitch;
+            copy.dstMemoryType = CU_MEMORYTYPE_HOST, copy.dstHost = host, copy.dstPitch = host_pitch;
+        }
+        result = cu->cuMemcpy2DAsync(&copy, dev->stream);
+    }
+    if (result == CUDA_SUCCESS) result = cu->cuStreamSynchronize(dev->stream);
+    leave(cu);
+    return result == CUDA_SUCCESS ? GEMMKIT_SUCCESS
+                                  : gk_cu_fail(result, to_device ? "copying a block to the device"
+                                                                 : "copying a block from the device");
+}
+
+static gemmkit_status cuda_write_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, const void *src)
+{
+    return copy_rect(dev, mem, r, (void *)src, 1);
+}
+
+static gemmkit_status cuda_read_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, void *dst)
+{
+    return copy_rect(dev, mem, r, dst, 0);
+}
+
 /* Loads CUBIN or PTX; the driver's JIT log (PTX only) goes to *log on failure. */
 static gemmkit_status load_module(gk_device *dev, const gk_cuda_image *image, CUmodule *module, char **log)
 {
@@ -410,6 +461,8 @@ static const gk_backend_ops cuda_ops = {
     .release = cuda_release,
     .write = cuda_write,
     .read = cuda_read,
+    .write_rect = cuda_write_rect,
+    .read_rect = cuda_read_rect,
     .build = cuda_build,
     .release_program = cuda_release_program,
     .launch = cuda_launch,

@@ -30,6 +30,7 @@
     X(cuMemFree)                                                                                   \
     X(cuMemcpyHtoDAsync)                                                                           \
     X(cuMemcpyDtoHAsync)                                                                           \
+    X(cuMemcpy2DAsync)                                                                             \
     X(cuModuleLoadDataEx)                                                                          \
     X(cuModuleUnload)                                                                              \
     X(cuModuleGetFunction)                                                                         \

@@ -244,6 +244,26 @@ static gemmkit_status opencl_read(gk_device *dev, gk_mem *mem, size_t offset, si
     return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueReadBuffer");
 }
 
+static gemmkit_status opencl_write_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, const void *src)
+{
+    if (r->width == 0 || r->height == 0) return GEMMKIT_SUCCESS;
+    const size_t device_origin[3] = {r->device_offset, 0, 0}, host_origin[3] = {0, 0, 0};
+    const size_t region[3] = {r->width, r->height, 1};
+    cl_int err = clEnqueueWriteBufferRect(dev->queue, mem->buffer, CL_TRUE, device_origin, host_origin, region,
+                                          r->device_pitch, 0, r->host_pitch, 0, src, 0, NULL, NULL);
+    return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueWriteBufferRect");
+}
+
+static gemmkit_status opencl_read_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, void *dst)
+{
+    if (r->width == 0 || r->height == 0) return GEMMKIT_SUCCESS;
+    const size_t device_origin[3] = {r->device_offset, 0, 0}, host_origin[3] = {0, 0, 0};
+    const size_t region[3] = {r->width, r->height, 1};
+    cl_int err = clEnqueueReadBufferRect(dev->queue, mem->buffer, CL_TRUE, device_origin, host_origin, region,
+                                         r->device_pitch, 0, r->host_pitch, 0, dst, 0, NULL, NULL);
+    return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueReadBufferRect");
+}
+
 static char *program_log(cl_program program, cl_device_id dev)
 {
     size_t size = 0;
@@ -387,6 +407,8 @@ static const gk_backend_ops opencl_ops = {
     .release = opencl_release,
     .write = opencl_write,
     .read = opencl_read,
+    .write_rect = opencl_write_rect,
+    .read_rect = opencl_read_rect,
     .build = opencl_build,
     .release_program = opencl_release_program,
     .launch = opencl_launch,

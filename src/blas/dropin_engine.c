@@ -60,8 +60,13 @@ static void create_context(void)
         return;
     }
     gemmkit_device_info info;
+    int devices = 1;
+    gemmkit_context_device_count(ctx, &devices);
     if (gemmkit_context_device_info(ctx, &info) == GEMMKIT_SUCCESS) {
-        snprintf(shared_device, sizeof shared_device, "%s | %s", info.platform, info.name);
+        /* GEMMKIT_DEVICE=all or a list: the calls are tiled over every device. */
+        char more[48] = "";
+        if (devices > 1) snprintf(more, sizeof more, " and %d more device(s)", devices - 1);
+        snprintf(shared_device, sizeof shared_device, "%s | %s%s", info.platform, info.name, more);
         shared_is_gpu = info.is_gpu;
     }
     shared_ctx = ctx; /* published by pthread_once's own synchronisation */

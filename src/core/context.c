@@ -1,7 +1,6 @@
 /* Context life cycle, device selection and the per-context caches. */
 #include "context.h"
 
-#include <ctype.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,79 +77,17 @@ gemmkit_status gemmkit_device_get_info(gemmkit_backend backend, int index, gemmk
     return ops->device_info(index, info);
 }
 
-static int contains_ignoring_case(const char *haystack, const char *needle)
+gemmkit_status gk_context_open(const gk_backend_ops *ops, int index, int quiet, gemmkit_context **out)
 {
-    size_t n = strlen(needle);
-    for (const char *h = haystack; *h; h++) {
-        size_t i = 0;
-        while (i < n && h[i] && tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i])) i++;
-        if (i == n) return 1;
-    }
-    return n == 0;
-}
-
-/* Resolves a selector (see gemmkit_context_create) to a device index. */
-static gemmkit_status select_device(const gk_backend_ops *ops, const char *selector, int *index)
-{
-    int count = 0;
-    GK_TRY(ops->device_count(&count));
-    if (count == 0)
-        return gk_fail(GEMMKIT_ERROR_NO_DEVICE,
-                       "no %s device found (is an ICD such as pocl-opencl-icd installed?)", ops->name);
-    /* A selector from the environment is named in messages: the user may not know it is set. */
-    const int from_env = !selector || !*selector;
-    if (from_env) selector = getenv("GEMMKIT_DEVICE");
-    if (selector && *selector) {
-        char what[300];
-        snprintf(what, sizeof what, "%s\"%s\"", from_env ? "GEMMKIT_DEVICE=" : "", selector);
-        char *end = NULL;
-        long wanted = strtol(selector, &end, 10);
-        if (*end == '\0') {
-            if (wanted < 0 || wanted >= count)
-                return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "%s: device index out of range: %d %s device(s)", what,
-                               count, ops->name);
-            *index = (int)wanted;
-            return GEMMKIT_SUCCESS;
-        }
-        for (int i = 0; i < count; i++) {
-            gemmkit_device_info info;
-            GK_TRY(ops->device_info(i, &info));
-            char full[300];
-            snprintf(full, sizeof full, "%s %s", info.platform, info.name);
-            if (contains_ignoring_case(full, selector)) {
-                *index = i;
-                return GEMMKIT_SUCCESS;
-            }
-        }
-        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "%s matches no %s device (see `gemmkit devices`)", what, ops->name);
-    }
-    for (int i = 0; i < count; i++) {
-        gemmkit_device_info info;
-        GK_TRY(ops->device_info(i, &info));
-        if (info.is_gpu) {
-            *index = i;
-            return GEMMKIT_SUCCESS;
-        }
-    }
-    *index = 0;
-    return GEMMKIT_SUCCESS;
-}
-
-gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend backend,
-                                         const char *selector)
-{
-    if (!out) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "ctx is NULL");
-    *out = NULL;
-    const gk_backend_ops *ops = NULL;
-    GK_TRY(backend_ops(backend, &ops));
     gk_math math;
     GK_TRY(gk_math_from_env(&math));
-    int index = 0;
-    GK_TRY(select_device(ops, selector, &index));
     gemmkit_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a context");
     ctx->ops = ops;
+    ctx->device_index = index;
+    ctx->device_count = 1;
     atomic_init(&ctx->math, (int)math);
+    atomic_init(&ctx->memory_limit, 0);
     gemmkit_status status = ops->device_info(index, &ctx->info);
     if (status == GEMMKIT_SUCCESS) status = ops->open(index, &ctx->device);
     if (status != GEMMKIT_SUCCESS) {
@@ -169,8 +106,30 @@ gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend 
         free(ctx);
         return status;
     }
-    gk_tuning_print_warnings(&ctx->tuned); /* once per context; gemmkit_context_warnings keeps them */
+    if (!quiet) gk_tuning_print_warnings(&ctx->tuned); /* once per context; gemmkit_context_warnings keeps them */
     pthread_mutex_init(&ctx->lock, NULL);
+    *out = ctx;
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend backend,
+                                         const char *selector)
+{
+    if (!out) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "ctx is NULL");
+    *out = NULL;
+    const gk_backend_ops *ops = NULL;
+    GK_TRY(backend_ops(backend, &ops));
+    gk_math math;
+    GK_TRY(gk_math_from_env(&math));
+    int indices[GK_MAX_DEVICES], count = 0;
+    GK_TRY(gk_select_devices(ops, selector, indices, &count));
+    gemmkit_context *ctx = NULL;
+    GK_TRY(gk_context_open(ops, indices[0], 0, &ctx));
+    gemmkit_status status = gk_context_add_devices(ctx, indices, count);
+    if (status != GEMMKIT_SUCCESS) {
+        gemmkit_context_destroy(ctx);
+        return status;
+    }
     *out = ctx;
     return GEMMKIT_SUCCESS;
 }
@@ -183,6 +142,12 @@ gemmkit_status gemmkit_context_create(gemmkit_context **ctx, const char *selecto
 void gemmkit_context_destroy(gemmkit_context *ctx)
 {
     if (!ctx) return;
+    gk_context_close_devices(ctx);
+    gk_context_close(ctx);
+}
+
+void gk_context_close(gemmkit_context *ctx)
+{
     for (gk_program_entry *e = ctx->programs; e;) {
         gk_program_entry *next = e->next;
         ctx->ops->release_program(e->program);

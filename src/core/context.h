@@ -40,6 +40,21 @@ struct gemmkit_context {
     gk_tuning_set tuned; /* per-device parameter choices, resolved at creation */
     gk_config helpers[GK_HELPER_COUNT]; /* the helper kernels with their defaults, resolved at creation */
     atomic_int math; /* the default gk_math of SGEMM calls (GEMMKIT_MATH, gemmkit_context_set_math) */
+    int device_index; /* the backend's index of the device */
+    /* A context over several devices (a list or "all" as selector): devices[0] is
+     * this context, the others ordinary one-device contexts; count 1 and NULL otherwise.
+     * Everything but host-array SGEMM runs on devices[0] (context_devices.c). */
+    int device_count;
+    gemmkit_context **devices;
+    /* The tiler's second lane per device (multi_gemm.c): its own context (queue,
+     * stream, scratch) on the same device, so that one lane's copies overlap the
+     * other's kernels; created by the first tiled call that needs it. */
+    gemmkit_context **lanes;
+    /* Device memory a tiled call may use on each device (bytes; 0: a default
+     * share of the device's memory): GEMMKIT_DEVICE_MEMORY_LIMIT,
+     * gemmkit_context_set_memory_limit. */
+    atomic_size_t memory_limit;
+    int64_t tile_size; /* the largest tile side of tiled calls (GEMMKIT_TILE_SIZE); 0: the default */
 };
 
 struct gemmkit_buffer {
@@ -69,6 +84,28 @@ gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, 
 
 /* Allocates device memory after checking it against the device's limits. */
 gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem);
+
+/* Opens one device as an ordinary context (context.c); quiet: no warnings on stderr. */
+gemmkit_status gk_context_open(const gk_backend_ops *ops, int index, int quiet, gemmkit_context **out);
+/* Frees a context made by gk_context_open: its caches and its device. */
+void gk_context_close(gemmkit_context *ctx);
+
+/* The devices a selector names (context_devices.c): NULL or "" reads
+ * GEMMKIT_DEVICE; one selector, a comma-separated list of them, or "all". */
+#define GK_MAX_DEVICES 64
+gemmkit_status gk_select_devices(const gk_backend_ops *ops, const char *selector, int indices[GK_MAX_DEVICES],
+                                 int *count);
+/* Opens devices 1.. of a several-device context and reads the tiling
+ * variables (GEMMKIT_DEVICE_MEMORY_LIMIT, GEMMKIT_TILE_SIZE). */
+gemmkit_status gk_context_add_devices(gemmkit_context *ctx, const int *indices, int count);
+/* Frees the other devices and the lanes. */
+void gk_context_close_devices(gemmkit_context *ctx);
+/* Device d of the context (0: the context itself). */
+gemmkit_context *gk_context_device(gemmkit_context *ctx, int d);
+/* The second lane of device d, opened on first use (ctx locked). */
+gemmkit_status gk_context_lane(gemmkit_context *ctx, int d, gemmkit_context **lane);
+/* Releases scratch buffers larger than `bytes` (a tiled call's budget). */
+void gk_context_trim_scratch(gemmkit_context *ctx, size_t bytes);
 
 /* Test hooks, hidden: the tests link the static library; libgemmkit.so does
  * not export them. When set, every kernel build gets this extra text

@@ -95,7 +95,8 @@ gemmkit_status gemmkit_context_set_math(gemmkit_context *ctx, gemmkit_math math)
     if (!gk_math_from_public(math, &mode))
         return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "math = %d: expected GEMMKIT_MATH_FP32, _3XTF32 or _TF32",
                        (int)math);
-    GK_TRY(gk_math_supported(ctx, mode));
+    /* Every device of the context computes its tiles in the mode. */
+    for (int d = 0; d < ctx->device_count; d++) GK_TRY(gk_math_supported(gk_context_device(ctx, d), mode));
     pthread_mutex_lock(&ctx->lock);
     atomic_store_explicit(&ctx->math, (int)mode, memory_order_relaxed);
     pthread_mutex_unlock(&ctx->lock);

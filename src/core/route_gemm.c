@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "context.h"
+#include "multi_gemm.h"
 #include "status.h"
 
 typedef struct route_shape {
@@ -42,6 +43,20 @@ const gk_host_blas *gk_sgemm_route_host(const gemmkit_context *ctx, const gemmki
     if (!rule || strcmp(rule->choice, "host-blas") != 0) return NULL;
     const gk_host_blas *blas = gk_host_blas_find();
     return blas && blas->optimised ? blas : NULL;
+}
+
+int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p)
+{
+    if (ctx->device_count > 1) return 1;
+    const int reads = gk_sgemm_reads_ab(p);
+    const int64_t ea = reads ? gk_extent(gk_stored_rows(p->trans_a, p->m, p->k), p->trans_a ? p->m : p->k, p->a.ld) : 0;
+    const int64_t eb = reads ? gk_extent(gk_stored_rows(p->trans_b, p->k, p->n), p->trans_b ? p->k : p->n, p->b.ld) : 0;
+    const int64_t ec = gk_extent(p->m, p->n, p->c.ld);
+    if (ea > INT32_MAX || eb > INT32_MAX || ec > INT32_MAX || (double)p->m * (double)p->n > (double)INT32_MAX) return 1;
+    const int64_t largest = (ea > eb ? (ea > ec ? ea : ec) : (eb > ec ? eb : ec)) * (int64_t)sizeof(float);
+    if (ctx->info.max_alloc_bytes && largest > (int64_t)ctx->info.max_alloc_bytes) return 1;
+    const int64_t budget = gk_tiled_budget(ctx);
+    return budget > 0 && 2 * (ea + eb + ec) * (int64_t)sizeof(float) > budget;
 }
 
 static double now_ms(void)

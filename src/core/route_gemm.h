@@ -12,6 +12,14 @@
 const gk_host_blas *gk_sgemm_route_host(const gemmkit_context *ctx, const gemmkit_options *options,
                                         const gk_sgemm_problem *p);
 
+/* True when a prepared host-array call goes to the tiler (multi_gemm.h)
+ * rather than the host-staging path: always on a context of several devices;
+ * on one device when the staged operands, with the padded copies a tiled
+ * kernel may make, exceed the context's device-memory budget
+ * (gk_tiled_budget), a matrix exceeds the device's largest buffer, or a span
+ * exceeds the kernels' 2^31-1 elements. */
+int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p);
+
 /* Runs the call on that BLAS, on the caller's arrays; options' timings get
  * its wall time. */
 gemmkit_status gk_sgemm_run_host(const gk_host_blas *blas, const gemmkit_options *options, const gk_sgemm_problem *p);

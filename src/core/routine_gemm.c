@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "math_mode.h"
+#include "multi_gemm.h"
 #include "route_gemm.h"
 #include "sgemm.h"
 #include "status.h"
@@ -23,7 +24,7 @@ static int64_t extent_b(const gk_sgemm_problem *p)
     return gk_extent(gk_stored_rows(p->trans_b, p->k, p->n), p->trans_b ? p->k : p->n, p->b.ld);
 }
 
-gemmkit_status gk_sgemm_prepare(const gk_gemm_call *call, gk_sgemm_problem *p)
+gemmkit_status gk_sgemm_prepare_dims(const gk_gemm_call *call, gk_sgemm_problem *p)
 {
     GK_TRY(gk_check_layout(call->layout));
     GK_TRY(gk_check_trans(call->trans_a, "trans_a"));
@@ -55,17 +56,29 @@ gemmkit_status gk_sgemm_prepare(const gk_gemm_call *call, gk_sgemm_problem *p)
         p->name_a = "A", p->name_b = "B";
     }
     /* Kernels index with 32-bit integers; checking the lds first also keeps
-     * the extents below from overflowing int64. */
+     * the extents (gk_sgemm_check_spans) from overflowing int64. */
     if (call->lda > INT32_MAX || call->ldb > INT32_MAX || call->ldc > INT32_MAX)
         return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW, "leading dimensions above 2^31-1 are not supported");
     if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX)
         return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW, "dimensions above 2^31-1 are not supported");
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_sgemm_check_spans(const gk_sgemm_problem *p)
+{
     if (extent_a(p) > INT32_MAX || extent_b(p) > INT32_MAX || gk_extent(p->m, p->n, p->c.ld) > INT32_MAX ||
         (double)p->m * (double)p->n > (double)INT32_MAX)
         return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW,
-                       "matrices of more than 2^31-1 elements (m=%lld n=%lld k=%lld) are not supported",
-                       (long long)m, (long long)n, (long long)k);
+                       "matrices of more than 2^31-1 elements (%lld x %lld x %lld, column-major) are not supported "
+                       "by this call (host-array gemmkit_sgemm tiles them)",
+                       (long long)p->m, (long long)p->n, (long long)p->k);
     return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_sgemm_prepare(const gk_gemm_call *call, gk_sgemm_problem *p)
+{
+    GK_TRY(gk_sgemm_prepare_dims(call, p));
+    return gk_sgemm_check_spans(p);
 }
 
 int gk_sgemm_writes_c(const gk_sgemm_problem *p)
@@ -250,7 +263,10 @@ gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *opt
     GK_TRY(gk_check_pointer(ctx, "ctx"));
     const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, a, b, c, 0, 0, 0, lda, ldb, ldc};
     gk_sgemm_problem p;
-    GK_TRY(gk_sgemm_prepare(&call, &p));
+    GK_TRY(gk_sgemm_prepare_dims(&call, &p));
+    /* Tiles are within the kernels' 32-bit limits whatever the spans of the whole matrices. */
+    const int tiled = gk_sgemm_route_tiled(ctx, &p);
+    if (!tiled) GK_TRY(gk_sgemm_check_spans(&p));
     GK_TRY(gk_sgemm_math(ctx, options, &p.math));
     if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
     GK_TRY(gk_check_pointer(c, "C"));
@@ -261,6 +277,7 @@ gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *opt
     }
     const gk_host_blas *host = gk_sgemm_route_host(ctx, options, &p);
     if (host) return gk_sgemm_run_host(host, options, &p);
+    if (tiled) return gk_sgemm_tiled(ctx, options, &p);
     /* C is uploaded when it is read (beta != 0). */
     gk_host_operand staged[] = {
         {p.beta != 0.0f ? c : NULL, c, p.m, p.n, p.c.ld, GK_SCRATCH_HOST_C, &p.c.mem, 1, 0},

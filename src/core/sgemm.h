@@ -36,6 +36,11 @@ typedef struct gk_sgemm_problem {
 /* Checks everything but pointers, in the reference BLAS order, and fills the
  * column-major problem: the only place where row-major swaps operands. */
 gemmkit_status gk_sgemm_prepare(const gk_gemm_call *call, gk_sgemm_problem *problem);
+/* The two halves of gk_sgemm_prepare: every check but the spans of whole
+ * matrices (m * n and each extent at most 2^31-1 elements), which only calls
+ * running on whole matrices need (host arrays may go tiled: route_gemm.h). */
+gemmkit_status gk_sgemm_prepare_dims(const gk_gemm_call *call, gk_sgemm_problem *problem);
+gemmkit_status gk_sgemm_check_spans(const gk_sgemm_problem *problem);
 
 /* True when the call reads A and B / changes C at all. */
 int gk_sgemm_reads_ab(const gk_sgemm_problem *p);

@@ -21,7 +21,8 @@ static const struct {
     {"the library (every program using libgemmkit)",
      {{"GEMMKIT_DEVICE", "the first GPU, else device 0",
        "device of a context created without a selector: an index from `gemmkit devices` or part of "
-       "\"platform device\" (any case)"},
+       "\"platform device\" (any case); several devices: a comma-separated list (\"0,1\") or \"all\" (every GPU), "
+       "over which host-array SGEMM is tiled"},
       {"GEMMKIT_BACKEND", "opencl", "backend of a context created without one: opencl or cuda (any case)"},
       {"GEMMKIT_TUNING_DB", "$XDG_CACHE_HOME/gemmkit/tuning.tsv, else ~/.cache/gemmkit/tuning.tsv",
        "tuning database read by every new context and written by `gemmkit tune`"},
@@ -31,6 +32,10 @@ static const struct {
       {"GEMMKIT_MATH", "fp32",
        "math mode of every new context's SGEMM calls: fp32, 3xtf32 (fp32 accuracy on tensor cores) or tf32 "
        "(faster, less accurate); a mode the device cannot run fails those calls (docs/MATH.md)"},
+      {"GEMMKIT_DEVICE_MEMORY_LIMIT", "3/4 of the device's memory",
+       "bytes (or with K, M, G) of device memory a host-array SGEMM may use per device; operands beyond it "
+       "are tiled out-of-core (gemmkit_context_set_memory_limit)"},
+      {"GEMMKIT_TILE_SIZE", "8192", "largest tile side when host-array SGEMM is tiled (several devices, out-of-core)"},
       {"GEMMKIT_LIBCUDA", "libcuda.so.1", "NVIDIA driver library loaded by the CUDA backend"},
       {"GEMMKIT_NVRTC", "libnvrtc.so.MAJOR, libnvrtc.so, then the CUDA toolkit's lib64",
        "NVRTC library the CUDA backend compiles kernels with"},
