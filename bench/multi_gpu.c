@@ -102,7 +102,7 @@ static int budget_allows(const bench *b, const mg_runner *r, char *why)
     if (b->best_rate <= 0) return 1; /* nothing measured yet to estimate from */
     const double flops = 2.0 * (double)b->o.n * (double)b->o.n * (double)b->o.n;
     const int full_warmup = b->o.warmup == b->o.n || (b->o.warmup > 0 && !r->small_warmup);
-    const double need = (1 + full_warmup) * flops / (b->best_rate * r->devices);
+    const double need = (1 + full_warmup) * flops / (b->best_rate * (r->devices > 0 ? r->devices : 1));
     if (need <= left) return 1;
     snprintf(why, MG_ERR, "would need about %.0f s at the best rate seen, %.0f s of the budget left", need, left);
     return 0;

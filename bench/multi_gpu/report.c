@@ -137,7 +137,7 @@ static int write_rows(gk_output_file *file, void *user, char *err, size_t len)
         mg_ratios q = mg_row_ratios(job->rows, job->count, i);
         fprintf(out, "%lld\t%s\t%s\t%s\t%d\t%s\t%s", (long long)r->n, r->runner, r->target, r->backend, r->devices,
                 r->memory, mg_status_name(r->status));
-        put_number(out, "%.6f", r->status == MG_OK ? r->seconds : 0);
+        put_number(out, "%.9g", r->status == MG_OK ? r->seconds : 0);
         put_number(out, "%.3f", q.tflops);
         fprintf(out, "\t%d", r->timed);
         put_number(out, "%.4f", q.to_peer);

@@ -64,6 +64,19 @@ check "mock CUDA: gemmkit's ratio to cuBLASXt in the TSV" bash -c \
   "awk -F'\t' '\$2 == \"gemmkit\" && \$6 == \"pinned\" && \$11 > 0 { found = 1 } END { exit !found }' $out/mock.tsv"
 check "mock CUDA: 2-device scaling of cuBLASXt in the TSV" bash -c \
   "awk -F'\t' '\$2 == \"cublasxt\" && \$5 == 2 && \$12 > 0 { found = 1 } END { exit !found }' $out/mock.tsv"
+# ratio_to_peer and scaling are the other row's seconds over this one's; tflops is 2 n^3 / seconds.
+check "mock CUDA: the ratios and TFLOPS are computed from the rows' seconds" awk -F'\t' '
+  NR > 1 { key = $2 " " $5 " " $6; sec[key] = $8; row[NR] = $0 }
+  END {
+    bad = 0
+    for (i in row) {
+      split(row[i], f, "\t")
+      if (f[2] == "gemmkit" && f[11] != "") { want = sec["cublasxt " f[5] " " f[6]] / f[8]; bad += (f[11] / want > 1.01 || f[11] / want < 0.99) }
+      if (f[2] == "cublasxt" && f[5] == 2) { want = sec["cublasxt 1 " f[6]] / f[8]; bad += (f[12] / want > 1.01 || f[12] / want < 0.99) }
+      if (f[9] != "") { want = 2 * 64 ^ 3 / f[8] / 1e12; bad += (f[9] > want * 1.01 + 0.001 || f[9] < want * 0.99 - 0.001) }
+    }
+    exit bad != 0
+  }' "$out/mock.tsv"
 check "mock CUDA: cuBLASXt's set beyond the devices is skipped, not failed" bash -c \
   "env GEMMKIT_CUDART=$mock GEMMKIT_CUBLAS=$mock $bin --n 64 --devices 0 --xt 0,1 --memory pageable --peers cublasxt |
    grep -qE '^cublasxt +cuda:0,1 +2 +pageable +SKIPPED: CUDA device 1 asked for; the runtime sees 1'"
