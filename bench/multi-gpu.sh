@@ -58,7 +58,7 @@ if [ "$gpus" -ge 1 ]; then
 else
   gk_log "cuda: no CUDA device (or gemmkit built without the CUDA backend): CUDA backend and cuBLASXt not run"
 fi
-if grep -q "NVIDIA.*(GPU)" "$out/devices.txt"; then
+if sed -n '/^OpenCL:/,/^CUDA:/p' "$out/devices.txt" | grep -q "NVIDIA.*(GPU)"; then
   one+=(opencl:NVIDIA) # the first NVIDIA GPU: OpenCL lists PoCL's CPU beside it
   [ "$gpus" -ge 2 ] && every+=(opencl:all)
 elif [ "${QUICK:-0}" = 1 ]; then
