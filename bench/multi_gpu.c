@@ -163,7 +163,8 @@ static void measure(bench *b, mg_runner *r, const char *memory, const float *a, 
         if (!check.passed)
             snprintf(row->detail, sizeof row->detail, "%lld of %d sampled elements off: %s", (long long)check.bad_count,
                      o->samples, check.message);
-        const double rate = 2.0 * (double)o->n * (double)o->n * (double)o->n / row->seconds / (r->devices > 0 ? r->devices : 1);
+        const double flops = 2.0 * (double)o->n * (double)o->n * (double)o->n;
+        const double rate = flops / row->seconds / (r->devices > 0 ? r->devices : 1);
         if (check.passed && rate > b->best_rate) b->best_rate = rate;
     }
     r->teardown(r);
