@@ -93,14 +93,16 @@ gk_step() {
   return $rc
 }
 # gk_build BUILD_DIR [CMAKE_OPTION...]: a Release build of the tree as two steps
-# (configure, build; JOBS build jobs, default nproc); sets gk_gemmkit to its
+# (configure, build; JOBS build jobs, default nproc; GK_TARGETS, when set, the
+# only targets built, e.g. "gemmkit_cli gemmkit_multi_gpu"); sets gk_gemmkit to its
 # gemmkit and lists the devices it sees in OUTDIR/devices.txt; returns 1, with
 # the build log's end, when there is no gemmkit.
 gk_build() {
   local build=$1
   shift
   gk_step configure 180 cmake -S "$gk_root" -B "$build" -DCMAKE_BUILD_TYPE=Release "$@"
-  gk_step build 300 cmake --build "$build" -j "${JOBS:-$(nproc)}"
+  # shellcheck disable=SC2086 # GK_TARGETS is a list of target names
+  gk_step build 300 cmake --build "$build" -j "${JOBS:-$(nproc)}" ${GK_TARGETS:+--target $GK_TARGETS}
   gk_gemmkit="$build/gemmkit"
   if [ -x "$gk_gemmkit" ]; then
     "$gk_gemmkit" devices >"$gk_out/devices.txt" 2>&1

@@ -1,8 +1,11 @@
 /* A stand-in for libcudart + libcublas on the host, for testing the cuBLAS
- * peer without a GPU: the functions the peer loads, with the documented
- * cuBLAS semantics (column-major SGEMM with op(A), op(B); geam
- * C = alpha op(A) + beta op(B)). TF32 mode keeps 10 mantissa bits of each
- * input, by truncation, so the TF32 check bound is exercised too. */
+ * peer and the multi-GPU benchmark (bench/multi_gpu) without a GPU: the
+ * functions they load, with the documented cuBLAS semantics (column-major
+ * SGEMM with op(A), op(B); geam C = alpha op(A) + beta op(B); cuBLASXt's
+ * SGEMM on host arrays). TF32 mode keeps 10 mantissa bits of each input, by
+ * truncation, so the TF32 check bound is exercised too. MOCK_CUDA_DEVICES
+ * sets the device count (default 1); MOCK_CUBLASXT_WRONG=1 makes cuBLASXt's
+ * results wrong, for the benchmark's check. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +19,17 @@ typedef struct mock_event {
 
 static int math_mode;
 
-EXPORT int cudaGetDeviceCount(int *count) { *count = 1; return 0; }
-EXPORT int cudaSetDevice(int device) { return device == 0 ? 0 : 101; }
+static int device_count(void)
+{
+    const char *env = getenv("MOCK_CUDA_DEVICES");
+    return env && atoi(env) > 0 ? atoi(env) : 1;
+}
+
+EXPORT int cudaGetDeviceCount(int *count) { *count = device_count(); return 0; }
+EXPORT int cudaSetDevice(int device) { return device >= 0 && device < device_count() ? 0 : 101; }
 EXPORT int cudaGetDeviceProperties(void *prop, int device)
 {
-    if (device != 0) return 101;
+    if (device < 0 || device >= device_count()) return 101;
     strcpy((char *)prop, "NVIDIA Mock GPU");
     return 0;
 }
@@ -29,6 +38,19 @@ EXPORT int cudaDriverGetVersion(int *v) { *v = 13000; return 0; }
 EXPORT const char *cudaGetErrorString(int code) { return code ? "mock error" : "no error"; }
 EXPORT int cudaMalloc(void **p, size_t bytes) { *p = malloc(bytes); return *p ? 0 : 2; }
 EXPORT int cudaFree(void *p) { free(p); return 0; }
+EXPORT int cudaHostAlloc(void **p, size_t bytes, unsigned flags)
+{
+    (void)flags;
+    *p = malloc(bytes);
+    return *p ? 0 : 2;
+}
+EXPORT int cudaFreeHost(void *p) { free(p); return 0; }
+EXPORT int cudaDeviceSynchronize(void) { return 0; }
+EXPORT int cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    *free_bytes = *total = (size_t)1 << 30;
+    return 0;
+}
 EXPORT int cudaMemcpy(void *dst, const void *src, size_t bytes, int kind)
 {
     (void)kind;
@@ -103,5 +125,41 @@ EXPORT int cublasSgemmStridedBatched(void *handle, int ta, int tb, int m, int n,
     for (int z = 0; z < batch; z++)
         cublasSgemm_v2(handle, ta, tb, m, n, k, alpha, a + z * stride_a, lda, b + z * stride_b, ldb, beta,
                        c + z * stride_c, ldc);
+    return 0;
+}
+
+/* cuBLASXt: host arrays, size_t dimensions, a device list and a block size. */
+typedef struct mock_xt {
+    int devices, block;
+} mock_xt;
+
+EXPORT int cublasXtCreate(void **handle) { *handle = calloc(1, sizeof(mock_xt)); return *handle ? 0 : 3; }
+EXPORT int cublasXtDestroy(void *handle) { free(handle); return 0; }
+EXPORT int cublasXtDeviceSelect(void *handle, int count, int *ids)
+{
+    for (int i = 0; i < count; i++)
+        if (ids[i] < 0 || ids[i] >= device_count()) return 7; /* CUBLAS_STATUS_INVALID_VALUE */
+    ((mock_xt *)handle)->devices = count;
+    return count > 0 ? 0 : 7;
+}
+EXPORT int cublasXtSetBlockDim(void *handle, int block)
+{
+    ((mock_xt *)handle)->block = block;
+    return block > 0 ? 0 : 7;
+}
+EXPORT int cublasXtSgemm(void *handle, int ta, int tb, size_t m, size_t n, size_t k, const float *alpha,
+                         const float *a, size_t lda, const float *b, size_t ldb, const float *beta, float *c, size_t ldc)
+{
+    if (((mock_xt *)handle)->devices < 1) return 7;
+    const char *wrong = getenv("MOCK_CUBLASXT_WRONG");
+    const float off = wrong && *wrong == '1' ? 0.01f : 0.0f;
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < m; i++) {
+            float acc = 0.0f;
+            for (size_t l = 0; l < k; l++)
+                acc += (ta ? a[l + i * lda] : a[i + l * lda]) * (tb ? b[j + l * ldb] : b[l + j * ldb]);
+            float *cij = &c[i + j * ldc];
+            *cij = *alpha * acc + (*beta != 0.0f ? *beta * *cij : 0.0f) + off;
+        }
     return 0;
 }
