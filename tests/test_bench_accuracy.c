@@ -134,6 +134,19 @@ static void test_reference_sampled_grid(void **state)
     gk_bench_reference_free(&ref);
     free(sa);
     free(sb);
+    /* K beyond one packed panel (2^24 floats for 64 + 64 lines: 131072 of K): the panels add up. */
+    gk_sgemm_case panels = {GEMMKIT_ROW_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, 64, 64, 140000, 0.5f, 0.0f, 0, 0, 0};
+    fill_case(&panels, &sa, &sb);
+    assert_int_equal(gk_bench_reference_make(&panels, sa, sb, &test_rng, &ref), 0);
+    assert_int_equal(ref.row_count * ref.col_count, 64 * 64);
+    for (int e = 0; e < 8; e++) {
+        const int64_t r = (e * 37) % 64, q = (e * 23 + 5) % 64;
+        want = dot(&panels, sa, sb, ref.rows[r], ref.cols[q], &mag);
+        assert_true(fabs(ref.ref[r * 64 + q] - want) <= 1e-12 * mag && fabs(ref.mag[r * 64 + q] - mag) <= 1e-12 * mag);
+    }
+    gk_bench_reference_free(&ref);
+    free(sa);
+    free(sb);
     free(a);
     free(b);
 }

@@ -2,9 +2,10 @@
  * (bench.h): which elements of C are compared (all of them for small
  * problems, else a grid of sampled rows x sampled columns), and each one's
  * value and magnitude sum |a||b| in double. It is computed once per input
- * set and shared by every runner, on every core: blocks of the grid are
- * handed out to threads, each packing its rows of op(A) and columns of op(B)
- * in panels of K, so sampled rows far apart in memory cost one pass. */
+ * set and shared by every runner, on every core, per panel of K: first the
+ * checked rows of op(A) and columns of op(B) are packed contiguous (read once
+ * each: sampled rows of a column-major A are one cache line per element),
+ * then blocks of the grid's dot products are handed out to threads. */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -15,8 +16,9 @@
 #include "bench.h"
 
 enum {
-    BLOCK = 32,     /* rows (and columns) of C per work item */
-    PANEL = 2048,   /* K per packed panel: 2 x 32 x 2048 floats = 512 KiB per thread */
+    BLOCK = 32,            /* rows (and columns) of C per work item of the dot products */
+    CHUNK = 16,            /* rows of op(A) (columns of op(B)) per work item of the packing */
+    PANEL_FLOATS = 1 << 24, /* the packed rows and columns of one panel of K: 64 MiB at most */
     MAX_THREADS = 64
 };
 
@@ -75,95 +77,90 @@ static int64_t grid_side(int64_t k)
     return side < GK_BENCH_GRID_MIN ? GK_BENCH_GRID_MIN : side > GK_BENCH_GRID_MAX ? GK_BENCH_GRID_MAX : (int64_t)side;
 }
 
+/* One panel of K (l0 .. l0 + kc): the checked rows of op(A) and columns of op(B) packed, each contiguous. */
 typedef struct job {
     const gk_sgemm_case *c;
     const float *a, *b;
     gk_bench_reference *ref;
-    int64_t row_blocks, items;
-    atomic_long next, done;
+    int64_t l0, kc;
+    float *pa, *pb; /* row r of op(A) at pa + r * kc; column q of op(B) at pb + q * kc */
+    int64_t row_blocks;
+    void (*item)(struct job *j, int64_t item);
+    int64_t items;
+    atomic_long next;
 } job;
 
-/* One BLOCK x BLOCK block of the grid: panels of K packed, then every dot product in double. */
-static void block(job *j, int64_t item, float *pa, float *pb, double *acc, double *mag)
+/* Packing: CHUNK rows of op(A), then CHUNK columns of op(B); across the chunk at each l, so that
+ * neighbouring rows (the full check) share cache lines. */
+static void pack(job *j, int64_t item)
 {
     const gk_sgemm_case *c = j->c;
     const gk_bench_reference *ref = j->ref;
-    const int64_t r0 = item % j->row_blocks * BLOCK, q0 = item / j->row_blocks * BLOCK;
-    const int64_t nr = ref->row_count - r0 < BLOCK ? ref->row_count - r0 : BLOCK;
-    const int64_t nq = ref->col_count - q0 < BLOCK ? ref->col_count - q0 : BLOCK;
-    memset(acc, 0, sizeof(double) * BLOCK * BLOCK);
-    memset(mag, 0, sizeof(double) * BLOCK * BLOCK);
-    for (int64_t l0 = 0; l0 < c->k; l0 += PANEL) {
-        const int64_t kc = c->k - l0 < PANEL ? c->k - l0 : PANEL;
-        for (int64_t l = 0; l < kc; l++) {
-            for (int64_t r = 0; r < nr; r++) pa[r * PANEL + l] = op_a(c, j->a, ref->rows[r0 + r], l0 + l);
-            for (int64_t q = 0; q < nq; q++) pb[q * PANEL + l] = op_b(c, j->b, l0 + l, ref->cols[q0 + q]);
-        }
-        for (int64_t r = 0; r < nr; r++)
-            for (int64_t q = 0; q < nq; q++) {
-                const float *x = pa + r * PANEL, *y = pb + q * PANEL;
-                /* Two independent sums each: the reference needs no more accuracy than double's. */
-                double s0 = 0.0, s1 = 0.0, m0 = 0.0, m1 = 0.0;
-                int64_t l = 0;
-                for (; l + 1 < kc; l += 2) {
-                    const double p0 = (double)x[l] * (double)y[l], p1 = (double)x[l + 1] * (double)y[l + 1];
-                    s0 += p0;
-                    s1 += p1;
-                    m0 += fabs(p0);
-                    m1 += fabs(p1);
-                }
-                if (l < kc) {
-                    const double p = (double)x[l] * (double)y[l];
-                    s0 += p;
-                    m0 += fabs(p);
-                }
-                acc[r * BLOCK + q] += s0 + s1;
-                mag[r * BLOCK + q] += m0 + m1;
-            }
-    }
-    const double alpha = (double)c->alpha;
-    for (int64_t r = 0; r < nr; r++)
-        for (int64_t q = 0; q < nq; q++) {
-            const size_t at = (size_t)((r0 + r) * ref->col_count + q0 + q);
-            ref->ref[at] = alpha * acc[r * BLOCK + q];
-            ref->mag[at] = fabs(alpha) * mag[r * BLOCK + q];
+    const int64_t row_chunks = (ref->row_count + CHUNK - 1) / CHUNK;
+    const int is_a = item < row_chunks;
+    const int64_t first = (is_a ? item : item - row_chunks) * CHUNK, count = is_a ? ref->row_count : ref->col_count;
+    const int64_t end = first + CHUNK < count ? first + CHUNK : count;
+    for (int64_t l = 0; l < j->kc; l++)
+        for (int64_t r = first; r < end; r++) {
+            if (is_a) j->pa[r * j->kc + l] = op_a(c, j->a, ref->rows[r], j->l0 + l);
+            else j->pb[r * j->kc + l] = op_b(c, j->b, j->l0 + l, ref->cols[r]);
         }
 }
 
-/* Takes blocks until none is left; a thread without memory for its panels takes none. */
+/* The dot products of one BLOCK x BLOCK block over the panel, added to the reference in double. */
+static void dots(job *j, int64_t item)
+{
+    gk_bench_reference *ref = j->ref;
+    const int64_t r0 = item % j->row_blocks * BLOCK, q0 = item / j->row_blocks * BLOCK, kc = j->kc;
+    const int64_t r1 = r0 + BLOCK < ref->row_count ? r0 + BLOCK : ref->row_count;
+    const int64_t q1 = q0 + BLOCK < ref->col_count ? q0 + BLOCK : ref->col_count;
+    for (int64_t r = r0; r < r1; r++)
+        for (int64_t q = q0; q < q1; q++) {
+            const float *x = j->pa + r * kc, *y = j->pb + q * kc;
+            /* Two independent sums each: the reference needs no more accuracy than double's. */
+            double s0 = 0.0, s1 = 0.0, m0 = 0.0, m1 = 0.0;
+            int64_t l = 0;
+            for (; l + 1 < kc; l += 2) {
+                const double p0 = (double)x[l] * (double)y[l], p1 = (double)x[l + 1] * (double)y[l + 1];
+                s0 += p0;
+                s1 += p1;
+                m0 += fabs(p0);
+                m1 += fabs(p1);
+            }
+            if (l < kc) {
+                const double p = (double)x[l] * (double)y[l];
+                s0 += p;
+                m0 += fabs(p);
+            }
+            const size_t at = (size_t)(r * ref->col_count + q);
+            ref->ref[at] += s0 + s1;
+            ref->mag[at] += m0 + m1;
+        }
+}
+
 static void *worker(void *arg)
 {
     job *j = arg;
-    float *pa = malloc(sizeof(float) * BLOCK * PANEL), *pb = malloc(sizeof(float) * BLOCK * PANEL);
-    double *acc = malloc(sizeof(double) * BLOCK * BLOCK), *mag = malloc(sizeof(double) * BLOCK * BLOCK);
-    if (pa && pb && acc && mag)
-        for (int64_t item; (item = atomic_fetch_add(&j->next, 1)) < j->items;) {
-            block(j, item, pa, pb, acc, mag);
-            atomic_fetch_add(&j->done, 1);
-        }
-    free(pa);
-    free(pb);
-    free(acc);
-    free(mag);
+    for (int64_t item; (item = atomic_fetch_add(&j->next, 1)) < j->items;) j->item(j, item);
     return NULL;
 }
 
-/* Every block, on as many threads as there are cores (the calling thread is one of them). Returns
- * the blocks left undone (only when memory ran out). */
-static int64_t compute(job *j)
+/* Every item of the job, on as many threads as there are cores (the calling thread one of them;
+ * a thread that cannot start leaves its share to the others). */
+static void run_items(job *j, void (*item)(job *, int64_t), int64_t items)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    j->item = item;
+    j->items = items;
+    atomic_store(&j->next, 0);
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int64_t threads = cores > 0 ? cores : 1;
-    threads = threads > MAX_THREADS ? MAX_THREADS : threads;
-    threads = threads > j->items ? j->items : threads;
+    threads = threads > MAX_THREADS ? MAX_THREADS : threads > items ? items : threads;
     pthread_t tid[MAX_THREADS];
     int started = 0;
-    /* A thread that cannot start leaves its share to the others. */
     for (int64_t t = 1; t < threads; t++)
         if (pthread_create(&tid[started], NULL, worker, j) == 0) started++;
     worker(j);
     for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-    return j->items - atomic_load(&j->done);
 }
 
 int gk_bench_reference_make(const gk_sgemm_case *c, const float *a, const float *b, gk_rng *rng,
@@ -182,11 +179,36 @@ int gk_bench_reference_make(const gk_sgemm_case *c, const float *a, const float 
         gk_bench_reference_free(ref);
         return -1;
     }
-    const int64_t row_blocks = (ref->row_count + BLOCK - 1) / BLOCK, col_blocks = (ref->col_count + BLOCK - 1) / BLOCK;
-    job j = {c, a, b, ref, row_blocks, row_blocks * col_blocks, 0, 0};
-    if (compute(&j)) {
+    /* Panels of K as long as PANEL_FLOATS allow (one panel in the benchmark's usual cases). */
+    const int64_t lines = ref->row_count + ref->col_count;
+    int64_t panel = PANEL_FLOATS / (lines > 0 ? lines : 1);
+    panel = panel < 1 ? 1 : panel > c->k ? c->k : panel;
+    float *pa = malloc(sizeof(float) * (size_t)(panel * ref->row_count + 1));
+    float *pb = malloc(sizeof(float) * (size_t)(panel * ref->col_count + 1));
+    if (!pa || !pb) {
+        free(pa);
+        free(pb);
         gk_bench_reference_free(ref);
         return -1;
+    }
+    memset(ref->ref, 0, count * sizeof *ref->ref);
+    memset(ref->mag, 0, count * sizeof *ref->mag);
+    job j = {.c = c, .a = a, .b = b, .ref = ref, .pa = pa, .pb = pb,
+             .row_blocks = (ref->row_count + BLOCK - 1) / BLOCK};
+    const int64_t chunks = (ref->row_count + CHUNK - 1) / CHUNK + (ref->col_count + CHUNK - 1) / CHUNK;
+    const int64_t blocks = j.row_blocks * ((ref->col_count + BLOCK - 1) / BLOCK);
+    for (int64_t l0 = 0; l0 < c->k; l0 += panel) {
+        j.l0 = l0;
+        j.kc = c->k - l0 < panel ? c->k - l0 : panel;
+        run_items(&j, pack, chunks);
+        run_items(&j, dots, blocks);
+    }
+    free(pa);
+    free(pb);
+    const double alpha = (double)c->alpha;
+    for (size_t i = 0; i < count; i++) {
+        ref->ref[i] *= alpha;
+        ref->mag[i] *= fabs(alpha);
     }
     ref->ready = 1;
     return 0;
