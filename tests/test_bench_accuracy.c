@@ -261,6 +261,21 @@ static void test_wide_inputs(void **state)
                 smallest = fabsf(w) < smallest ? fabsf(w) : smallest;
             }
             assert_true(largest > 1024.0f && smallest < 1.0f / 1024.0f);
+            /* Scaled per row and per column: the exponent added is e(row) + f(column), both varying. */
+            const int64_t rows = op == 0 ? 96 : 64, cols = op == 0 ? 64 : 80; /* column-major, tight */
+            int row_varies = 0, col_varies = 0;
+            for (int64_t c = 0; c < cols; c++)
+                for (int64_t r = 0; r < rows; r++) {
+                    const float *u = uniform.ops[set][op], *w = wide.ops[set][op];
+                    const size_t at = (size_t)(c * rows + r), r0 = (size_t)r, c0 = (size_t)(c * rows);
+                    if (u[at] == 0.0f || u[r0] == 0.0f || u[c0] == 0.0f || u[0] == 0.0f) continue;
+                    const int d = ilogbf(w[at]) - ilogbf(u[at]), dr = ilogbf(w[r0]) - ilogbf(u[r0]);
+                    const int dc = ilogbf(w[c0]) - ilogbf(u[c0]), d0 = ilogbf(w[0]) - ilogbf(u[0]);
+                    assert_int_equal(d - dr - dc + d0, 0);
+                    row_varies |= dr != d0;
+                    col_varies |= dc != d0;
+                }
+            assert_true(row_varies && col_varies);
         }
         for (size_t i = 0; i < wide.extent[2]; i++) assert_true(isnan(wide.ops[set][2][i]));
     }
