@@ -46,7 +46,11 @@ done
 for kind in best transpose; do
   echo "== $kind: run size GFLOPS-or-GB/s (from the median kernel time) call_ms (median call, pack/unpack included)"
   for f in "$gk_out"/$kind-*.log; do
-    awk -v run="$(basename "$f" .log)" '$1 ~ /^best/ && $2 ~ /^[0-9]/ {print run, $2, $3, "call_ms=" $7}' "$f"
+    # The call time follows the kernel time's "[min-max]" (SGEMM rows have error columns before it).
+    awk -v run="$(basename "$f" .log)" '$1 ~ /^best/ && $2 ~ /^[0-9]/ {
+      for (i = 4; i < NF; i++) if ($i ~ /^\[/) break
+      print run, $2, $3, "call_ms=" $(i + 1)
+    }' "$f"
   done | sort -k2,2 -k1,1
 done | tee "$gk_out/summary.txt"
 gk_steps_end

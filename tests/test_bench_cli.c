@@ -156,6 +156,10 @@ static void test_options(void **state)
     assert_int_equal(a.layout, GEMMKIT_COL_MAJOR);
     assert_int_equal(a.peers, 1);
     assert_int_equal(a.size_count, 0);
+    assert_int_equal(a.wide_inputs, 0);
+    const char *wide[] = {"--inputs", "wide"};
+    assert_int_equal(parse(&a, 2, wide), 0);
+    assert_int_equal(a.wide_inputs, 1);
     const char *argv[] = {"--kernel", "direct", "--params", "TS=8", "--sizes", "64,32x16", "--layout", "row",
                           "--trans", "TN", "--repeat", "7", "--json", "r.json", "--csv", "r.csv", "--plot", "r.png",
                           "--no-peers", "--no-baseline", "--quiet", "--sets", "2", "--max-time", "1.5", "--transpose"};
@@ -216,7 +220,8 @@ static void test_options_rejected(void **state)
         {"--trans", "NC", NULL},    {"--trans", "NNN", NULL},      {"--plot", "out.jpg", NULL},
         {"--sizes", NULL, NULL},    {"--json", "--csv", "x.csv"},  {"--what", NULL, NULL},
         {"--params", "TS=8", NULL}, {"--max-time", "-2", NULL},    {"--sets", "0", NULL},
-        {"--sizes", "12x3", NULL},  {"--transpose", "--sizes", "8x8x9"},
+        {"--sizes", "12x3", NULL},  {"--transpose", "--sizes", "8x8x9"}, {"--inputs", "normal", NULL},
+        {"--transpose", "--inputs", "wide"},
     };
     /* Messages go to stderr (silenced here); the parser's return value is the exit status. */
     fflush(stderr);

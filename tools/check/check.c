@@ -42,6 +42,28 @@ void gk_fill_value(float *x, size_t count, float value)
     for (size_t i = 0; i < count; i++) x[i] = value;
 }
 
+static int wide_exponent(gk_rng *rng) { return (int)floorf((gk_rng_uniform(rng) + 1.0f) * 20.5f) - 20; }
+
+int gk_scale_wide(gk_rng *rng, float *x, gemmkit_layout layout, int64_t rows, int64_t cols, int64_t ld)
+{
+    if (rows <= 0 || cols <= 0) return 0;
+    int *e = malloc((size_t)(rows + cols) * sizeof *e);
+    if (!e) return -1;
+    for (int64_t i = 0; i < rows + cols; i++) e[i] = wide_exponent(rng);
+    /* A multiplication by 2^(e + f), |e + f| <= 40, is exact (no result is subnormal): a table of them. */
+    float pow2[81];
+    for (int i = 0; i < 81; i++) pow2[i] = ldexpf(1.0f, i - 40);
+    const int *er = e, *ec = e + rows;
+    if (layout == GEMMKIT_ROW_MAJOR)
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t c = 0; c < cols; c++) x[r * ld + c] *= pow2[er[r] + ec[c] + 40];
+    else
+        for (int64_t c = 0; c < cols; c++)
+            for (int64_t r = 0; r < rows; r++) x[c * ld + r] *= pow2[er[r] + ec[c] + 40];
+    free(e);
+    return 0;
+}
+
 size_t gk_matrix_extent(gemmkit_layout layout, int64_t rows, int64_t cols, int64_t ld)
 {
     int64_t outer = layout == GEMMKIT_ROW_MAJOR ? rows : cols;

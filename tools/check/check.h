@@ -18,6 +18,16 @@ float gk_rng_uniform(gk_rng *rng); /* in [-1, 1) */
 void gk_fill_random(gk_rng *rng, float *x, size_t count);
 void gk_fill_value(float *x, size_t count, float value);
 
+/* "Wide" inputs (gemmkit bench --inputs wide, math_study): every row of the
+ * rows x cols matrix x (leading dimension ld) multiplied by 2^e, then every
+ * column by 2^f, e and f uniform in -20..20 (drawn per row, then per column):
+ * magnitudes over 2^-40..2^40, exact in float. For an SGEMM both operands'
+ * rows and columns: the scales of A's columns and B's rows meet inside
+ * each sum, which is what tests the accumulation (scaling only A's rows and
+ * B's columns would scale each C(i,j) exactly, its relative error unchanged).
+ * 0, or -1 when out of memory (x unchanged). */
+int gk_scale_wide(gk_rng *rng, float *x, gemmkit_layout layout, int64_t rows, int64_t cols, int64_t ld);
+
 /* A matrix of the size an sgemm operand needs: elements spanned with ld. */
 size_t gk_matrix_extent(gemmkit_layout layout, int64_t rows, int64_t cols, int64_t ld);
 

@@ -55,6 +55,7 @@ typedef struct gk_bench_args {
     int64_t batch; /* --batch N: strided batched SGEMM of N matrices per call; 0: plain SGEMM */
     const struct gk_bench_preset *preset; /* a preset named in --sizes (a GPU-only one first), else NULL */
     gemmkit_math math; /* --math: the context's mode for the run; DEFAULT: as the context starts */
+    int wide_inputs;   /* --inputs wide: A's and B's rows and columns scaled by 2^-20..2^20 (gk_scale_wide) */
 } gk_bench_args;
 
 void gk_bench_args_default(gk_bench_args *args);
@@ -121,7 +122,11 @@ typedef struct gk_bench_record {
     gk_bench_status status;
     int wall_clock;    /* 1: no device time (the CPU BLAS): kernel and call times are the call's wall time */
     char check[16];    /* "full", "sampled", "slice", "exact", "" */
-    double max_error;  /* largest error as a fraction of its bound's scale */
+    /* Error statistics over the checked elements of every input set, each
+     * element's |c - ref| relative to its scale (SGEMM: |alpha| sum |a||b|). */
+    double max_error;      /* largest */
+    double rms_error;      /* root mean square; valid when error_count > 0 */
+    int64_t error_count;   /* elements in rms_error (0: only a max is known, e.g. batched) */
     char message[GK_BENCH_ERR]; /* the check's verdict or the error */
     char note[GK_BENCH_ERR];    /* how it was measured, when special (extrapolated, skipped, ...) */
 } gk_bench_record;
@@ -141,7 +146,7 @@ typedef struct gk_bench_report {
     char command_line[2048];
     const gk_bench_args *args;
     uint64_t seed;
-    char title[160];             /* "SGEMM C = alpha op(A) op(B) + beta C, ..." */
+    char title[200];             /* "SGEMM C = alpha op(A) op(B) + beta C, ..." */
     char kernel_note[1024];       /* which kernel runs and why, one line ("" when none) */
     gk_bench_peer_info peers[GK_BENCH_MAX_RUNNERS];
     int peer_count;
@@ -287,24 +292,43 @@ double gk_bench_now_ms(void); /* monotonic clock */
  * GK_BENCH_ROTATE_BELOW_BYTES and 1 above, never more than the runs touch. */
 int gk_bench_input_sets(const gk_bench_args *args, double bytes);
 
-/* Reference of one SGEMM input set, computed on first use and kept for the
- * next runner: the full reference up to GK_BENCH_FULL_CHECK multiply-adds,
- * else sampled elements computed on the spot. */
+/* Reference of one SGEMM input set (bench_reference.c), computed on first
+ * use and kept for the next runner: the elements of C it checks are every
+ * one up to GK_BENCH_FULL_CHECK multiply-adds and GK_BENCH_FULL_ELEMENTS
+ * elements (16 bytes each), else a grid of sampled rows x
+ * sampled columns (the first and last of each among them, so the corners),
+ * GK_BENCH_GRID_MIN to GK_BENCH_GRID_MAX of each, as many as
+ * GK_BENCH_GRID_WORK multiply-adds allow (128 x 128 up to K = 16384).
+ * Values and magnitudes in double, computed by every core. */
 #define GK_BENCH_FULL_CHECK (134217728.0) /* 512^3 */
-#define GK_BENCH_SAMPLES 256
+#define GK_BENCH_FULL_ELEMENTS (16777216.0) /* 4096^2 */
+#define GK_BENCH_GRID_MIN 64
+#define GK_BENCH_GRID_MAX 128
+#define GK_BENCH_GRID_WORK (268435456.0) /* 2^28 */
+#define GK_BENCH_SAMPLES 256 /* elements the other checks sample (batched, the host baseline) */
 typedef struct gk_bench_reference {
-    int ready;
-    float *ref, *mag; /* full check only: reference and sum of |a||b| per element */
+    int ready, full;
+    int64_t row_count, col_count; /* the checked rows and columns of C */
+    int64_t *rows, *cols;         /* ascending */
+    double *ref, *mag; /* element (rows[r], cols[q]) at [r * col_count + q]: value and |alpha| sum |a||b| */
 } gk_bench_reference;
 
-/* Checks `result` against the reference: every element must be finite where
- * the reference is (catches unwritten, NaN-poisoned elements), and the
+/* Computes the reference of the case on inputs a, b (beta = 0: C is not
+ * read); rng picks the sampled rows and columns. 0, or -1 when out of memory
+ * (ref left empty). */
+int gk_bench_reference_make(const gk_sgemm_case *c, const float *a, const float *b, gk_rng *rng,
+                            gk_bench_reference *ref);
+void gk_bench_reference_free(gk_bench_reference *ref);
+
+/* Checks `result` against the reference (made on first use with rng): every
+ * element must be finite (catches unwritten, NaN-poisoned elements), and the
  * checked elements within 2 (K + 2) eps + 2 input_rounding of their
- * magnitude (the bound of tools/check, widened for TF32). Fills rec->check,
- * max_error and message; returns 1 when it passed. */
+ * magnitude (the bound of tools/check, widened for TF32). Fills rec->check
+ * and message, and adds the checked elements' errors to rec's statistics
+ * (max_error, rms_error, error_count: zero them before the first set);
+ * returns 1 when it passed. */
 int gk_bench_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, gk_bench_reference *ref,
                          const float *result, double input_rounding, gk_rng *rng, gk_bench_record *rec);
-void gk_bench_reference_free(gk_bench_reference *ref);
 /* B must equal alpha * op(A) exactly (alpha = 1: a pure copy). Returns 1 when it does. */
 int gk_bench_check_omatcopy(const gk_omatcopy_case *o, const float *a, const float *b, gk_bench_record *rec);
 /* The check of a routine's result: the two above for SGEMM and omatcopy,
@@ -354,8 +378,14 @@ typedef struct gk_bench_inputs {
     size_t extent[GK_ROUTINE_MAX_OPERANDS];
     float *ops[GK_BENCH_MAX_SETS][GK_ROUTINE_MAX_OPERANDS];
     gk_bench_reference ref[GK_BENCH_MAX_SETS];
+    uint64_t seed[GK_BENCH_MAX_SETS]; /* per set: its inputs and its sampled elements (gk_bench_set_seed) */
     float *result;
 } gk_bench_inputs;
+
+/* The seed of input set `set` of a problem (sizes m, n, k, batch): a hash of
+ * the run's seed and these alone, so that every runner, and every run with
+ * the same seed (GEMMKIT_SEED) whatever it measures, gets the same inputs. */
+uint64_t gk_bench_set_seed(uint64_t seed, const int64_t size[3], int64_t batch, int set);
 
 /* The input sets of a case, with the progress line for its size; 0, or -1
  * (said on the progress line, counted in sizes_without_memory; nothing to free). */

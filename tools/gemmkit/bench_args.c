@@ -25,6 +25,9 @@ void gk_bench_usage(FILE *out)
             "  --math MODE             the library's math mode: " GK_CLI_MATH_HELP ";\n"
             "                          best runs that mode's kernel, named kernels their own mode;\n"
             "                          cublas-tf32 is the TF32 peer (docs/MATH.md)\n"
+            "  --inputs uniform|wide   random inputs in [-1, 1) (uniform, the default), or those with\n"
+            "                          every row and column of A and B scaled by 2^e, e uniform in\n"
+            "                          -20..20 (wide: the issue-14 dynamic range; SGEMM only)\n"
             "  --sizes LIST            comma-separated: 1024 (square), 1000x3x77 (MxNxK; with\n"
             "                          --transpose 5001x3007, rows x cols), 1024:16384:x2 (x2\n"
             "                          steps), 256:2048:+256 (+256 steps: a sweep for cliffs),\n"
@@ -227,7 +230,7 @@ static int parse_trans(const char *text, gk_bench_args *args)
 /* Options that take a value; the value must not look like another option. */
 static const char *const valued[] = {"--kernel", "--params", "--sizes",    "--layout", "--trans", "--repeat",
                                      "--sets",   "--json",   "--csv",      "--plot",   "--max-time", "--batch",
-                                     "--math"};
+                                     "--math",   "--inputs"};
 
 static int takes_value(const char *opt)
 {
@@ -288,6 +291,10 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
         } else if (strcmp(opt, "--math") == 0) {
             if (gk_cli_parse_math(value, &args->math))
                 return usage_error("--math must be fp32, 3xtf32 or tf32, not \"%s\"", value);
+        } else if (strcmp(opt, "--inputs") == 0) {
+            if (strcmp(value, "uniform") == 0) args->wide_inputs = 0;
+            else if (strcmp(value, "wide") == 0) args->wide_inputs = 1;
+            else return usage_error("--inputs must be uniform or wide, not \"%s\"", value);
         } else if (strcmp(opt, "--sizes") == 0) {
             if (gk_bench_parse_sizes(value, args->sizes, GK_BENCH_MAX_SIZES, &args->size_count, err))
                 return usage_error("--sizes: %s", err);
@@ -349,6 +356,9 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
     if (args->params && (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0))
         return usage_error("--params needs one named kernel (--kernel NAME), not \"%s\"", args->kernel);
     if (args->transpose && args->batch) return usage_error("--batch is for SGEMM, not --transpose");
+    /* Scaled inputs test SGEMM's accumulation; a transpose is exact on any values. */
+    if (args->wide_inputs && (args->transpose || args->batch))
+        return usage_error("--inputs wide is for plain SGEMM, not %s", args->transpose ? "--transpose" : "--batch");
     if (args->transpose && args->preset)
         return usage_error("--sizes %s: an SGEMM preset (MxNxK shapes), not for --transpose", args->preset->name);
     /* Transposes take N (square) or RxC; SGEMM takes N or MxNxK. */

@@ -1,7 +1,8 @@
 /* Result checks for the benchmark: every timed result is compared with the
- * host reference (full for small sizes, computed once per input set and
- * shared by all runners; sampled elements beyond), with tools/check's float32
- * bound. A failed check turns the record into an error: no speed. */
+ * host reference (bench_reference.c: full for small sizes, a grid of sampled
+ * elements beyond; computed once per input set and shared by all runners),
+ * with tools/check's float32 bound, and its errors added to the record's
+ * max and RMS. A failed check turns the record into an error: no speed. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,93 +12,49 @@
 
 static int is_trans(gemmkit_transpose t) { return t != GEMMKIT_NO_TRANS; }
 
-/* Element (i, j) of op(A) and op(B) in either layout. */
-static float op_a(const gk_sgemm_case *c, const float *a, int64_t i, int64_t l)
-{
-    int64_t r = is_trans(c->trans_a) ? l : i, col = is_trans(c->trans_a) ? i : l;
-    return a[c->layout == GEMMKIT_ROW_MAJOR ? r * c->lda + col : col * c->lda + r];
-}
-
-static float op_b(const gk_sgemm_case *c, const float *b, int64_t l, int64_t j)
-{
-    int64_t r = is_trans(c->trans_b) ? j : l, col = is_trans(c->trans_b) ? l : j;
-    return b[c->layout == GEMMKIT_ROW_MAJOR ? r * c->ldb + col : col * c->ldb + r];
-}
-
 static size_t c_index(const gk_sgemm_case *c, int64_t i, int64_t j)
 {
     return (size_t)(c->layout == GEMMKIT_ROW_MAJOR ? i * c->ldc + j : j * c->ldc + i);
 }
 
-void gk_bench_reference_free(gk_bench_reference *ref)
-{
-    free(ref->ref);
-    free(ref->mag);
-    memset(ref, 0, sizeof *ref);
-}
-
-static float *absolute(const float *x, size_t count)
-{
-    float *y = malloc((count ? count : 1) * sizeof *y);
-    if (y)
-        for (size_t i = 0; i < count; i++) y[i] = fabsf(x[i]);
-    return y;
-}
-
-/* The full reference and the magnitudes sum |a||b| (C is not read: beta = 0 in the benchmark). */
-static int make_full_reference(const gk_sgemm_case *c, const float *a, const float *b, gk_bench_reference *ref)
-{
-    size_t ea, eb, ec;
-    gk_case_extents(c, &ea, &eb, &ec);
-    ref->ref = calloc(ec ? ec : 1, sizeof(float));
-    ref->mag = calloc(ec ? ec : 1, sizeof(float));
-    float *abs_a = absolute(a, ea), *abs_b = absolute(b, eb);
-    int ok = ref->ref && ref->mag && abs_a && abs_b &&
-             gemmkit_sgemm_reference(c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha, a, c->lda, b,
-                                     c->ldb, 0.0f, ref->ref, c->ldc) == GEMMKIT_SUCCESS &&
-             gemmkit_sgemm_reference(c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, fabsf(c->alpha), abs_a,
-                                     c->lda, abs_b, c->ldb, 0.0f, ref->mag, c->ldc) == GEMMKIT_SUCCESS;
-    free(abs_a);
-    free(abs_b);
-    if (!ok) gk_bench_reference_free(ref);
-    return ok ? 0 : -1;
-}
-
-static double element(const gk_sgemm_case *c, const float *a, const float *b, int64_t i, int64_t j, double *mag)
-{
-    double acc = 0.0, m = 0.0;
-    for (int64_t l = 0; l < c->k; l++) {
-        double p = (double)op_a(c, a, i, l) * (double)op_b(c, b, l, j);
-        acc += p;
-        m += fabs(p);
-    }
-    *mag = fabs((double)c->alpha) * m;
-    return (double)c->alpha * acc;
-}
-
 typedef struct verdict {
-    int64_t bad;
-    double max_error;
+    int64_t bad, count;
+    double max_error, sum_sq;
     char first[160];
 } verdict;
 
 static void compare(verdict *v, double bound, int64_t i, int64_t j, double value, double reference, double mag)
 {
     double scale = mag > FLT_MIN ? mag : FLT_MIN;
-    double err = fabs(value - reference);
-    int bad = !isfinite(value) || err > bound * scale;
-    if (isfinite(value) && err / scale > v->max_error) v->max_error = err / scale;
+    double err = fabs(value - reference) / scale;
+    int bad = !isfinite(value) || err > bound;
+    if (isfinite(value)) {
+        v->max_error = err > v->max_error ? err : v->max_error;
+        v->sum_sq += err * err;
+        v->count++;
+    }
     if (bad && v->bad++ == 0)
         snprintf(v->first, sizeof v->first, "C(%lld,%lld) = %g, reference %g", (long long)i, (long long)j, value,
                  reference);
 }
 
+/* The set's errors joined to the record's (every set of a measurement adds to one max and one RMS). */
+static void add_errors(gk_bench_record *rec, const verdict *v)
+{
+    if (v->count == 0) return;
+    const double total = (double)rec->error_count + (double)v->count;
+    const double sum_sq = rec->rms_error * rec->rms_error * (double)rec->error_count + v->sum_sq;
+    rec->rms_error = sqrt(sum_sq / total);
+    rec->error_count += v->count;
+    rec->max_error = v->max_error > rec->max_error ? v->max_error : rec->max_error;
+}
+
 int gk_bench_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, gk_bench_reference *ref,
                          const float *result, double input_rounding, gk_rng *rng, gk_bench_record *rec)
 {
-    verdict v = {0, 0.0, ""};
+    verdict v = {0, 0, 0.0, 0.0, ""};
     const double bound = 2.0 * (double)(c->k + 2) * FLT_EPSILON + 2.0 * input_rounding;
-    /* Every element must be finite: C was poisoned with NaN and inputs are in [-1, 1). */
+    /* Every element must be finite: C was poisoned with NaN, and the inputs cannot overflow. */
     int64_t nonfinite = 0;
     for (int64_t j = 0; j < c->n; j++)
         for (int64_t i = 0; i < c->m; i++)
@@ -105,53 +62,32 @@ int gk_bench_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b,
                 snprintf(v.first, sizeof v.first, "C(%lld,%lld) = %g (never written or overflowed)", (long long)i,
                          (long long)j, result[c_index(c, i, j)]);
     v.bad = nonfinite;
-    const int full = (double)c->m * (double)c->n * (double)c->k <= GK_BENCH_FULL_CHECK;
-    if (full && !ref->ready) {
-        if (make_full_reference(c, a, b, ref)) {
-            snprintf(rec->message, sizeof rec->message, "out of host memory for the reference");
-            snprintf(rec->check, sizeof rec->check, "none");
-            return 0;
-        }
-        ref->ready = 1;
+    if (!ref->ready && gk_bench_reference_make(c, a, b, rng, ref)) {
+        snprintf(rec->message, sizeof rec->message, "out of host memory for the reference");
+        snprintf(rec->check, sizeof rec->check, "none");
+        return 0;
     }
-    if (full) {
-        for (int64_t j = 0; j < c->n; j++)
-            for (int64_t i = 0; i < c->m; i++) {
-                size_t idx = c_index(c, i, j);
-                if (isfinite(result[idx])) compare(&v, bound, i, j, result[idx], ref->ref[idx], ref->mag[idx]);
-            }
-        snprintf(rec->check, sizeof rec->check, "full");
-    } else {
-        /* The four corners (where padding and edge bugs show), then random elements. */
-        for (int s = 0; s < GK_BENCH_SAMPLES; s++) {
-            int64_t i, j;
-            if (s < 4) {
-                i = (s & 1) ? c->m - 1 : 0;
-                j = (s & 2) ? c->n - 1 : 0;
-            } else {
-                i = (int64_t)((gk_rng_uniform(rng) * 0.5f + 0.5f) * (float)c->m);
-                j = (int64_t)((gk_rng_uniform(rng) * 0.5f + 0.5f) * (float)c->n);
-                i = i < c->m ? i : c->m - 1;
-                j = j < c->n ? j : c->n - 1;
-            }
-            double mag, r = element(c, a, b, i, j, &mag);
-            double value = result[c_index(c, i, j)];
-            if (isfinite(value)) compare(&v, bound, i, j, value, r, mag);
+    for (int64_t r = 0; r < ref->row_count; r++)
+        for (int64_t q = 0; q < ref->col_count; q++) {
+            const int64_t i = ref->rows[r], j = ref->cols[q];
+            const size_t at = (size_t)(r * ref->col_count + q);
+            const double value = result[c_index(c, i, j)];
+            if (isfinite(value)) compare(&v, bound, i, j, value, ref->ref[at], ref->mag[at]);
         }
-        snprintf(rec->check, sizeof rec->check, "sampled");
-    }
-    rec->max_error = v.max_error;
+    snprintf(rec->check, sizeof rec->check, "%s", ref->full ? "full" : "sampled");
+    add_errors(rec, &v);
     if (v.bad) {
         snprintf(rec->message, sizeof rec->message, "WRONG: %lld element(s) off, first %s (bound %.2g x magnitude)",
                  (long long)v.bad, v.first, bound);
         return 0;
     }
-    if (full)
+    if (ref->full)
         snprintf(rec->message, sizeof rec->message, "all %lld elements within bound (max %.2g of it)",
                  (long long)(c->m * c->n), v.max_error / bound);
     else
-        snprintf(rec->message, sizeof rec->message, "%d sampled elements within bound (max %.2g of it), all finite",
-                 GK_BENCH_SAMPLES, v.max_error / bound);
+        snprintf(rec->message, sizeof rec->message,
+                 "%lld sampled elements (%lld rows x %lld columns) within bound (max %.2g of it), all finite",
+                 (long long)v.count, (long long)ref->row_count, (long long)ref->col_count, v.max_error / bound);
     return 1;
 }
 
@@ -183,7 +119,7 @@ static int descriptor_check(const gk_routine *routine, const gk_case *c, float *
     gk_check_result r;
     routine->check(c, ops, result, GK_BENCH_FULL_CHECK, GK_BENCH_SAMPLES, rng, &r);
     snprintf(rec->check, sizeof rec->check, "reference"); /* full or sampled: the message says */
-    rec->max_error = r.max_rel_error;
+    rec->max_error = r.max_rel_error > rec->max_error ? r.max_rel_error : rec->max_error; /* no RMS here */
     snprintf(rec->message, sizeof rec->message, "%s%.240s", r.passed ? "" : "WRONG: ", r.message);
     return r.passed;
 }

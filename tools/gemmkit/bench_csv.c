@@ -66,13 +66,16 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
     snprintf(line, sizeof line, "%.0f GFLOPS = %d units x %d lanes x 2 x %d MHz", d->peak_gflops, d->compute_units,
              d->lanes_per_unit, d->clock_mhz);
     comment(f, "fp32 peak", line);
+    if (report->args && !report->args->transpose)
+        comment(f, "inputs", report->args->wide_inputs ? "wide: uniform in [-1, 1), rows and columns of A and B scaled by 2^-20..2^20"
+                                                       : "uniform in [-1, 1)");
     for (int i = 0; i < report->peer_count; i++) {
         snprintf(line, sizeof line, "%s: %s", report->peers[i].found ? "found" : "not used", report->peers[i].detail);
         comment(f, report->peers[i].label, line);
     }
     fprintf(f, "op,name,kind,resolved,m,n,k,layout,trans,status,unit,work,input_sets,repeat,sample,kernel_ms,total_ms,"
                "host_ms,median_kernel_ms,median_total_ms,median_host_ms,rate_kernel,rate_call,fraction_of_peak,"
-               "fraction_of_copy,check,"
+               "fraction_of_copy,check,max_error,rms_error,checked_elements,"
                "message,note,batch,gbps_moved,timing,ratio_to_peer\n");
     for (size_t i = 0; i < report->count; i++) {
         const gk_bench_record *r = &report->records[i];
@@ -113,6 +116,10 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
             number(f, peak);
             number(f, copy > 0.0 ? copy : NAN);
             field(f, r->check, 0);
+            const int errors = (r->status == GK_BENCH_OK || r->status == GK_BENCH_WRONG) && r->check[0];
+            number(f, errors ? r->max_error : NAN);
+            number(f, errors && r->error_count > 0 ? r->rms_error : NAN);
+            fprintf(f, "%lld,", (long long)r->error_count);
             field(f, r->message, 0);
             field(f, r->note, 0);
             const double call_ms = t.median;

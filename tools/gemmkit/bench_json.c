@@ -55,13 +55,20 @@ static json_t *settings_json(const gk_bench_report *r)
 {
     const gk_bench_args *a = r->args;
     char trans[3] = {a->trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T', a->trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', 0};
-    return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:f, s:b, s:b, s:f, s:f, s:f, s:i, s:s, s:s}", "kernel",
-                     a->kernel, "params", a->params ? a->params : "", "layout",
+    return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:f, s:b, s:b, s:f, s:f, s:f, s:s, s:s, s:i, s:s, s:s, s:s}",
+                     "kernel", a->kernel, "params", a->params ? a->params : "", "layout",
                      a->layout == GEMMKIT_ROW_MAJOR ? "row" : "col", "trans", trans, "repeat", a->repeat,
                      "warmup_runs", 1, "sets", a->sets, "rotate_below_bytes",
                      GK_BENCH_ROTATE_BELOW_BYTES, "peers", a->peers, "baseline", a->baseline, "max_seconds",
-                     a->max_seconds, "alpha", 1.0, "beta", 0.0, "check_samples", GK_BENCH_SAMPLES, "full_check_below",
-                     "m*n*k <= 134217728 (512^3): every element; beyond: 4 corners + random elements, and every element finite",
+                     a->max_seconds, "alpha", 1.0, "beta", 0.0, "inputs", a->wide_inputs ? "wide" : "uniform",
+                     "inputs_detail",
+                     a->wide_inputs ? "uniform in [-1, 1), then every row and column of A and B scaled by 2^e, e uniform in -20..20"
+                                    : "uniform in [-1, 1)",
+                     "check_samples", GK_BENCH_SAMPLES, "full_check_below",
+                     "m*n*k <= 134217728 (512^3) and m*n <= 16777216: every element; beyond: a grid of 64 to 128 sampled "
+                     "rows x as many columns (the first and last among them; 128 x 128 up to k = 16384), and every element finite",
+                     "error",
+                     "per checked element |c - ref| / (|alpha| sum |a||b|), ref in float64; max and RMS over every input set",
                      "timing",
                      "device time from profiling events (OpenCL) / CUDA events, after one untimed warm-up; median, min, max of the timed runs; "
                      "results with \"timing\": \"wall-clock\" (the CPU BLAS, the host baseline) have no device: their times are each call's wall time");
@@ -82,8 +89,10 @@ static json_t *record_json(const gk_bench_report *report, const gk_bench_record 
     json_object_set_new(o, "timing", json_string(r->wall_clock ? "wall-clock" : "device"));
     json_object_set_new(o, "message", text(r->message));
     json_object_set_new(o, "note", text(r->note));
-    json_object_set_new(o, "check", json_pack("{s:s, s:b, s:o}", "method", r->check, "passed",
-                                              r->status == GK_BENCH_OK, "max_error_of_scale", number(r->max_error)));
+    json_object_set_new(o, "check", json_pack("{s:s, s:b, s:o, s:o, s:I}", "method", r->check, "passed",
+                                              r->status == GK_BENCH_OK, "max_error_of_scale", number(r->max_error),
+                                              "rms_error_of_scale", r->error_count > 0 ? number(r->rms_error) : json_null(),
+                                              "elements", (json_int_t)r->error_count));
     if (r->count > 0) {
         json_object_set_new(o, "kernel_ms", series(r->kernel_ms, r->count));
         json_object_set_new(o, "total_ms", series(r->total_ms, r->count));

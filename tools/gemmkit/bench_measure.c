@@ -17,16 +17,49 @@ void gk_bench_inputs_free(gk_bench_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
+/* splitmix64's finaliser: every input bit moves every output bit. */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+uint64_t gk_bench_set_seed(uint64_t seed, const int64_t size[3], int64_t batch, int set)
+{
+    const uint64_t parts[] = {(uint64_t)size[0], (uint64_t)size[1], (uint64_t)size[2], (uint64_t)batch, (uint64_t)set};
+    uint64_t h = mix(seed);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) h = mix(h ^ parts[i]);
+    return h;
+}
+
+/* --inputs wide: A's and B's rows and columns scaled by powers of two (plain SGEMM only: bench_args refuses
+ * it elsewhere). Exact in float, so every runner gets the same scaled inputs. */
+static int scale_wide(const gk_case *kase, gk_rng *rng, float *const *ops)
+{
+    const gk_sgemm_case *c = &kase->gemm;
+    const int ta = c->trans_a != GEMMKIT_NO_TRANS, tb = c->trans_b != GEMMKIT_NO_TRANS;
+    return gk_scale_wide(rng, ops[0], c->layout, ta ? c->k : c->m, ta ? c->m : c->k, c->lda) ||
+           gk_scale_wide(rng, ops[1], c->layout, tb ? c->n : c->k, tb ? c->k : c->n, c->ldb) ? -1 : 0;
+}
+
 static int allocate(gk_bench_session *s, gk_bench_inputs *in)
 {
     const gk_routine *routine = in->routine;
     double bytes = 0.0;
     for (int i = 0; i < routine->operands; i++) bytes += 4.0 * (double)in->extent[i];
     in->sets = gk_bench_input_sets(s->args, bytes);
+    gk_case_label l;
+    routine->label(&in->kase, &l);
     for (int k = 0; k < in->sets; k++) {
         for (int i = 0; i < routine->operands; i++)
             if (!(in->ops[k][i] = malloc((in->extent[i] ? in->extent[i] : 1) * sizeof(float)))) return -1;
-        routine->fill(&in->kase, &s->rng, in->ops[k]);
+        in->seed[k] = gk_bench_set_seed(s->report.seed, l.size, l.batch, k);
+        gk_rng rng;
+        gk_rng_seed(&rng, in->seed[k]);
+        routine->fill(&in->kase, &rng, in->ops[k]);
+        if (s->args->wide_inputs && routine == &gk_routine_gemm && scale_wide(&in->kase, &rng, in->ops[k])) return -1;
     }
     const size_t out = in->extent[routine->operands - 1];
     return (in->result = malloc((out ? out : 1) * sizeof(float))) ? 0 : -1;
@@ -48,8 +81,9 @@ int gk_bench_inputs_make(gk_bench_session *s, const gk_routine *routine, const g
         gk_bench_inputs_free(in);
         return -1;
     }
-    gk_bench_progress(s, "size %s: %d input set%s of random values in [-1, 1)", text, in->sets,
-                      in->sets == 1 ? "" : "s");
+    gk_bench_progress(s, "size %s: %d input set%s of random values in [-1, 1)%s", text, in->sets,
+                      in->sets == 1 ? "" : "s",
+                      s->args->wide_inputs ? ", rows and columns scaled by 2^-20..2^20 (--inputs wide)" : "");
     return 0;
 }
 
@@ -121,14 +155,19 @@ static void check_sets(gk_bench_session *s, gk_runner *r, gk_bench_inputs *in, g
     const int out = in->routine->operands - 1;
     char err[GK_BENCH_ERR] = "";
     rec->status = GK_BENCH_OK;
+    rec->max_error = rec->rms_error = 0.0;
+    rec->error_count = 0;
     for (int set = 0; set < rec->sets && rec->status == GK_BENCH_OK; set++) {
         int slots[GK_ROUTINE_MAX_OPERANDS];
         slots_of(in, set, slots);
+        /* The elements sampled depend on the set alone: the same for every runner. */
+        gk_rng pick;
+        gk_rng_seed(&pick, ~in->seed[set]);
         if (r->read(r, slots[out], in->result, in->extent[out], err)) {
             rec->status = GK_BENCH_ERROR;
             snprintf(rec->message, sizeof rec->message, "reading the result: %.220s", err);
         } else if (!gk_bench_check(in->routine, &in->kase, in->ops[set], &in->ref[set], in->result,
-                                   r->input_rounding, &s->rng, rec)) {
+                                   r->input_rounding, &pick, rec)) {
             rec->status = GK_BENCH_WRONG;
             char first[GK_BENCH_ERR];
             snprintf(first, sizeof first, "%s", rec->message);

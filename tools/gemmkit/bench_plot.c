@@ -302,7 +302,7 @@ int gk_bench_plot_script(FILE *f, const gk_bench_report *report, const char *pat
     quoted(f, path);
     const char *unit = report->count ? report->records[0].unit : "GFLOPS";
     /* The run's title over the whole image, centred on it (a panel's title centres on its narrower plot). */
-    char header[512];
+    char header[768];
     snprintf(header, sizeof header, "%s\n%s | %s (%s), %s", report->title, report->device.platform,
              report->device.name, report->device.backend, report->date);
     fprintf(f, "\nset multiplot layout %d,1 title ", n);

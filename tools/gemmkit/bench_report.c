@@ -186,6 +186,17 @@ static void print_ratio(FILE *out, const char *peer, double ratio)
     else fprintf(out, " %*s", ratio_width(peer), "-");
 }
 
+/* The max and RMS error columns: "-" where the check measured none (RMS: where only a max is known). */
+static void print_errors(FILE *out, const gk_bench_record *r)
+{
+    const int measured = (r->status == GK_BENCH_OK || r->status == GK_BENCH_WRONG) && r->check[0] &&
+                         strcmp(r->check, "none") != 0;
+    if (measured) fprintf(out, " %8.1e", r->max_error);
+    else fprintf(out, " %8s", "-");
+    if (measured && r->error_count > 0) fprintf(out, " %8.1e", r->rms_error);
+    else fprintf(out, " %8s", "-");
+}
+
 void gk_bench_display_name(const gk_bench_record *r, char *out, size_t len)
 {
     if (strcmp(r->op, "sgemm") != 0 && strcmp(r->kind, "gemmkit") != 0) snprintf(out, len, "%s:%s", r->name, r->op);
@@ -221,8 +232,13 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
                      "are each call's wall-clock time.\n");
     if (bytes) fprintf(out, "GB/s: (bytes read + bytes written) / time; %%copy: kernel GB/s over the best gemmkit copy's.\n");
     if (ladder) fprintf(out, "step: kernel %s over the previous step of the same document at that size.\n", unit);
-    fprintf(out, "\n%-*s %-14s %10s %6s %24s %10s %10s", w, "name", "size", unit, bytes ? "%copy" : "%peak",
-            "kernel ms: median [min-max]", "call ms", "host ms");
+    if (!bytes)
+        fprintf(out, "max err, rms err: |c - ref| / (|alpha||A||B|)ij over the checked elements of every input set,\n"
+                     "ref in float64 (check full: every element; sampled: a grid of rows x columns, the same for\n"
+                     "every runner).\n");
+    fprintf(out, "\n%-*s %-14s %10s %6s", w, "name", "size", unit, bytes ? "%copy" : "%peak");
+    if (!bytes) fprintf(out, " %8s %8s", "max err", "rms err");
+    fprintf(out, " %24s %10s %10s", "kernel ms: median [min-max]", "call ms", "host ms");
     if (ladder) fprintf(out, " %6s", "step");
     for (int p = 0; p < npeers; p++) {
         char head[32];
@@ -237,7 +253,9 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         if (r->batch) snprintf(size + strlen(size), sizeof size - strlen(size), " x%lld", (long long)r->batch);
         gk_bench_display_name(r, name, sizeof name);
         if (r->status != GK_BENCH_OK) {
-            fprintf(out, "%-*s %-14s %10s %6s %24s %10s %10s", w, name, size, "-", "-", "-", "-", "-");
+            fprintf(out, "%-*s %-14s %10s %6s", w, name, size, "-", "-");
+            if (!bytes) print_errors(out, r); /* a wrong result's errors say how wrong */
+            fprintf(out, " %24s %10s %10s", "-", "-", "-");
             if (ladder) fprintf(out, " %6s", "-");
             for (int p = 0; p < npeers; p++) print_ratio(out, peers[p], 0.0);
             fprintf(out, "  %s: %s%s%s\n", gk_bench_status_name(r->status), r->message, r->note[0] ? "; " : "",
@@ -261,6 +279,7 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
             fprintf(out, " %5.1f%%", 100.0 * rate / report->device.peak_gflops);
         else
             fprintf(out, " %6s", "-");
+        if (!bytes) print_errors(out, r);
         fprintf(out, " %24s %10.4g %10.4g", spread, t.median, h.median);
         if (ladder) {
             double step = gk_bench_step_speedup(report, r);

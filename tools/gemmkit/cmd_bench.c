@@ -242,9 +242,10 @@ int gk_cmd_bench(const gk_cli *cli)
     strftime(report->date, sizeof report->date, "%Y-%m-%dT%H:%M:%SZ", &utc);
     command_line(cli, report->command_line, sizeof report->command_line);
     snprintf(report->title, sizeof report->title,
-             "gemmkit bench: SGEMM C = op(A) op(B), %s-major, %c%c; 1 warm-up + %d timed runs each; seed %llu",
+             "gemmkit bench: SGEMM C = op(A) op(B), %s-major, %c%c; inputs %s; 1 warm-up + %d timed runs each; seed %llu",
              args.layout == GEMMKIT_ROW_MAJOR ? "row" : "column", args.trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T',
-             args.trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', args.repeat, (unsigned long long)report->seed);
+             args.trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', args.wide_inputs ? "wide" : "uniform", args.repeat,
+             (unsigned long long)report->seed);
 
     gk_bench_progress(&s, "device: %s | %s; %d size(s), kernel %s", s.info.platform, s.info.name, args.size_count,
                       args.kernel);

@@ -19,18 +19,6 @@ typedef struct stats {
     int64_t count;
 } stats;
 
-static void scale_wide(gk_rng *rng, float *x, int64_t rows, int64_t cols) /* x[r * cols + c] */
-{
-    for (int64_t r = 0; r < rows; r++) {
-        const int e = (int)floorf((gk_rng_uniform(rng) + 1.0f) * 20.5f) - 20;
-        for (int64_t c = 0; c < cols; c++) x[r * cols + c] = ldexpf(x[r * cols + c], e);
-    }
-    for (int64_t c = 0; c < cols; c++) {
-        const int e = (int)floorf((gk_rng_uniform(rng) + 1.0f) * 20.5f) - 20;
-        for (int64_t r = 0; r < rows; r++) x[r * cols + c] = ldexpf(x[r * cols + c], e);
-    }
-}
-
 /* Rows of A (s x k) and columns of B (s x k, each column contiguous). */
 static void measure(const float *a, const float *b, int64_t s, int64_t k, const int *ktiles, stats *out)
 {
@@ -79,10 +67,9 @@ int main(int argc, char **argv)
             gk_rng_seed(&rng, seed + (uint64_t)k);
             gk_fill_random(&rng, a, (size_t)(s * k));
             gk_fill_random(&rng, b, (size_t)(s * k));
-            if (wide) {
-                scale_wide(&rng, a, s, k);
-                scale_wide(&rng, b, s, k);
-            }
+            if (wide && (gk_scale_wide(&rng, a, GEMMKIT_ROW_MAJOR, s, k, k) ||
+                         gk_scale_wide(&rng, b, GEMMKIT_ROW_MAJOR, s, k, k)))
+                return 1;
             stats st[GK_MODEL_SCHEME_COUNT] = {{0}};
             measure(a, b, s, k, ktiles, st);
             for (int m = 0; m < GK_MODEL_SCHEME_COUNT; m++)
