@@ -9,12 +9,13 @@
 #   3. PSGEMM at n, NB: 1 rank; 2 ranks with KB = n (one sgemm_ per rank); 2
 #      ranks with KB = NB (n / NB sgemm_ calls per rank, C copied both ways by
 #      each); each checked against float64 on sampled elements;
-#   4. at n = 8192 on 2 ranks, ScaLAPACK's stock PILAENV (KB = 32) against KB = n.
+#   4. at N_STOCK (default 8192) on 2 ranks, ScaLAPACK's stock PILAENV (KB = 32)
+#      against KB = N_STOCK: what replacing PILAENV is worth.
 # Prints a table last (also OUTDIR/summary.txt); logs in OUTDIR/*.log.
 #
 #   bench/scalapack.sh OUTDIR
 #
-# Environment: N (default 32768), NB (default 8192), BUDGET (seconds for the
+# Environment: N (default 32768), NB (default 8192), N_STOCK, BUDGET (seconds for the
 # whole script, default 450), BACKEND (cuda when built and seeing a GPU, else
 # opencl), DEVICES (the device indices to hand out to ranks, default every GPU
 # of the backend), GEMMKIT_BUILD_DIR (default build-scalapack); the drop-in's
@@ -23,7 +24,7 @@ set -uo pipefail
 out=${1:?usage: bench/scalapack.sh OUTDIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GEMMKIT_BUILD_DIR:-$root/build-scalapack}
-n=${N:-32768} nb=${NB:-8192}
+n=${N:-32768} nb=${NB:-8192} n_stock=${N_STOCK:-8192}
 
 . "$root/bench/gpu-env.sh"
 gk_steps_begin "$out" "${BUDGET:-450}" || exit 2
@@ -78,11 +79,11 @@ psgemm() {
 psgemm psgemm-1rank 1 "$n"
 psgemm psgemm-2ranks 2 "$n"
 psgemm psgemm-2ranks-kb"$nb" 2 "$n" "$nb"
-psgemm psgemm-8192-2ranks 2 8192
-psgemm psgemm-8192-2ranks-kb32 2 8192 32
+psgemm psgemm-stock-2ranks 2 "$n_stock"
+psgemm psgemm-stock-2ranks-kb32 2 "$n_stock" 32
 
 # ---- the table
-tflops_us() { awk -v n="$1" -v us="$2" 'BEGIN { if (us > 0) printf "%.1f", 2 * n * n * n / (us * 1e-6) / 1e12 }'; }
+tflops_us() { awk -v n="$1" -v us="$2" 'BEGIN { if (us > 0) printf "%.4g", 2 * n * n * n / (us * 1e-6) / 1e12 }'; }
 rate() { sed -n 's/.*psgemm_: [0-9.]* s, \([0-9.e+]*\) TFLOPS.*/\1/p' "$gk_out/$1.log" 2>/dev/null | head -1; }
 seconds() { sed -n 's/.*psgemm_: \([0-9.]*\) s,.*/\1/p' "$gk_out/$1.log" 2>/dev/null | head -1; }
 checked() {
@@ -107,8 +108,8 @@ ratio() { awk -v a="$1" -v b="$2" -v f="${3:-1}" 'BEGIN { if (a > 0 && b > 0) pr
   echo "| PSGEMM 1 rank (1 x 1 grid) | $(seconds psgemm-1rank) | ${one:-} | $(ratio "$one" "$host") | $(checked psgemm-1rank) |"
   echo "| PSGEMM 2 ranks (1 x 2), KB = n | $(seconds psgemm-2ranks) | ${two:-} | $(ratio "$two" "$host" 2) per GPU | $(checked psgemm-2ranks) |"
   echo "| PSGEMM 2 ranks (1 x 2), KB = NB | $(seconds psgemm-2ranks-kb"$nb") | ${two_nb:-} | $(ratio "$two_nb" "$host" 2) per GPU | $(checked psgemm-2ranks-kb"$nb") |"
-  echo "| PSGEMM 2 ranks, n = 8192, KB = n | $(seconds psgemm-8192-2ranks) | $(rate psgemm-8192-2ranks) | | $(checked psgemm-8192-2ranks) |"
-  echo "| PSGEMM 2 ranks, n = 8192, KB = 32 (stock) | $(seconds psgemm-8192-2ranks-kb32) | $(rate psgemm-8192-2ranks-kb32) | | $(checked psgemm-8192-2ranks-kb32) |"
+  echo "| PSGEMM 2 ranks, n = $n_stock, KB = n | $(seconds psgemm-stock-2ranks) | $(rate psgemm-stock-2ranks) | | $(checked psgemm-stock-2ranks) |"
+  echo "| PSGEMM 2 ranks, n = $n_stock, KB = 32 (stock PILAENV) | $(seconds psgemm-stock-2ranks-kb32) | $(rate psgemm-stock-2ranks-kb32) | | $(checked psgemm-stock-2ranks-kb32) |"
   echo
   echo "scaling, 2 ranks over 1 (KB = n): $(ratio "$two" "$one")x; efficiency against 2 x gemmkit's 1-GPU host-array rate: $(ratio "$two" "$host" 2)"
 } | tee "$gk_out/summary.txt"
