@@ -3,9 +3,10 @@
 # ../shared/gpu/NOTES.md for that machine. It
 #   - registers NVIDIA's OpenCL driver (only PoCL is registered on a fresh machine),
 #   - unpacks the packages carried in .deps/ (scripts/fetch-gpu-deps.sh fetches
-#     them: CLBlast, cmocka, jansson, OpenCL headers) into .deps/root, the one
-#     way scripts/unpack-deps.sh does it, and exports the paths that make them
-#     and the CUDA toolkit visible to CMake, the linker and dlopen,
+#     them: CLBlast, cmocka, jansson, OpenCL headers, Open MPI and ScaLAPACK)
+#     into .deps/root, the one way scripts/unpack-deps.sh does it, and exports
+#     the paths that make them and the CUDA toolkit visible to CMake, the linker
+#     and dlopen (Open MPI's own: bench/mpi-env.sh),
 #   - sets GEMMKIT_OFFLINE=1, so that `make` unpacks instead of calling apt-get,
 #   - defines the step runner the scripts share (gk_steps_begin, gk_step,
 #     gk_log, gk_steps_end), with one time budget for the whole script, and
@@ -38,6 +39,8 @@ if compgen -G "$gk_root/.deps/*.deb" >/dev/null; then
   "$gk_root/scripts/unpack-deps.sh" >&2 || echo "gpu-env: could not unpack .deps" >&2
   export LD_LIBRARY_PATH="$gk_root/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export CMAKE_PREFIX_PATH="$gk_root/.deps/root/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  # Open MPI and ScaLAPACK, when carried: mpirun, mpicc and their files from there.
+  [ -x "$gk_root/.deps/root/usr/bin/orterun" ] && GK_MPI_ROOT="$gk_root/.deps/root" . "$gk_root/bench/mpi-env.sh"
 else
   echo "gpu-env: no .deps/*.deb (scripts/fetch-gpu-deps.sh): CLBlast, cmocka and jansson only if installed" >&2
 fi

@@ -14,9 +14,11 @@ set -euo pipefail
 # that CPU work goes to (libopenblas0-pthread, also the libblas.so.3 alternative).
 # python3-numpy, python3-pytest also run the Python package's tests; python3-venv
 # and python3-pip (which brings setuptools and wheel): `pip install ./python` in a venv.
+# Open MPI (openmpi-bin: mpirun; libopenmpi-dev: mpi.h) and ScaLAPACK for it
+# (libscalapack-openmpi-dev): PSGEMM under the drop-in (examples/scalapack).
 packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev libjansson-dev
           libblas-dev libblas3 gfortran liblapack3 liblapack-dev libopenblas0-pthread python3-numpy python3-pytest
-          python3-hypothesis python3-venv python3-pip)
+          python3-hypothesis python3-venv python3-pip openmpi-bin libopenmpi-dev libscalapack-openmpi-dev)
 # Nice to have: clang with libFuzzer runs a short fuzzing of the .npy reader.
 optional=(clang libclang-rt-dev)
 
