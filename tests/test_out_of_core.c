@@ -25,7 +25,7 @@ static gk_sgemm_problem problem_of(int64_t m, int64_t n, int64_t k)
 static gemmkit_context *one_device(size_t limit)
 {
     gemmkit_context *ctx = NULL;
-    assert_int_equal(gemmkit_context_create(&ctx, "0"), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
     assert_int_equal(gemmkit_context_set_memory_limit(ctx, limit), GEMMKIT_SUCCESS);
     return ctx;
 }
@@ -88,7 +88,7 @@ static void test_limit_too_small(void **state)
     (void)state;
     setenv("GEMMKIT_DEVICE_MEMORY_LIMIT", "4K", 1);
     gemmkit_context *ctx = NULL;
-    gemmkit_status status = gemmkit_context_create(&ctx, "0");
+    gemmkit_status status = gemmkit_context_create(&ctx, NULL);
     unsetenv("GEMMKIT_DEVICE_MEMORY_LIMIT");
     assert_int_equal(status, GEMMKIT_SUCCESS);
     enum { M = 40, N = 30, K = 20 };

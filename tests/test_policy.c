@@ -468,6 +468,40 @@ static void test_huge_shapes_do_not_overflow(void **state)
 }
 
 /* tune's description of the fast kernel's scope comes from the fallback row's note. */
+/* Host-array routes: the CPU BLAS on CPU devices, the tiler for large calls on GPUs. */
+typedef struct route_case {
+    int64_t m, n, k;
+} route_case;
+
+static int route_case_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+{
+    (void)rule;
+    const route_case *c = data;
+    gk_variables_set(vars, "M", c->m);
+    gk_variables_set(vars, "N", c->n);
+    gk_variables_set(vars, "K", c->k);
+    gk_variables_set(vars, "WORK", c->m * c->n * c->k);
+    gk_variables_set(vars, "CUS", 132);
+    return 1;
+}
+
+static const char *route_of(int is_gpu, int64_t m, int64_t n, int64_t k)
+{
+    route_case c = {m, n, k};
+    const gk_policy_rule *r = gk_policy_first(gk_policy_builtin(), "gemm", GK_STEP_ROUTE, is_gpu, route_case_variables, &c);
+    return r ? r->choice : "device";
+}
+
+static void test_routes(void **state)
+{
+    (void)state;
+    assert_string_equal(route_of(0, 64, 64, 64), "host-blas");
+    assert_string_equal(route_of(0, 8192, 8192, 8192), "host-blas");
+    assert_string_equal(route_of(1, 1024, 1024, 1024), "device");
+    assert_string_equal(route_of(1, 2048, 2048, 2048), "tiled");
+    assert_string_equal(route_of(1, 32768, 32768, 32768), "tiled");
+}
+
 static void test_scope_from_the_policy(void **state)
 {
     (void)state;
@@ -550,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_scope_from_the_policy),
         cmocka_unit_test(test_batched_choice),
         cmocka_unit_test(test_batched_variants),
+        cmocka_unit_test(test_routes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

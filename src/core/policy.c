@@ -26,7 +26,7 @@ const char *const *gk_policy_variables(const char *routine)
 }
 
 static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback", "route"};
-static const char *const route_names[] = {"host-blas", "device"};
+static const char *const route_names[] = {"host-blas", "device", "tiled"};
 static const char *const class_names[] = {"any", "gpu", "cpu"};
 
 /* The index of `word` in names[count], or -1. */
@@ -90,8 +90,8 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
              !(step == GK_STEP_VARIANT && strcmp(f[0], "gemm_batched") == 0))
         warn(policy, name, line, "routine %s has only kernel%s rows", f[0],
              strcmp(f[0], "gemm_batched") == 0 ? " and variant" : "");
-    else if (step == GK_STEP_ROUTE && lookup(f[3], route_names, 2) < 0)
-        warn(policy, name, line, "unknown route \"%s\" (host-blas, device)", f[3]);
+    else if (step == GK_STEP_ROUTE && lookup(f[3], route_names, 3) < 0)
+        warn(policy, name, line, "unknown route \"%s\" (host-blas, device, tiled)", f[3]);
     else if (names_kernel && (!kernel || gk_kernel_is_helper(kernel)))
         warn(policy, name, line, "no kernel named \"%s\" in this gemmkit", f[3]);
     else if (!fits(r->routine, sizeof r->routine, f[0]) || !fits(r->choice, sizeof r->choice, f[3]) ||

@@ -56,7 +56,12 @@ int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p)
     const int64_t largest = (ea > eb ? (ea > ec ? ea : ec) : (eb > ec ? eb : ec)) * (int64_t)sizeof(float);
     if (ctx->info.max_alloc_bytes && largest > (int64_t)ctx->info.max_alloc_bytes) return 1;
     const int64_t budget = gk_tiled_budget(ctx);
-    return budget > 0 && 2 * (ea + eb + ec) * (int64_t)sizeof(float) > budget;
+    if (budget > 0 && 2 * (ea + eb + ec) * (int64_t)sizeof(float) > budget) return 1;
+    /* Calls large enough for the tiler's overlap of copies and compute to pay (the policy's "tiled" rows). */
+    const route_shape shape = {p, ctx->info.compute_units};
+    const gk_policy_rule *rule =
+        gk_policy_first(gk_policy_builtin(), "gemm", GK_STEP_ROUTE, ctx->info.is_gpu, route_variables, (void *)&shape);
+    return rule && strcmp(rule->choice, "tiled") == 0;
 }
 
 static double now_ms(void)

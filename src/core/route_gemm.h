@@ -16,8 +16,9 @@ const gk_host_blas *gk_sgemm_route_host(const gemmkit_context *ctx, const gemmki
  * rather than the host-staging path: always on a context of several devices;
  * on one device when the staged operands, with the padded copies a tiled
  * kernel may make, exceed the context's device-memory budget
- * (gk_tiled_budget), a matrix exceeds the device's largest buffer, or a span
- * exceeds the kernels' 2^31-1 elements. */
+ * (gk_tiled_budget), a matrix exceeds the device's largest buffer, a span
+ * exceeds the kernels' 2^31-1 elements, or the policy's route step says
+ * "tiled" (large calls on GPUs, whose copies the tiler overlaps). */
 int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p);
 
 /* Runs the call on that BLAS, on the caller's arrays; options' timings get
