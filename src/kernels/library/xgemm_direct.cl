@@ -101,19 +101,6 @@ HELPER float4 load4(const __global float* X, const int i, const int vec)
     return (float4)(X[i], X[i + 1], X[i + 2], X[i + 3]);
 }
 
-// Four floats of X at x .. x+3 along the edge of size `size` (stride 1 from
-// `base`): whole where they fit, else each index clamped to size - 1. Rows of
-// A past M and columns of B past N feed only elements of C that are never
-// stored, so any finite value of the matrix will do there, and only the
-// work-items on the edge take the scalar path.
-HELPER float4 load4_clamped(const __global float* X, const int base, const int x, const int size, const int vec)
-{
-    if (x + 4 <= size) return load4(X, base + x, vec);
-    const int last = size - 1;
-    return (float4)(X[base + min(x, last)], X[base + min(x + 1, last)], X[base + min(x + 2, last)],
-                    X[base + min(x + 3, last)]);
-}
-
 // Where the id-th float4 of a tile with origin (x0, k0) starts: an operand
 // whose x (M or N) is contiguous, element (x, k) at X[x + k*ld], is read as
 // float4 along x; one whose K is contiguous, element (x, k) at X[k + x*ld],
@@ -136,12 +123,10 @@ HELPER void load_outer(float4* r, const __global float* X, const int ld, const i
             r[l] = load4(X, OUTER_X(x0, id, tile) + OUTER_K(k0, id, tile) * ld, vec);
         }
     } else {
-        // On an edge of C: x clamped (load4_clamped); past K zeros, which
-        // keep the products of the last K step exact.
         #pragma unroll
         for (int l = 0; l < loads; l++) {
             const int id = tid + l * THREADS, x = OUTER_X(x0, id, tile), k = OUTER_K(k0, id, tile);
-            r[l] = k < K ? load4_clamped(X, k * ld, x, size, vec) : (float4)(0.0f);
+            r[l] = load4_checked(X, x + k * ld, k < K ? size - x : 0);
         }
     }
 }
@@ -156,12 +141,10 @@ HELPER void load_kmajor(float4* r, const __global float* X, const int ld, const 
             r[l] = load4(X, KMAJOR_K(k0, id) + KMAJOR_X(x0, id) * ld, vec);
         }
     } else {
-        // x clamped to the matrix (see load4_clamped); along k, whole float4
-        // inside K and zeros past it.
         #pragma unroll
         for (int l = 0; l < loads; l++) {
-            const int id = tid + l * THREADS, x = min(KMAJOR_X(x0, id), size - 1), k = KMAJOR_K(k0, id);
-            r[l] = k + 4 <= K ? load4(X, k + x * ld, vec) : load4_checked(X, k + x * ld, K - k);
+            const int id = tid + l * THREADS, x = KMAJOR_X(x0, id), k = KMAJOR_K(k0, id);
+            r[l] = load4_checked(X, k + x * ld, x < size ? K - k : 0);
         }
     }
 }
