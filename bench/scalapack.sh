@@ -56,7 +56,10 @@ if [ -z "$backend" ]; then
   gk_has_cuda "$build/gemmkit" && backend=cuda
 fi
 "$build/gemmkit" --backend "$backend" devices >"$gk_out/devices.txt" 2>&1
-gpus=${DEVICES:-$(sed -n 's/^ *\[\([0-9]*\)\] .* (GPU)$/\1/p' "$gk_out/devices.txt" | paste -sd, -)}
+# `gemmkit devices` lists every backend: the indices are those of this backend's section.
+section='/^OpenCL:/,/^CUDA:/p'
+[ "$backend" = cuda ] && section='/^CUDA:/,$p'
+gpus=${DEVICES:-$(sed -n "$section" "$gk_out/devices.txt" | sed -n 's/^ *\[\([0-9]*\)\] .* (GPU)$/\1/p' | paste -sd, -)}
 gk_log "backend $backend, GPUs [$gpus]"
 if [ -z "$gpus" ]; then
   gk_log "no GPU on the $backend backend: see $gk_out/devices.txt"
