@@ -3,6 +3,7 @@
  * log, a bad GEMMKIT_BLAS_THRESHOLD, and the CPU fallback (with a warning
  * even when the log is off) when GEMMKIT_DEVICE or GEMMKIT_BACKEND cannot be
  * honoured. */
+#define _XOPEN_SOURCE 700 /* putenv, beside the project's _POSIX_C_SOURCE */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include "blas_dropin.h"
 #include "check.h"
+#include "env_cache.h"
 
 void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const float *alpha,
             const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
@@ -194,10 +196,49 @@ static void test_no_device_falls_back_to_cpu(void **state)
     assert_true(right);
 }
 
+/* The settings' cache answers as getenv does through every way a program changes its environment. */
+static void test_env_cache_follows_every_change(void **state)
+{
+    (void)state;
+    gk_env_cache cache = {0};
+    int changed = 0;
+    unsetenv("GK_TEST_CACHED");
+    assert_null(gk_env_cached(&cache, "GK_TEST_CACHED", &changed));
+    assert_int_equal(changed, 1);
+    assert_null(gk_env_cached(&cache, "GK_TEST_CACHED", &changed));
+    assert_int_equal(changed, 0);
+    setenv("GK_TEST_CACHED", "12", 1); /* added */
+    assert_string_equal(gk_env_cached(&cache, "GK_TEST_CACHED", &changed), "12");
+    assert_int_equal(changed, 1);
+    assert_string_equal(gk_env_cached(&cache, "GK_TEST_CACHED", &changed), "12");
+    assert_int_equal(changed, 0);
+    setenv("GK_TEST_CACHED", "3", 1); /* replaced */
+    assert_string_equal(gk_env_cached(&cache, "GK_TEST_CACHED", &changed), "3");
+    assert_int_equal(changed, 1);
+    setenv("GK_TEST_OTHER", "x", 1); /* another variable: same value */
+    assert_string_equal(gk_env_cached(&cache, "GK_TEST_CACHED", &changed), "3");
+    unsetenv("GK_TEST_OTHER");
+    assert_string_equal(gk_env_cached(&cache, "GK_TEST_CACHED", &changed), "3");
+    static char buffer[] = "GK_TEST_CACHED=4";
+    putenv(buffer); /* the caller's buffer, then changed in place */
+    assert_string_equal(gk_env_cached(&cache, "GK_TEST_CACHED", &changed), "4");
+    buffer[sizeof buffer - 2] = '5';
+    assert_string_equal(gk_env_cached(&cache, "GK_TEST_CACHED", &changed), "5");
+    assert_int_equal(changed, 1);
+    unsetenv("GK_TEST_CACHED"); /* removed */
+    assert_null(gk_env_cached(&cache, "GK_TEST_CACHED", &changed));
+    assert_int_equal(changed, 1);
+    /* A prefix of another name is not the variable. */
+    setenv("GK_TEST_CACHED_LONGER", "no", 1);
+    assert_null(gk_env_cached(&cache, "GK_TEST_CACHED", &changed));
+    unsetenv("GK_TEST_CACHED_LONGER");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         /* First: its children must not inherit a device this process opened. */
+        cmocka_unit_test(test_env_cache_follows_every_change),
         cmocka_unit_test(test_bad_device_setting_warns_once),
         cmocka_unit_test(test_default_xerbla_prints_and_returns),
         cmocka_unit_test(test_verbose_log_and_bad_threshold),

@@ -13,33 +13,43 @@
 #include <time.h>
 
 #include "blas_dropin.h"
+#include "env_cache.h"
 #include "host_blas.h"
 
-/* ---- settings: read at every call, so a program may change them as it runs */
+/* ---- settings: read at every call, so a program may change them as it runs
+ * (through a per-thread cache, env_cache.h: a few comparisons while they stay) */
 
 /* The threshold in multiply-adds; *explicit_setting tells whether the user
  * chose it (a usable GEMMKIT_BLAS_THRESHOLD) rather than the default. */
 static double threshold_setting(int *explicit_setting)
 {
     static atomic_int warned;
-    const char *env = getenv("GEMMKIT_BLAS_THRESHOLD");
-    *explicit_setting = 0;
-    if (!env || !*env) return GK_BLAS_DEFAULT_THRESHOLD;
-    char *end = NULL;
-    double v = strtod(env, &end);
-    if (*end == '\0' && v >= 0.0 && !isnan(v)) {
-        *explicit_setting = 1;
-        return v;
+    static _Thread_local gk_env_cache cache;
+    static _Thread_local double value;
+    static _Thread_local int explicit_value;
+    int changed;
+    const char *env = gk_env_cached(&cache, "GEMMKIT_BLAS_THRESHOLD", &changed);
+    if (changed) {
+        value = GK_BLAS_DEFAULT_THRESHOLD, explicit_value = 0;
+        char *end = NULL;
+        const double v = env && *env ? strtod(env, &end) : 0.0;
+        if (env && *env && *end == '\0' && v >= 0.0 && !isnan(v)) {
+            value = v, explicit_value = 1;
+        } else if (env && *env && !atomic_exchange(&warned, 1)) {
+            fprintf(stderr,
+                    "gemmkit-blas: ignoring GEMMKIT_BLAS_THRESHOLD=\"%s\" (expected a number >= 0); using %.0f\n", env,
+                    GK_BLAS_DEFAULT_THRESHOLD);
+        }
     }
-    if (!atomic_exchange(&warned, 1))
-        fprintf(stderr, "gemmkit-blas: ignoring GEMMKIT_BLAS_THRESHOLD=\"%s\" (expected a number >= 0); using %.0f\n",
-                env, GK_BLAS_DEFAULT_THRESHOLD);
-    return GK_BLAS_DEFAULT_THRESHOLD;
+    *explicit_setting = explicit_value;
+    return value;
 }
 
 static int verbose_setting(void)
 {
-    const char *env = getenv("GEMMKIT_BLAS_VERBOSE");
+    static _Thread_local gk_env_cache cache;
+    int changed;
+    const char *env = gk_env_cached(&cache, "GEMMKIT_BLAS_VERBOSE", &changed);
     return env && *env && strcmp(env, "0") != 0;
 }
 
