@@ -517,8 +517,9 @@ GEMMKIT_API gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout la
  * k == 0) and beta == 1, the call checks its arguments and returns without
  * touching the device.
  *
- * **Tiled** (a context of several devices, or operands beyond one device's
- * memory limit: gemmkit_context_set_memory_limit()): C is cut into tiles
+ * **Tiled** (a context of several devices, operands beyond one device's
+ * memory limit: gemmkit_context_set_memory_limit(), or a large call on a GPU,
+ * from 2^33 multiply-adds, as the built-in policy routes it): C is cut into tiles
  * that every device takes from a shared queue (two lanes per device, so
  * copies overlap kernels); each tile's panels of A and B are copied from
  * the caller's arrays (K in chunks when they would not fit), multiplied with
