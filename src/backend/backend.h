@@ -87,6 +87,11 @@ typedef struct gk_backend_ops {
      * or "" when the backend cannot tell; NULL: never known. */
     void (*device_arch)(int index, char *arch, size_t size);
     gemmkit_status (*open)(int index, gk_device **device);
+    /* A second queue (stream) on an open device's own driver context, so that
+     * work in it overlaps work in the first (the tiler's lanes, multi_gemm.c);
+     * closed with close. NULL: open the device again instead (CUDA, whose
+     * opens share the device's primary context anyway). */
+    gemmkit_status (*open_queue)(gk_device *device, gk_device **queue);
     void (*close)(gk_device *device);
 
     gemmkit_status (*alloc)(gk_device *device, size_t bytes, gk_mem **mem);

@@ -198,6 +198,25 @@ static gemmkit_status opencl_open(int index, gk_device **out)
     return GEMMKIT_SUCCESS;
 }
 
+/* Separate OpenCL contexts are separate CUDA contexts under NVIDIA's driver,
+ * which time-slice: a lane's copies then wait for the other lane's kernels.
+ * Queues of one context overlap. */
+static gemmkit_status opencl_open_queue(gk_device *of, gk_device **out)
+{
+    gk_device *dev = calloc(1, sizeof *dev);
+    if (!dev) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating the device record");
+    *dev = (gk_device){.platform = of->platform, .id = of->id, .context = of->context};
+    cl_int err = CL_SUCCESS;
+    dev->queue = clCreateCommandQueue(dev->context, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) {
+        free(dev);
+        return cl_fail(err, "clCreateCommandQueue");
+    }
+    clRetainContext(dev->context); /* released by opencl_close */
+    *out = dev;
+    return GEMMKIT_SUCCESS;
+}
+
 static void opencl_close(gk_device *dev)
 {
     if (!dev) return;
@@ -402,6 +421,7 @@ static const gk_backend_ops opencl_ops = {
     .device_info = opencl_device_info,
     .device_arch = opencl_device_arch,
     .open = opencl_open,
+    .open_queue = opencl_open_queue,
     .close = opencl_close,
     .alloc = opencl_alloc,
     .release = opencl_release,

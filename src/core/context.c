@@ -77,7 +77,10 @@ gemmkit_status gemmkit_device_get_info(gemmkit_backend backend, int index, gemmk
     return ops->device_info(index, info);
 }
 
-gemmkit_status gk_context_open(const gk_backend_ops *ops, int index, int quiet, gemmkit_context **out)
+/* A context on device `index`: the device opened anew, or (sibling) a second
+ * queue on that already open device's driver context (ops->open_queue). */
+static gemmkit_status open_context(const gk_backend_ops *ops, int index, gk_device *sibling, int quiet,
+                                   gemmkit_context **out)
 {
     gk_math math;
     GK_TRY(gk_math_from_env(&math));
@@ -89,7 +92,8 @@ gemmkit_status gk_context_open(const gk_backend_ops *ops, int index, int quiet, 
     atomic_init(&ctx->math, (int)math);
     atomic_init(&ctx->memory_limit, 0);
     gemmkit_status status = ops->device_info(index, &ctx->info);
-    if (status == GEMMKIT_SUCCESS) status = ops->open(index, &ctx->device);
+    if (status == GEMMKIT_SUCCESS)
+        status = sibling ? ops->open_queue(sibling, &ctx->device) : ops->open(index, &ctx->device);
     if (status != GEMMKIT_SUCCESS) {
         free(ctx);
         return status;
@@ -110,6 +114,16 @@ gemmkit_status gk_context_open(const gk_backend_ops *ops, int index, int quiet, 
     pthread_mutex_init(&ctx->lock, NULL);
     *out = ctx;
     return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gk_context_open(const gk_backend_ops *ops, int index, int quiet, gemmkit_context **out)
+{
+    return open_context(ops, index, NULL, quiet, out);
+}
+
+gemmkit_status gk_context_open_queue(const gemmkit_context *of, gemmkit_context **out)
+{
+    return open_context(of->ops, of->device_index, of->ops->open_queue ? of->device : NULL, 1, out);
 }
 
 gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend backend,

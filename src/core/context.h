@@ -87,6 +87,10 @@ gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem
 
 /* Opens one device as an ordinary context (context.c); quiet: no warnings on stderr. */
 gemmkit_status gk_context_open(const gk_backend_ops *ops, int index, int quiet, gemmkit_context **out);
+/* A quiet context on the same device as `of` whose work overlaps of's: a
+ * second queue on of's driver context where the backend has open_queue, else
+ * the device opened again. Freed like any context; destroy it before `of`. */
+gemmkit_status gk_context_open_queue(const gemmkit_context *of, gemmkit_context **out);
 /* Frees a context made by gk_context_open: its caches and its device. */
 void gk_context_close(gemmkit_context *ctx);
 

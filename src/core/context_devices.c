@@ -179,7 +179,7 @@ gemmkit_status gk_context_lane(gemmkit_context *ctx, int d, gemmkit_context **la
         ctx->lanes = calloc((size_t)ctx->device_count, sizeof *ctx->lanes);
         if (!ctx->lanes) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating the tiler's lanes");
     }
-    if (!ctx->lanes[d]) GK_TRY(gk_context_open(ctx->ops, gk_context_device(ctx, d)->device_index, 1, &ctx->lanes[d]));
+    if (!ctx->lanes[d]) GK_TRY(gk_context_open_queue(gk_context_device(ctx, d), &ctx->lanes[d]));
     *lane = ctx->lanes[d];
     return GEMMKIT_SUCCESS;
 }
