@@ -19,38 +19,39 @@
 /* ---- settings: read at every call, so a program may change them as it runs
  * (through a per-thread cache, env_cache.h: a few comparisons while they stay) */
 
-/* The threshold in multiply-adds; *explicit_setting tells whether the user
- * chose it (a usable GEMMKIT_BLAS_THRESHOLD) rather than the default. */
-static double threshold_setting(int *explicit_setting)
+/* Both settings as this thread last read them; one thread-local block, so
+ * that a call looks its address up once. */
+typedef struct settings {
+    gk_env_cache threshold_env, verbose_env;
+    double threshold;       /* multiply-adds */
+    int explicit_threshold; /* the user chose it (a usable GEMMKIT_BLAS_THRESHOLD) */
+    int verbose;
+} settings;
+
+static void read_threshold(settings *s, const char *env)
 {
     static atomic_int warned;
-    static _Thread_local gk_env_cache cache;
-    static _Thread_local double value;
-    static _Thread_local int explicit_value;
-    int changed;
-    const char *env = gk_env_cached(&cache, "GEMMKIT_BLAS_THRESHOLD", &changed);
-    if (changed) {
-        value = GK_BLAS_DEFAULT_THRESHOLD, explicit_value = 0;
-        char *end = NULL;
-        const double v = env && *env ? strtod(env, &end) : 0.0;
-        if (env && *env && *end == '\0' && v >= 0.0 && !isnan(v)) {
-            value = v, explicit_value = 1;
-        } else if (env && *env && !atomic_exchange(&warned, 1)) {
-            fprintf(stderr,
-                    "gemmkit-blas: ignoring GEMMKIT_BLAS_THRESHOLD=\"%s\" (expected a number >= 0); using %.0f\n", env,
-                    GK_BLAS_DEFAULT_THRESHOLD);
-        }
+    s->threshold = GK_BLAS_DEFAULT_THRESHOLD, s->explicit_threshold = 0;
+    if (!env || !*env) return;
+    char *end = NULL;
+    const double v = strtod(env, &end);
+    if (*end == '\0' && v >= 0.0 && !isnan(v)) {
+        s->threshold = v, s->explicit_threshold = 1;
+    } else if (!atomic_exchange(&warned, 1)) {
+        fprintf(stderr, "gemmkit-blas: ignoring GEMMKIT_BLAS_THRESHOLD=\"%s\" (expected a number >= 0); using %.0f\n",
+                env, GK_BLAS_DEFAULT_THRESHOLD);
     }
-    *explicit_setting = explicit_value;
-    return value;
 }
 
-static int verbose_setting(void)
+static const settings *current_settings(void)
 {
-    static _Thread_local gk_env_cache cache;
+    static _Thread_local settings s;
     int changed;
-    const char *env = gk_env_cached(&cache, "GEMMKIT_BLAS_VERBOSE", &changed);
-    return env && *env && strcmp(env, "0") != 0;
+    const char *env = gk_env_cached(&s.threshold_env, "GEMMKIT_BLAS_THRESHOLD", &changed);
+    if (changed) read_threshold(&s, env);
+    env = gk_env_cached(&s.verbose_env, "GEMMKIT_BLAS_VERBOSE", &changed);
+    if (changed) s.verbose = env && *env && strcmp(env, "0") != 0;
+    return &s;
 }
 
 /* ---- the shared context */
@@ -234,7 +235,8 @@ static void run_on_cpu(const gk_blas_call *call, char *where, size_t where_size)
 
 void gk_blas_execute(const gk_blas_call *call)
 {
-    int verbose = verbose_setting();
+    const settings *set = current_settings();
+    const int verbose = set->verbose;
     double start = verbose ? now_ms() : 0.0;
     char log_buffer[1400];
     char *where = verbose ? log_buffer : NULL;
@@ -245,9 +247,9 @@ void gk_blas_execute(const gk_blas_call *call)
         if (verbose) log_call(call, "quick return", 0.0);
         return;
     }
-    double macs = (double)m * (double)n * (double)k;
-    int explicit_threshold = 0;
-    double threshold = threshold_setting(&explicit_threshold);
+    const double macs = (double)m * (double)n * (double)k;
+    const int explicit_threshold = set->explicit_threshold;
+    const double threshold = set->threshold;
     int on_device = 0;
     if (call->alpha == 0.0f || k == 0)
         note(where, where_size, "cpu (no multiply: C = beta C)");
