@@ -17,12 +17,13 @@
 # Environment: BUDGET (seconds for the whole script, default 540), BUILD (default
 #   build-gpu), REPEAT (timed calls at the first size, default 3), BLOCK (cuBLASXt's
 #   block, default 4096), SMALL_N (default 32768), BIG_N (default 110000; 0 skips
-#   that part), QUICK=1: sizes 256 and 384 on whatever devices are there (a dry run
-#   of the script on a CPU with PoCL).
+#   that part), MEMORY (host memory at the first size: both, pinned or pageable;
+#   default both), QUICK=1: sizes 256 and 384 on whatever devices are there (a dry
+#   run of the script on a CPU with PoCL).
 set -uo pipefail
 
 if [ $# -ne 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -85,7 +86,7 @@ run() {
 
 # 1. One GPU and two, pinned and pageable, both backends, cuBLASXt, device-resident rates.
 xt_small="$xt_one${xt_every:+ $xt_every}"
-run "n$small_n" 200 --n "$small_n" --repeat "$repeat" --memory both --peers cublasxt,resident \
+run "n$small_n" 200 --n "$small_n" --repeat "$repeat" --memory "${MEMORY:-both}" --peers cublasxt,resident \
   --devices "${one[*]} ${every[*]}" ${xt_small:+--xt "$xt_small"}
 
 # 2. Out of core: two GPUs first (the issue's figures), then one GPU while the budget lasts.
