@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "gemmkit.h"
+#include "median.h"
 
 static double now_us(void)
 {
@@ -22,17 +23,6 @@ static double now_us(void)
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int count)
-{
-    qsort(v, (size_t)count, sizeof *v, by_value);
-    return count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
-}
 
 static int fail(const char *what)
 {
@@ -76,7 +66,7 @@ int main(int argc, char **argv)
                 return 1;
             }
     }
-    printf("host %d %.1f\n", n, median(times, repeat));
+    printf("host %d %.1f\n", n, gk_median(times, repeat));
 
     gemmkit_buffer *da = NULL, *db = NULL, *dc = NULL;
     if (gemmkit_buffer_create(ctx, count, &da) || gemmkit_buffer_create(ctx, count, &db) ||
@@ -90,7 +80,7 @@ int main(int argc, char **argv)
             return fail("gemmkit_sgemm_buffers");
         if (r >= 0) times[r] = now_us() - t0;
     }
-    printf("buffers %d %.1f\n", n, median(times, repeat));
+    printf("buffers %d %.1f\n", n, gk_median(times, repeat));
     gemmkit_buffer_destroy(da);
     gemmkit_buffer_destroy(db);
     gemmkit_buffer_destroy(dc);

@@ -19,6 +19,7 @@
 #include "check.h"
 #include "multi_gpu.h"
 #include "output_file.h"
+#include "median.h"
 
 static double now_s(void)
 {
@@ -27,17 +28,6 @@ static double now_s(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int count)
-{
-    qsort(v, (size_t)count, sizeof *v, by_value);
-    return count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
-}
 
 /* Everything a run shares. */
 typedef struct bench {
@@ -150,7 +140,7 @@ static void measure(bench *b, mg_runner *r, const char *memory, const float *a, 
         row->status = MG_FAILED;
         if (rc != -2) snprintf(row->detail, sizeof row->detail, "%s", err);
     } else {
-        row->seconds = median(times, row->timed);
+        row->seconds = gk_median(times, row->timed);
         gk_sgemm_case kase = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, o->n, o->n, o->n, 1.0f, 0.0f,
                               o->n, o->n, o->n};
         gk_rng rng;

@@ -117,27 +117,9 @@ static void test_selectors(void **state)
 /* Every layout and transpose of each case, through the tiled path. */
 static void assert_tiled_cases(gemmkit_context *ctx, const gk_sgemm_case *cases, size_t count)
 {
-    for (size_t i = 0; i < count; i++)
-        for (int layout = 0; layout < 2; layout++)
-            for (int t = 0; t < 4; t++) {
-                gk_sgemm_case c = cases[i];
-                c.layout = layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR;
-                c.trans_a = t & 1 ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
-                c.trans_b = t & 2 ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
-                gk_check_result result;
-                gemmkit_status status = gk_check_run(ctx, &device_only, c, &test_rng, 1e9, &result);
-                if (status != GEMMKIT_SUCCESS || !result.passed) {
-                    char text[256];
-                    describe_case(&c, text, sizeof text);
-                    print_error("%s (GEMMKIT_SEED=%llu): %s %s\n", text, (unsigned long long)test_seed,
-                                gemmkit_strerror(status), status ? gemmkit_last_error_message() : result.message);
-                }
-                assert_int_equal(status, GEMMKIT_SUCCESS);
-                assert_true(result.passed);
-            }
+    for (size_t i = 0; i < count; i++) assert_case_every_form(ctx, &device_only, cases[i], 1e9);
 }
 
-/* The tiling the context gives a column-major case (what the call will run). */
 static gk_tiling tiling_of(gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)
 {
     const gk_gemm_call call = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, k, 1.0f, 0.5f,

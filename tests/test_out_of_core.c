@@ -61,24 +61,7 @@ static void test_out_of_core_cases(void **state)
         {0, 0, 0, 257, 301, 283, -0.75f, 1.25f, 0, 0, 0},
         {0, 0, 0, 260, 270, 290, 0.5f, -1.0f, 333, 317, 335}, /* gaps between columns stay */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (int layout = 0; layout < 2; layout++)
-            for (int t = 0; t < 4; t++) {
-                gk_sgemm_case c = cases[i];
-                c.layout = layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR;
-                c.trans_a = t & 1 ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
-                c.trans_b = t & 2 ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
-                gk_check_result result;
-                gemmkit_status status = gk_check_run(ctx, &device_only, c, &test_rng, 1e6, &result);
-                if (status != GEMMKIT_SUCCESS || !result.passed) {
-                    char text[256];
-                    describe_case(&c, text, sizeof text);
-                    print_error("%s (GEMMKIT_SEED=%llu): %s %s\n", text, (unsigned long long)test_seed,
-                                gemmkit_strerror(status), status ? gemmkit_last_error_message() : result.message);
-                }
-                assert_int_equal(status, GEMMKIT_SUCCESS);
-                assert_true(result.passed);
-            }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) assert_case_every_form(ctx, &device_only, cases[i], 1e6);
     gemmkit_context_destroy(ctx);
 }
 

@@ -60,22 +60,43 @@ static inline int test_teardown_context(void **state)
     return 0;
 }
 
-/* Runs a case on fresh random data and fails the test (with the seed) on a mismatch. */
-static inline void assert_case_ok(const gemmkit_options *options, gk_sgemm_case c)
+/* Runs a case on fresh random data on ctx (a full check up to full_check
+ * multiply-adds, sampled above) and fails the test, with the seed, on a mismatch. */
+static inline void assert_case_ok_on(gemmkit_context *ctx, const gemmkit_options *options, gk_sgemm_case c,
+                                     double full_check)
 {
     gk_check_result result;
-    gemmkit_status status = gk_check_run(test_ctx, options, c, &test_rng, 2e8, &result);
+    gemmkit_status status = gk_check_run(ctx, options, c, &test_rng, full_check, &result);
     if (status != GEMMKIT_SUCCESS || !result.passed)
         print_error("case %s %c%c m=%lld n=%lld k=%lld alpha=%g beta=%g lda=%lld ldb=%lld ldc=%lld kernel=%s params=%s "
-                    "(GEMMKIT_SEED=%llu): %s\n",
+                    "(GEMMKIT_SEED=%llu): %s %s\n",
                     c.layout == GEMMKIT_ROW_MAJOR ? "row" : "col", c.trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T',
                     c.trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', (long long)c.m, (long long)c.n, (long long)c.k,
                     c.alpha, c.beta, (long long)c.lda, (long long)c.ldb, (long long)c.ldc,
                     options && options->kernel ? options->kernel : "default",
                     options && options->params ? options->params : "-", (unsigned long long)test_seed,
-                    result.message);
+                    gemmkit_strerror(status), status ? gemmkit_last_error_message() : result.message);
     assert_int_equal(status, GEMMKIT_SUCCESS);
     assert_true(result.passed);
+}
+
+/* The same on the test's context. */
+static inline void assert_case_ok(const gemmkit_options *options, gk_sgemm_case c)
+{
+    assert_case_ok_on(test_ctx, options, c, 2e8);
+}
+
+/* A case in both layouts and all four transpose combinations (its own layout and transposes ignored). */
+static inline void assert_case_every_form(gemmkit_context *ctx, const gemmkit_options *options, gk_sgemm_case c,
+                                          double full_check)
+{
+    for (int layout = 0; layout < 2; layout++)
+        for (int t = 0; t < 4; t++) {
+            c.layout = layout ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR;
+            c.trans_a = t & 1 ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
+            c.trans_b = t & 2 ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS;
+            assert_case_ok_on(ctx, options, c, full_check);
+        }
 }
 
 #endif
