@@ -36,8 +36,8 @@ static void test_routing(void **state)
     gemmkit_context *ctx = one_device(1 << 20);
     /* 100^3 stages 120 KB: the ordinary path; 300^3 stages 1 MB, twice that over the limit: tiled. */
     gk_sgemm_problem small = problem_of(100, 100, 100), large = problem_of(300, 300, 300);
-    assert_false(gk_sgemm_route_tiled(ctx, &small));
-    assert_true(gk_sgemm_route_tiled(ctx, &large));
+    assert_false(gk_sgemm_route_tiled(ctx, &small, gk_sgemm_route_choice(ctx, &small)));
+    assert_true(gk_sgemm_route_tiled(ctx, &large, gk_sgemm_route_choice(ctx, &large)));
     /* The tiles: K in chunks, many tiles, every lane's share within half of the limit. */
     gk_tiling t;
     assert_int_equal(gk_sgemm_tiling(ctx, &large, &t), GEMMKIT_SUCCESS);
@@ -48,7 +48,7 @@ static void test_routing(void **state)
     assert_true(2 * 4 * (t.tm * t.kc + t.kc * t.tn + t.tm * t.tn) <= (1 << 20) / GK_LANES_PER_DEVICE);
     /* Without a limit the device's memory is the budget: 300^3 fits. */
     assert_int_equal(gemmkit_context_set_memory_limit(ctx, 0), GEMMKIT_SUCCESS);
-    assert_false(gk_sgemm_route_tiled(ctx, &large));
+    assert_false(gk_sgemm_route_tiled(ctx, &large, gk_sgemm_route_choice(ctx, &large)));
     gemmkit_context_destroy(ctx);
 }
 

@@ -26,16 +26,16 @@ static void test_route_decision(void **state)
     const gk_host_blas *blas = gk_host_blas_find();
     printf("CPU BLAS: %s\n", blas ? blas->name : "none");
     const gk_sgemm_problem p = problem(64, 48, 32, 1.0f);
-    const gk_host_blas *routed = gk_sgemm_route_host(test_ctx, NULL, &p);
+    const gk_host_blas *routed = gk_sgemm_route_host(NULL, &p, gk_sgemm_route_choice(test_ctx, &p));
     if (info.is_gpu || !blas || !blas->optimised) assert_null(routed);
     else assert_ptr_equal(routed, blas);
     /* Whatever the device: the caller's choices keep the call on it. */
     const gemmkit_options named = {.kernel = "direct"}, params = {.params = "WPT=1"}, device = {.device_only = 1};
-    assert_null(gk_sgemm_route_host(test_ctx, &named, &p));
-    assert_null(gk_sgemm_route_host(test_ctx, &params, &p));
-    assert_null(gk_sgemm_route_host(test_ctx, &device, &p));
+    assert_null(gk_sgemm_route_host(&named, &p, gk_sgemm_route_choice(test_ctx, &p)));
+    assert_null(gk_sgemm_route_host(&params, &p, gk_sgemm_route_choice(test_ctx, &p)));
+    assert_null(gk_sgemm_route_host(&device, &p, gk_sgemm_route_choice(test_ctx, &p)));
     const gk_sgemm_problem scale_only = problem(64, 48, 32, 0.0f);
-    assert_null(gk_sgemm_route_host(test_ctx, NULL, &scale_only));
+    assert_null(gk_sgemm_route_host(NULL, &scale_only, gk_sgemm_route_choice(test_ctx, &scale_only)));
 }
 
 /* Every layout and transpose pair, leading-dimension gaps, beta over NaN

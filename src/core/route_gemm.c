@@ -30,22 +30,26 @@ static int route_variables(const gk_policy_rule *rule, gk_variables *vars, void 
     return 1;
 }
 
-const gk_host_blas *gk_sgemm_route_host(const gemmkit_context *ctx, const gemmkit_options *options,
-                                        const gk_sgemm_problem *p)
+const char *gk_sgemm_route_choice(const gemmkit_context *ctx, const gk_sgemm_problem *p)
+{
+    const route_shape shape = {p, ctx->info.compute_units};
+    const gk_policy_rule *rule =
+        gk_policy_first(gk_policy_builtin(), "gemm", GK_STEP_ROUTE, ctx->info.is_gpu, route_variables, (void *)&shape);
+    return rule ? rule->choice : "device";
+}
+
+const gk_host_blas *gk_sgemm_route_host(const gemmkit_options *options, const gk_sgemm_problem *p, const char *route)
 {
     if (options && (options->kernel || options->params || options->device_only)) return NULL;
     /* C = beta C alone stays on the device path: some BLAS read A and B
      * even when alpha == 0 (drop-in, dropin_engine.c). */
     if (!gk_sgemm_reads_ab(p)) return NULL;
-    const route_shape shape = {p, ctx->info.compute_units};
-    const gk_policy_rule *rule =
-        gk_policy_first(gk_policy_builtin(), "gemm", GK_STEP_ROUTE, ctx->info.is_gpu, route_variables, (void *)&shape);
-    if (!rule || strcmp(rule->choice, "host-blas") != 0) return NULL;
+    if (strcmp(route, "host-blas") != 0) return NULL;
     const gk_host_blas *blas = gk_host_blas_find();
     return blas && blas->optimised ? blas : NULL;
 }
 
-int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p)
+int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p, const char *route)
 {
     if (ctx->device_count > 1) return 1;
     const int reads = gk_sgemm_reads_ab(p);
@@ -58,10 +62,7 @@ int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p)
     const int64_t budget = gk_tiled_budget(ctx);
     if (budget > 0 && 2 * (ea + eb + ec) * (int64_t)sizeof(float) > budget) return 1;
     /* Calls large enough for the tiler's overlap of copies and compute to pay (the policy's "tiled" rows). */
-    const route_shape shape = {p, ctx->info.compute_units};
-    const gk_policy_rule *rule =
-        gk_policy_first(gk_policy_builtin(), "gemm", GK_STEP_ROUTE, ctx->info.is_gpu, route_variables, (void *)&shape);
-    return rule && strcmp(rule->choice, "tiled") == 0;
+    return strcmp(route, "tiled") == 0;
 }
 
 static double now_ms(void)

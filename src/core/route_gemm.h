@@ -6,20 +6,25 @@
 #include "host_blas.h"
 #include "sgemm.h"
 
+/* The choice of the policy's route rows for this prepared host-array call:
+ * "host-blas", "device" or "tiled" ("device" when no row applies). Evaluated
+ * once per call and handed to the two decisions below. */
+const char *gk_sgemm_route_choice(const gemmkit_context *ctx, const gk_sgemm_problem *p);
+
 /* The CPU BLAS that should serve this prepared host-array call, or NULL for
- * the device: a call that names no kernel and no parameters, on a device
- * whose policy routes it to "host-blas", when an optimised CPU BLAS exists. */
-const gk_host_blas *gk_sgemm_route_host(const gemmkit_context *ctx, const gemmkit_options *options,
-                                        const gk_sgemm_problem *p);
+ * the device: a call that names no kernel and no parameters, routed to
+ * "host-blas" (route: gk_sgemm_route_choice), when an optimised CPU BLAS exists. */
+const gk_host_blas *gk_sgemm_route_host(const gemmkit_options *options, const gk_sgemm_problem *p, const char *route);
 
 /* True when a prepared host-array call goes to the tiler (multi_gemm.h)
  * rather than the host-staging path: always on a context of several devices;
  * on one device when the staged operands, with the padded copies a tiled
  * kernel may make, exceed the context's device-memory budget
  * (gk_tiled_budget), a matrix exceeds the device's largest buffer, a span
- * exceeds the kernels' 2^31-1 elements, or the policy's route step says
- * "tiled" (large calls on GPUs, whose copies the tiler overlaps). */
-int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p);
+ * exceeds the kernels' 2^31-1 elements, or the policy's route (route:
+ * gk_sgemm_route_choice) is "tiled" (large calls on GPUs, whose copies the
+ * tiler overlaps). */
+int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p, const char *route);
 
 /* Runs the call on that BLAS, on the caller's arrays; options' timings get
  * its wall time. */

@@ -265,7 +265,8 @@ gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *opt
     gk_sgemm_problem p;
     GK_TRY(gk_sgemm_prepare_dims(&call, &p));
     /* Tiles are within the kernels' 32-bit limits whatever the spans of the whole matrices. */
-    const int tiled = gk_sgemm_route_tiled(ctx, &p);
+    const char *route = gk_sgemm_route_choice(ctx, &p);
+    const int tiled = gk_sgemm_route_tiled(ctx, &p, route);
     if (!tiled) GK_TRY(gk_sgemm_check_spans(&p));
     GK_TRY(gk_sgemm_math(ctx, options, &p.math));
     if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
@@ -275,7 +276,7 @@ gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *opt
         GK_TRY(gk_check_pointer(a, "A"));
         GK_TRY(gk_check_pointer(b, "B"));
     }
-    const gk_host_blas *host = gk_sgemm_route_host(ctx, options, &p);
+    const gk_host_blas *host = gk_sgemm_route_host(options, &p, route);
     if (host) return gk_sgemm_run_host(host, options, &p);
     if (tiled) return gk_sgemm_tiled(ctx, options, &p);
     /* C is uploaded when it is read (beta != 0). */

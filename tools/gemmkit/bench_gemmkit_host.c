@@ -23,7 +23,7 @@ const char *gk_host_call_route(gemmkit_context *ctx, const gk_sgemm_case *c)
                                &probe, &probe, &probe, 0, 0, 0, c->lda, c->ldb, c->ldc};
     gk_sgemm_problem p;
     if (gk_sgemm_prepare(&call, &p) != GEMMKIT_SUCCESS) return NULL;
-    return gk_sgemm_route_host(ctx, NULL, &p) ? "host-blas" : NULL;
+    return gk_sgemm_route_host(NULL, &p, gk_sgemm_route_choice(ctx, &p)) ? "host-blas" : NULL;
 }
 
 static int h_run(gk_runner *r, const gk_routine *routine, const gk_case *kase, const int *slots,
