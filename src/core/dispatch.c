@@ -78,9 +78,7 @@ static int kernel_variables(const gk_policy_rule *rule, gk_variables *vars, void
 static int variant_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
     gemm_state *s = data;
-    char key[sizeof rule->choice + 80];
-    snprintf(key, sizeof key, "%s/%s", s->chosen->def->name, rule->choice);
-    s->variant = gk_tuning_find(s->tuned, key);
+    s->variant = gk_tuning_find_variant(s->tuned, s->chosen->def->name, rule->choice);
     return s->variant && set_variables(s, s->chosen, vars);
 }
 

@@ -6,7 +6,6 @@
  * one plain SGEMM plan per matrix. Then the first variant row whose tuned
  * "KERNEL/CHOICE" line this device has (and which fits it at this shape)
  * replaces the kernel's own parameters, as for SGEMM (dispatch.c). */
-#include <stdio.h>
 #include <string.h>
 
 #include "batched.h"
@@ -61,9 +60,7 @@ static int variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 static int variant_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
 {
     batched_state *s = data;
-    char key[sizeof rule->choice + 80];
-    snprintf(key, sizeof key, "%s/%s", s->chosen->name, rule->choice);
-    const gk_tuned *variant = gk_tuning_find(s->tuned, key);
+    const gk_tuned *variant = gk_tuning_find_variant(s->tuned, s->chosen->name, rule->choice);
     if (!variant || !fits(s, &variant->config)) return 0;
     s->candidate = variant->config;
     set_variables(s, vars);

@@ -243,6 +243,13 @@ const gk_tuned *gk_tuning_find(const gk_tuning_set *set, const char *kernel)
     return NULL;
 }
 
+const gk_tuned *gk_tuning_find_variant(const gk_tuning_set *set, const char *kernel, const char *variant)
+{
+    char key[sizeof set->entries[0].line.kernel];
+    const int n = snprintf(key, sizeof key, "%s/%s", kernel, variant);
+    return n > 0 && (size_t)n < sizeof key ? gk_tuning_find(set, key) : NULL;
+}
+
 const char *gk_tuning_params(const gk_tuning_set *set, const char *kernel)
 {
     const gk_tuned *t = gk_tuning_find(set, kernel);

@@ -70,6 +70,8 @@ void gk_tuning_print_warnings(const gk_tuning_set *set);
 
 /* The line used for `kernel` ("xgemm", "xgemm/small"), or NULL. */
 const gk_tuned *gk_tuning_find(const gk_tuning_set *set, const char *kernel);
+/* The "KERNEL/VARIANT" line of a policy variant row's choice, or NULL. */
+const gk_tuned *gk_tuning_find_variant(const gk_tuning_set *set, const char *kernel, const char *variant);
 /* Its parameters as written (for display), or NULL. */
 const char *gk_tuning_params(const gk_tuning_set *set, const char *kernel);
 /* Its resolved configuration, or NULL: what calls use, parsed once at load. */
