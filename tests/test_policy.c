@@ -19,6 +19,7 @@
 #include "sgemm.h"
 #include "transpose.h"
 #include "tuning.h"
+#include "test_fake_device.h"
 
 /* ---- The rules as code had them before the policy table (commit 29b5d39's dispatch.c and routine_omatcopy.c). */
 
@@ -122,19 +123,6 @@ static const char *old_omatcopy_kernel(const gemmkit_device_info *info, const gk
 }
 
 /* ---- Devices. */
-
-static gemmkit_device_info device(int is_gpu)
-{
-    gemmkit_device_info info = {0};
-    snprintf(info.backend, sizeof info.backend, "opencl");
-    snprintf(info.name, sizeof info.name, is_gpu ? "NVIDIA H200" : "cpu-test-device");
-    snprintf(info.vendor, sizeof info.vendor, is_gpu ? "NVIDIA Corporation" : "GenuineIntel");
-    info.is_gpu = is_gpu;
-    info.compute_units = is_gpu ? 132 : 2;
-    info.local_mem_bytes = is_gpu ? 49152 : 65536;
-    info.max_work_group_size = is_gpu ? 1024 : 4096;
-    return info;
-}
 
 static char db_path[64];
 

@@ -19,19 +19,7 @@
 #include "sgemm.h"
 #include "tune_shapes.h"
 #include "tuning.h"
-
-static gemmkit_device_info device(int is_gpu)
-{
-    gemmkit_device_info info = {0};
-    snprintf(info.backend, sizeof info.backend, "opencl");
-    snprintf(info.name, sizeof info.name, is_gpu ? "NVIDIA H200" : "cpu-test-device");
-    snprintf(info.vendor, sizeof info.vendor, is_gpu ? "NVIDIA Corporation" : "GenuineIntel");
-    info.is_gpu = is_gpu;
-    info.compute_units = is_gpu ? 132 : 2;
-    info.local_mem_bytes = is_gpu ? 49152 : 65536;
-    info.max_work_group_size = is_gpu ? 1024 : 4096;
-    return info;
-}
+#include "test_fake_device.h"
 
 static int setup(void **state)
 {
