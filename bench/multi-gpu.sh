@@ -18,12 +18,14 @@
 #   build-gpu), REPEAT (timed calls at the first size, default 3), BLOCK (cuBLASXt's
 #   block, default 4096), SMALL_N (default 32768), BIG_N (default 110000; 0 skips
 #   that part), MEMORY (host memory at the first size: both, pinned or pageable;
-#   default both), QUICK=1: sizes 256 and 384 on whatever devices are there (a dry
+#   default both), BIG_DEVICES (the second part's devices instead of every GPU,
+#   then one; e.g. opencl:NVIDIA), BIG_PEERS (its peers, default cublasxt; none:
+#   gemmkit alone), QUICK=1: sizes 256 and 384 on whatever devices are there (a dry
 #   run of the script on a CPU with PoCL).
 set -uo pipefail
 
 if [ $# -ne 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -93,8 +95,10 @@ run "n$small_n" 200 --n "$small_n" --repeat "$repeat" --memory "${MEMORY:-both}"
 #    One timed call each, after a small warm-up (it builds the kernels and cuBLASXt's handles).
 if [ "$big_n" -gt 0 ]; then
   xt_big=${xt_every:-$xt_one}
-  run "n$big_n" 600 --n "$big_n" --repeat 1 --warmup "$big_warmup" --memory pinned --peers cublasxt \
-    --devices "${every[*]} ${one[*]}" ${xt_big:+--xt "$xt_big"}
+  big_devices=${BIG_DEVICES:-${every[*]} ${one[*]}} big_peers=${BIG_PEERS:-cublasxt}
+  [ "$big_peers" = none ] && xt_big=""
+  run "n$big_n" 600 --n "$big_n" --repeat 1 --warmup "$big_warmup" --memory pinned --peers "$big_peers" \
+    --devices "$big_devices" ${xt_big:+--xt "$xt_big"}
 fi
 
 echo
