@@ -51,7 +51,8 @@ void gk_blas_report_f77(const char *routine, int info, int ilp64);
 /* The same for the CBLAS entry points and the program's cblas_xerbla. */
 void gk_blas_report_cblas(int position, const char *routine, const char *form, ...);
 
-/* Counters for the tests: how the calls so far were served. */
+/* Counters for the tests: how the calling thread's calls so far were served
+ * (per thread, so that counting costs no atomic operation on every call). */
 typedef struct gk_blas_stats {
     unsigned long quick_returns; /* nothing to do */
     unsigned long cpu_calls;     /* on the CPU (below threshold, no multiply, or no device) */

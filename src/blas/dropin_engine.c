@@ -19,13 +19,14 @@
 /* ---- settings: read at every call, so a program may change them as it runs
  * (through a per-thread cache, env_cache.h: a few comparisons while they stay) */
 
-/* Both settings as this thread last read them; one thread-local block, so
- * that a call looks its address up once. */
+/* Both settings as this thread last read them, and this thread's counters;
+ * one thread-local block, so that a call looks its address up once. */
 typedef struct settings {
     gk_env_cache threshold_env, verbose_env;
     double threshold;       /* multiply-adds */
     int explicit_threshold; /* the user chose it (a usable GEMMKIT_BLAS_THRESHOLD) */
     int verbose;
+    gk_blas_stats stats;
 } settings;
 
 static void read_threshold(settings *s, const char *env)
@@ -43,7 +44,7 @@ static void read_threshold(settings *s, const char *env)
     }
 }
 
-static const settings *current_settings(void)
+static settings *current_settings(void)
 {
     static _Thread_local settings s;
     int changed;
@@ -107,16 +108,7 @@ static gemmkit_context *context_or_null(int verbose)
 
 /* ---- counters */
 
-static atomic_ulong n_quick, n_cpu, n_cpu_blas, n_device, n_fallback;
-
-void gk_blas_get_stats(gk_blas_stats *stats)
-{
-    stats->quick_returns = atomic_load(&n_quick);
-    stats->cpu_calls = atomic_load(&n_cpu);
-    stats->cpu_blas_calls = atomic_load(&n_cpu_blas);
-    stats->device_calls = atomic_load(&n_device);
-    stats->fallbacks = atomic_load(&n_fallback);
-}
+void gk_blas_get_stats(gk_blas_stats *stats) { *stats = current_settings()->stats; }
 
 /* ---- dispatch */
 
@@ -162,9 +154,9 @@ static void note(char *where, size_t where_size, const char *format, ...)
 
 /* 1 when the device did the call; 0 when it must run on the CPU. C is
  * unchanged when the device fails (gemmkit_sgemm's contract). */
-static int try_device(const gk_blas_call *call, int verbose, int explicit_threshold, char *where,
-                      size_t where_size)
+static int try_device(const gk_blas_call *call, settings *set, char *where, size_t where_size)
 {
+    const int verbose = set->verbose, explicit_threshold = set->explicit_threshold;
     gemmkit_context *ctx = context_or_null(verbose);
     if (!ctx) {
         note(where, where_size, "cpu (no device)");
@@ -191,7 +183,7 @@ static int try_device(const gk_blas_call *call, int verbose, int explicit_thresh
         note(where, where_size, "device %s", shared_device);
         return 1;
     }
-    atomic_fetch_add(&n_fallback, 1);
+    set->stats.fallbacks++;
     note(where, where_size, "cpu (device failed: %s: %s)", gemmkit_strerror(status), gemmkit_last_error_message());
     if (!call_specific(status) && !atomic_exchange(&device_disabled, 1))
         fprintf(stderr, "gemmkit-blas: the device failed (%s: %s); SGEMM calls run on the CPU from now on\n",
@@ -210,7 +202,7 @@ static void note_more(char *where, size_t where_size, const char *more)
 /* The call on the CPU: the host's CPU BLAS, else gemmkit's own loop. Both are
  * column-major: a row-major call is the transposed problem
  * C^T = op(B)^T op(A)^T. */
-static void run_on_cpu(const gk_blas_call *call, char *where, size_t where_size)
+static void run_on_cpu(const gk_blas_call *call, gk_blas_stats *stats, char *where, size_t where_size)
 {
     const int row_major = call->layout == GEMMKIT_ROW_MAJOR;
     const int ta = row_major ? call->trans_b : call->trans_a, tb = row_major ? call->trans_a : call->trans_b;
@@ -223,7 +215,7 @@ static void run_on_cpu(const gk_blas_call *call, char *where, size_t where_size)
     const gk_host_blas *blas = multiplies ? gk_host_blas_find() : NULL;
     if (blas && gk_host_blas_sgemm(blas, ta, tb, m, n, call->k, call->alpha, a, lda, b, ldb, call->beta, call->c,
                                    call->ldc) == 0) {
-        atomic_fetch_add(&n_cpu_blas, 1);
+        stats->cpu_blas_calls++;
         note_more(where, where_size, blas->name);
         return;
     }
@@ -235,33 +227,38 @@ static void run_on_cpu(const gk_blas_call *call, char *where, size_t where_size)
 
 void gk_blas_execute(const gk_blas_call *call)
 {
-    const settings *set = current_settings();
-    const int verbose = set->verbose;
-    double start = verbose ? now_ms() : 0.0;
-    char log_buffer[1400];
-    char *where = verbose ? log_buffer : NULL;
-    const size_t where_size = sizeof log_buffer;
+    settings *set = current_settings();
     const int64_t m = call->m, n = call->n, k = call->k;
     if (m == 0 || n == 0 || ((call->alpha == 0.0f || k == 0) && call->beta == 1.0f)) {
-        atomic_fetch_add(&n_quick, 1);
-        if (verbose) log_call(call, "quick return", 0.0);
+        set->stats.quick_returns++;
+        if (set->verbose) log_call(call, "quick return", 0.0);
         return;
     }
-    const double macs = (double)m * (double)n * (double)k;
-    const int explicit_threshold = set->explicit_threshold;
-    const double threshold = set->threshold;
-    int on_device = 0;
-    if (call->alpha == 0.0f || k == 0)
-        note(where, where_size, "cpu (no multiply: C = beta C)");
-    else if (macs < threshold)
-        note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f)", macs, threshold);
-    else
-        on_device = try_device(call, verbose, explicit_threshold, where, where_size);
-    if (on_device) {
-        atomic_fetch_add(&n_device, 1);
-    } else {
-        atomic_fetch_add(&n_cpu, 1);
-        run_on_cpu(call, where, where_size);
+    const int multiplies = call->alpha != 0.0f && k > 0;
+    const int small = (double)m * (double)n * (double)k < set->threshold;
+    /* The common small call, without the log: straight to the CPU. */
+    if (!set->verbose && (!multiplies || small)) {
+        set->stats.cpu_calls++;
+        run_on_cpu(call, &set->stats, NULL, 0);
+        return;
     }
-    if (verbose) log_call(call, where, now_ms() - start);
+    const double start = set->verbose ? now_ms() : 0.0;
+    char log_buffer[1400];
+    char *where = set->verbose ? log_buffer : NULL;
+    const size_t where_size = sizeof log_buffer;
+    int on_device = 0;
+    if (!multiplies)
+        note(where, where_size, "cpu (no multiply: C = beta C)");
+    else if (small)
+        note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f)", (double)m * (double)n * (double)k,
+             set->threshold);
+    else
+        on_device = try_device(call, set, where, where_size);
+    if (on_device) {
+        set->stats.device_calls++;
+    } else {
+        set->stats.cpu_calls++;
+        run_on_cpu(call, &set->stats, where, where_size);
+    }
+    if (set->verbose) log_call(call, where, now_ms() - start);
 }

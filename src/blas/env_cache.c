@@ -15,14 +15,14 @@ static int still_valid(const gk_env_cache *c)
 
 const char *gk_env_cached(gk_env_cache *c, const char *name, int *changed)
 {
-    const size_t len = strlen(name);
     if (still_valid(c)) {
         *changed = 0;
-        return c->entry ? c->entry + len + 1 : NULL;
+        return c->value;
     }
+    const size_t len = strlen(name);
     *changed = 1;
     c->environment = environ;
-    c->entry = NULL;
+    c->entry = c->value = NULL;
     c->too_long = 0;
     size_t i = 0;
     for (; environ && environ[i]; i++)
@@ -32,5 +32,5 @@ const char *gk_env_cached(gk_env_cache *c, const char *name, int *changed)
     c->entry = environ[i];
     c->too_long = strlen(c->entry) >= sizeof c->copy;
     if (!c->too_long) strcpy(c->copy, c->entry);
-    return c->entry + len + 1;
+    return c->value = c->entry + len + 1;
 }

@@ -15,6 +15,7 @@ typedef struct gk_env_cache {
     char **environment; /* `environ` when last scanned; NULL: never scanned */
     size_t index;       /* the variable's entry, or the terminating NULL's when absent */
     const char *entry;  /* environ[index] ("NAME=value"), NULL when absent */
+    const char *value;  /* the text after '=' in entry, NULL when absent */
     char copy[128];     /* that entry's text, to notice a buffer changed in place */
     int too_long;       /* the entry did not fit the copy: no caching */
 } gk_env_cache;

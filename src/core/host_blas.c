@@ -136,9 +136,8 @@ int gk_host_blas_sgemm(const gk_host_blas *blas, int trans_a, int trans_b, int64
                        int64_t ldc)
 {
     const char *ta = trans_a ? "T" : "N", *tb = trans_b ? "T" : "N";
-    const int64_t largest = m > n ? (m > k ? m : k) : (n > k ? n : k);
-    const int64_t largest_ld = lda > ldb ? (lda > ldc ? lda : ldc) : (ldb > ldc ? ldb : ldc);
-    if (largest <= INT32_MAX && largest_ld <= INT32_MAX) {
+    /* Sizes and leading dimensions are >= 0: one test that all fit 32 bits. */
+    if ((uint64_t)(m | n | k | lda | ldb | ldc) <= INT32_MAX) {
         const int32_t m32 = (int32_t)m, n32 = (int32_t)n, k32 = (int32_t)k, lda32 = (int32_t)lda,
                       ldb32 = (int32_t)ldb, ldc32 = (int32_t)ldc;
         blas->sgemm(ta, tb, &m32, &n32, &k32, &alpha, a, &lda32, b, &ldb32, &beta, c, &ldc32, 1, 1);
