@@ -166,11 +166,14 @@ static void find_plain(void)
 static void find_other(gk_blas_family family)
 {
     const char *named = getenv("GEMMKIT_CPU_BLAS_LIB");
-    if (named && *named && strcmp(named, "builtin") != 0 &&
-        (have_found[family] = take_library(family, named, 1, "GEMMKIT_CPU_BLAS_LIB")))
-        return;
-    if (!(named && *named) && (have_found[family] = take_programs(family))) return;
+    const int user = named && *named;
+    if (user && !strcmp(named, "builtin")) return;
+    if (user && (have_found[family] = take_library(family, named, 1, "GEMMKIT_CPU_BLAS_LIB"))) return;
     const gk_host_blas *standard = gk_host_blas_find();
+    /* The user's library serves every family, through its standard names
+     * when it lacks this family's. */
+    const int users = standard && strstr(standard->name, "GEMMKIT_CPU_BLAS_LIB") != NULL;
+    if (!users && (have_found[family] = take_programs(family))) return;
     if (standard) found[family] = *standard, have_found[family] = 1;
 }
 
