@@ -107,4 +107,23 @@ if(GEMMKIT_BLAS_SYMBOLS AND NOT GEMMKIT_SANITIZE)
              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/numpy_preload.sh $<TARGET_FILE:gemmkit_blas> ${mode})
     set_tests_properties(dropin_numpy_${mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
   endforeach()
+
+  # scipy-openblas's names (NumPy >= 2.0 and SciPy wheels from PyPI):
+  # a program linked to a stand-in library exporting them (calls counted),
+  # under the preload, on the CPU (the stand-in must serve those) and the
+  # device (PoCL); then pip's numpy itself, when the python3 on PATH has
+  # one bundling scipy-openblas (skipped otherwise).
+  add_library(gemmkit_scipy_shim SHARED clients/scipy_blas_shim.c)
+  set_target_properties(gemmkit_scipy_shim PROPERTIES C_VISIBILITY_PRESET hidden)
+  add_executable(scipy_client clients/scipy_client.c)
+  target_link_libraries(scipy_client PRIVATE gemmkit_scipy_shim ${CMAKE_DL_LIBS} m)
+  set_target_properties(scipy_client PROPERTIES ENABLE_EXPORTS ON) # its xerbla_ and cblas_xerbla, for the drop-in
+  add_test(NAME dropin_scipy_names
+           COMMAND ${CMAKE_COMMAND} -E env LD_PRELOAD=$<TARGET_FILE:gemmkit_blas> $<TARGET_FILE:scipy_client>)
+  set_tests_properties(dropin_scipy_names PROPERTIES TIMEOUT 600)
+  foreach(mode cpu device)
+    add_test(NAME dropin_pipnumpy_${mode}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/numpy_pip_preload.sh $<TARGET_FILE:gemmkit_blas> ${mode})
+    set_tests_properties(dropin_pipnumpy_${mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endforeach()
 endif()

@@ -1,7 +1,9 @@
 /* BLAS drop-in internals: argument checks, the shared engine that picks the
  * CPU BLAS or the device for a call, and gemmkit's own CPU loop. Sizes are
  * int64_t throughout: the 32-bit (sgemm_, cblas_sgemm) and 64-bit (sgemm_64_,
- * cblas_sgemm_64) entry points share everything below them. */
+ * cblas_sgemm_64) entry points, and scipy-openblas's names for both
+ * (scipy_sgemm_64_, scipy_cblas_sgemm64_, scipy_sgemm_, scipy_cblas_sgemm),
+ * share everything below them. */
 #ifndef GK_BLAS_DROPIN_H
 #define GK_BLAS_DROPIN_H
 
@@ -9,11 +11,15 @@
 #include <stdint.h>
 
 #include "gemmkit.h"
+#include "host_blas.h" /* gk_blas_family */
 
 /* One SGEMM call as the caller made it (row- or column-major), already
- * validated. `routine` names the entry point for the verbose log. */
+ * validated. `routine` names the entry point for the verbose log; `family`
+ * is the symbol family it belongs to, whose next definition does the call's
+ * CPU work (host_blas.h). */
 typedef struct gk_blas_call {
     const char *routine;
+    gk_blas_family family;
     gemmkit_layout layout;
     int trans_a, trans_b; /* 1 = op(X) = X^T */
     int64_t m, n, k;
@@ -44,6 +50,17 @@ void gk_blas_execute(const gk_blas_call *call);
  * beta == 0 rules. */
 void gk_blas_cpu_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                        int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc, int threads);
+
+/* The shared bodies of the entry points: check the arguments (reporting the
+ * first bad one), then gk_blas_execute. `routine` is the exported name the
+ * caller called; `ilp64` says which XERBLA gets a Fortran error. */
+void gk_blas_f77_sgemm(const char *routine, gk_blas_family family, int ilp64, const char *transa,
+                       const char *transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                       const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+void gk_blas_cblas_sgemm(const char *routine, gk_blas_family family, gemmkit_layout layout,
+                         gemmkit_transpose trans_a, gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k,
+                         float alpha, const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
+                         int64_t ldc);
 
 /* Reports an illegal argument of sgemm_ (info = its position) or
  * sgemm_64_ to the program's XERBLA, else prints the reference message. */
@@ -76,6 +93,20 @@ GEMMKIT_API void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, g
 GEMMKIT_API void cblas_sgemm_64(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b,
                                 int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
                                 const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+/* scipy-openblas's names (NumPy >= 2.0 and SciPy wheels from PyPI): the
+ * same calls, their CPU work going to scipy-openblas itself. */
+GEMMKIT_API void scipy_sgemm_64_(const char *transa, const char *transb, const int64_t *m, const int64_t *n,
+                                 const int64_t *k, const float *alpha, const float *a, const int64_t *lda,
+                                 const float *b, const int64_t *ldb, const float *beta, float *c, const int64_t *ldc);
+GEMMKIT_API void scipy_cblas_sgemm64_(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b,
+                                      int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                                      const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+GEMMKIT_API void scipy_sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+                              const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
+                              const float *beta, float *c, const int *ldc);
+GEMMKIT_API void scipy_cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b,
+                                   int m, int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
+                                   float beta, float *c, int ldc);
 GEMMKIT_API extern const char gemmkit_blas_dropin[];
 
 /* The default threshold (multiply-adds) below which calls stay on the CPU. */

@@ -1,6 +1,7 @@
 /* The CBLAS entry points: cblas_sgemm (int sizes) and cblas_sgemm_64
  * (int64_t sizes, as OpenBLAS's ILP64 build and reference CBLAS 3.11 name
- * it). Illegal arguments go to cblas_xerbla in the reference CBLAS's order
+ * it), and scipy-openblas's scipy_cblas_sgemm64_ and scipy_cblas_sgemm.
+ * Illegal arguments go to cblas_xerbla in the reference CBLAS's order
  * and numbering: the layout (1), TransA (2), TransB (3), then the Fortran
  * SGEMM test on the column-major problem, whose position p is reported as
  * p + 1 (the layout comes first). Row-major calls are tested as the
@@ -39,9 +40,10 @@ static int cblas_position(int info, int row_major)
     return p;
 }
 
-static void cblas_call(const char *routine, gemmkit_layout layout, gemmkit_transpose trans_a,
-                       gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
-                       int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
+void gk_blas_cblas_sgemm(const char *routine, gk_blas_family family, gemmkit_layout layout,
+                         gemmkit_transpose trans_a, gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k,
+                         float alpha, const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
+                         int64_t ldc)
 {
     if (layout != GEMMKIT_ROW_MAJOR && layout != GEMMKIT_COL_MAJOR) {
         gk_blas_report_cblas(1, routine, "Illegal layout setting, %d\n", (int)layout);
@@ -63,19 +65,39 @@ static void cblas_call(const char *routine, gemmkit_layout layout, gemmkit_trans
         gk_blas_report_cblas(cblas_position(info, row_major), routine, "");
         return;
     }
-    gk_blas_call call = {routine, layout, ta != 'N', tb != 'N', m, n, k, alpha, beta, a, lda, b, ldb, c, ldc};
+    gk_blas_call call = {routine, family, layout, ta != 'N', tb != 'N', m, n, k, alpha, beta, a, lda, b, ldb, c, ldc};
     gk_blas_execute(&call);
 }
 
 void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int m, int n, int k,
                  float alpha, const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc)
 {
-    cblas_call("cblas_sgemm", layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    gk_blas_cblas_sgemm("cblas_sgemm", GK_BLAS_PLAIN, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void cblas_sgemm_64(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int64_t m,
                     int64_t n, int64_t k, float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
                     float beta, float *c, int64_t ldc)
 {
-    cblas_call("cblas_sgemm_64", layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    gk_blas_cblas_sgemm("cblas_sgemm_64", GK_BLAS_PLAIN, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+/* scipy-openblas's names: scipy_cblas_sgemm64_ (scipy-openblas64, what NumPy
+ * >= 2.0 from PyPI calls for float32 matmul) and scipy_cblas_sgemm
+ * (scipy-openblas32). Errors are reported as for cblas_sgemm, under the name
+ * called. */
+void scipy_cblas_sgemm64_(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int64_t m,
+                          int64_t n, int64_t k, float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+                          float beta, float *c, int64_t ldc)
+{
+    gk_blas_cblas_sgemm("scipy_cblas_sgemm64_", GK_BLAS_SCIPY64, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b,
+                        ldb, beta, c, ldc);
+}
+
+void scipy_cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int m, int n,
+                       int k, float alpha, const float *a, int lda, const float *b, int ldb, float beta, float *c,
+                       int ldc)
+{
+    gk_blas_cblas_sgemm("scipy_cblas_sgemm", GK_BLAS_SCIPY32, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
+                        beta, c, ldc);
 }

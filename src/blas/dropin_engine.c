@@ -212,7 +212,9 @@ static void run_on_cpu(const gk_blas_call *call, gk_blas_stats *stats, char *whe
     /* Scaling C alone stays here: some BLAS (OpenBLAS 0.3.21's small-matrix
      * path) read A and B even when alpha == 0, which the reference forbids. */
     const int multiplies = call->alpha != 0.0f && call->k > 0;
-    const gk_host_blas *blas = multiplies ? gk_host_blas_find() : NULL;
+    /* The CPU BLAS of the call's own family: a call to scipy_cblas_sgemm64_
+     * goes to scipy-openblas's scipy_sgemm_64_, the code it would have run. */
+    const gk_host_blas *blas = multiplies ? gk_host_blas_find_family(call->family) : NULL;
     if (blas && gk_host_blas_sgemm(blas, ta, tb, m, n, call->k, call->alpha, a, lda, b, ldb, call->beta, call->c,
                                    call->ldc) == 0) {
         stats->cpu_blas_calls++;
@@ -221,7 +223,7 @@ static void run_on_cpu(const gk_blas_call *call, gk_blas_stats *stats, char *whe
     }
     gk_blas_cpu_sgemm(ta, tb, m, n, call->k, call->alpha, a, lda, b, ldb, call->beta, call->c, call->ldc, 0);
     note_more(where, where_size, !multiplies ? "gemmkit's own loop"
-                                 : blas      ? "gemmkit's own loop (64-bit sizes, and the CPU BLAS has no sgemm_64_)"
+                                 : blas      ? "gemmkit's own loop (64-bit sizes, and the CPU BLAS has no 64-bit SGEMM)"
                                              : "gemmkit's own loop (no CPU BLAS found)");
 }
 

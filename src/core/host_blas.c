@@ -11,9 +11,24 @@
 
 #include "host_blas.h"
 
-static pthread_once_t find_once = PTHREAD_ONCE_INIT;
-static gk_host_blas found;
-static int have_found;
+/* Every family's names (host_blas.h). A new family is one more row here and
+ * its entry points in the drop-in (src/blas). */
+static const gk_blas_family_names family_names[GK_BLAS_FAMILIES] = {
+    [GK_BLAS_PLAIN] = {"standard", "sgemm_", "sgemm_64_"},
+    [GK_BLAS_SCIPY64] = {"scipy-openblas64", NULL, "scipy_sgemm_64_"},
+    [GK_BLAS_SCIPY32] = {"scipy-openblas32", "scipy_sgemm_", NULL},
+};
+
+const gk_blas_family_names *gk_blas_family_info(gk_blas_family family) { return &family_names[family]; }
+
+/* The symbol a library must have to serve the family: its 32-bit SGEMM, else its 64-bit one. */
+static const char *key_symbol(gk_blas_family family)
+{
+    return family_names[family].sgemm ? family_names[family].sgemm : family_names[family].sgemm64;
+}
+
+static gk_host_blas found[GK_BLAS_FAMILIES];
+static int have_found[GK_BLAS_FAMILIES];
 
 /* The family of a BLAS library, from its file name (symbolic links
  * resolved: Debian's libblas.so.3 is an alternative that may be OpenBLAS) or
@@ -33,9 +48,18 @@ static const char *optimised_family(void *handle, const char *real_path)
     return NULL;
 }
 
-/* Takes `sgemm` (a symbol of the library `handle`) unless that library is a
- * gemmkit drop-in, which would call back into gemmkit. */
-static int take(void *handle, void *sgemm, int named, const char *how)
+/* The family's other SGEMM (`name`) when `handle`'s own library defines it. */
+static void *same_library(void *handle, const char *name, const Dl_info *where)
+{
+    void *symbol = handle && name ? dlsym(handle, name) : NULL;
+    Dl_info its;
+    return symbol && dladdr(symbol, &its) && its.dli_fbase == where->dli_fbase ? symbol : NULL;
+}
+
+/* Takes `sgemm` (the family's key symbol, key_symbol(), of the library
+ * `handle`) as the family's CPU BLAS unless that library is a gemmkit
+ * drop-in, which would call back into gemmkit. */
+static int take(gk_blas_family family, void *handle, void *sgemm, int named, const char *how)
 {
     Dl_info where, ours;
     if (!sgemm || !dladdr(sgemm, &where)) return 0;
@@ -47,89 +71,127 @@ static int take(void *handle, void *sgemm, int named, const char *how)
     char real_path[PATH_MAX];
     if (!where.dli_fname || !realpath(where.dli_fname, real_path))
         snprintf(real_path, sizeof real_path, "%s", where.dli_fname ? where.dli_fname : "?");
-    const char *family = optimised_family(handle, real_path);
-    found.sgemm = (gk_sgemm32_fn *)sgemm;
-    found.sgemm64 = NULL;
-    void *sgemm64 = handle ? dlsym(handle, "sgemm_64_") : NULL;
-    Dl_info where64;
-    if (sgemm64 && dladdr(sgemm64, &where64) && where64.dli_fbase == where.dli_fbase)
-        found.sgemm64 = (gk_sgemm64_fn *)sgemm64;
-    found.optimised = named || family;
-    snprintf(found.name, sizeof found.name, "%s (%.400s, %s)", family ? family : "BLAS", real_path, how);
+    const char *kind = optimised_family(handle, real_path);
+    const gk_blas_family_names *names = &family_names[family];
+    gk_host_blas *out = &found[family];
+    out->sgemm = names->sgemm ? (gk_sgemm32_fn *)sgemm : NULL;
+    out->sgemm64 = names->sgemm ? (gk_sgemm64_fn *)same_library(handle, names->sgemm64, &where)
+                                : (gk_sgemm64_fn *)sgemm;
+    out->optimised = named || kind;
+    /* The standard family's log line is as before; another names the symbol called. */
+    char symbol[64] = "";
+    if (family != GK_BLAS_PLAIN) snprintf(symbol, sizeof symbol, " %s", key_symbol(family));
+    snprintf(out->name, sizeof out->name, "%s%s (%.400s, %s)", kind ? kind : "BLAS", symbol, real_path, how);
     return 1;
 }
 
 /* take() for a symbol found anywhere: its own library's handle. */
-static int take_symbol(void *sgemm, const char *how)
+static int take_symbol(gk_blas_family family, void *sgemm, const char *how)
 {
     Dl_info where;
     if (!sgemm || !dladdr(sgemm, &where) || !where.dli_fname) return 0;
     void *handle = dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-    return handle && take(handle, sgemm, 0, how);
+    return handle && take(family, handle, sgemm, 0, how);
 }
 
 /* dl_iterate_phdr's callback over the loaded objects, in load order: 1 on the
- * first whose own sgemm_ is taken. */
+ * first whose own key symbol of the family (*data) is taken. */
 static int take_loaded(struct dl_phdr_info *object, size_t size, void *data)
 {
-    (void)size, (void)data;
+    (void)size;
+    const gk_blas_family family = *(const gk_blas_family *)data;
     if (!object->dlpi_name || !object->dlpi_name[0]) return 0; /* the program itself */
     void *handle = dlopen(object->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
     if (!handle) return 0;
-    void *sgemm = dlsym(handle, "sgemm_");
+    void *sgemm = dlsym(handle, key_symbol(family));
     Dl_info where;
     /* dlsym also searches the object's dependencies: only its own symbol counts. */
     int own = sgemm && dladdr(sgemm, &where) && where.dli_fbase == (void *)object->dlpi_addr;
-    int taken = own && take(handle, sgemm, 0, "loaded by the program");
+    int taken = own && take(family, handle, sgemm, 0, "loaded by the program");
     if (!taken) dlclose(handle);
     return taken;
 }
 
 /* dlopen'ed locally: its symbols stay out of the program's lookup order. */
-static int take_library(const char *file, int named, const char *how)
+static int take_library(gk_blas_family family, const char *file, int named, const char *how)
 {
     void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
     if (!handle) return 0;
-    if (take(handle, dlsym(handle, "sgemm_"), named, how)) return 1;
+    if (take(family, handle, dlsym(handle, key_symbol(family)), named, how)) return 1;
     dlclose(handle);
     return 0;
 }
 
-static void find(void)
+/* What the program would call without gemmkit: the next definition of the
+ * family's SGEMM in the lookup order, else one a library of the program
+ * loaded privately (numpy loads its BLAS with RTLD_LOCAL). */
+static int take_programs(gk_blas_family family)
 {
+    if (take_symbol(family, dlsym(RTLD_NEXT, key_symbol(family)), "next in the symbol chain")) return 1;
+    return dl_iterate_phdr(take_loaded, &family);
+}
+
+static void find_plain(void)
+{
+    gk_host_blas *const out = &found[GK_BLAS_PLAIN];
+    int *const have = &have_found[GK_BLAS_PLAIN];
     const char *named = getenv("GEMMKIT_CPU_BLAS_LIB");
     if (named && *named) {
         if (!strcmp(named, "builtin")) return;
-        if ((have_found = take_library(named, 1, "GEMMKIT_CPU_BLAS_LIB"))) return;
+        if ((*have = take_library(GK_BLAS_PLAIN, named, 1, "GEMMKIT_CPU_BLAS_LIB"))) return;
         const char *why = dlerror();
         fprintf(stderr, "gemmkit: GEMMKIT_CPU_BLAS_LIB=\"%s\" is not a usable BLAS (%s); looking for another\n", named,
                 why ? why : "no sgemm_, or a gemmkit drop-in");
     }
-    /* What the program would call without gemmkit: the next sgemm_ in the
-     * lookup order, else one a library of the program loaded privately
-     * (numpy loads its BLAS with RTLD_LOCAL). */
-    if ((have_found = take_symbol(dlsym(RTLD_NEXT, "sgemm_"), "next in the symbol chain"))) return;
-    if ((have_found = dl_iterate_phdr(take_loaded, NULL))) return;
+    if ((*have = take_programs(GK_BLAS_PLAIN))) return;
     static const char *const installed[] = {"libopenblas.so.0", "libblis.so.4", "libblas.so.3"};
     for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++) {
         char how[64];
         snprintf(how, sizeof how, "found as %s", installed[i]);
-        if (take_library(installed[i], 0, how)) {
-            if (found.optimised) {
-                have_found = 1;
+        if (take_library(GK_BLAS_PLAIN, installed[i], 0, how)) {
+            if (out->optimised) {
+                *have = 1;
                 return;
             }
             /* The reference BLAS: gemmkit's own threaded loop is faster. */
-            found = (gk_host_blas){0};
+            *out = (gk_host_blas){0};
         }
     }
 }
 
-const gk_host_blas *gk_host_blas_find(void)
+/* Another family: its own SGEMM where the user's library or the program has
+ * it; otherwise the standard search decides (the library that the user
+ * named, the program's BLAS or an installed one), so that a family's call
+ * never lands in gemmkit's own loop while the process has a CPU BLAS. */
+static void find_other(gk_blas_family family)
 {
-    pthread_once(&find_once, find);
-    return have_found ? &found : NULL;
+    const char *named = getenv("GEMMKIT_CPU_BLAS_LIB");
+    const int user = named && *named;
+    if (user && !strcmp(named, "builtin")) return;
+    if (user && (have_found[family] = take_library(family, named, 1, "GEMMKIT_CPU_BLAS_LIB"))) return;
+    const gk_host_blas *standard = gk_host_blas_find();
+    /* The user's library serves every family, through its standard names
+     * when it lacks this family's. */
+    const int users = standard && strstr(standard->name, "GEMMKIT_CPU_BLAS_LIB") != NULL;
+    if (!users && (have_found[family] = take_programs(family))) return;
+    if (standard) found[family] = *standard, have_found[family] = 1;
 }
+
+static void find_scipy64(void) { find_other(GK_BLAS_SCIPY64); }
+static void find_scipy32(void) { find_other(GK_BLAS_SCIPY32); }
+
+static pthread_once_t find_once[GK_BLAS_FAMILIES] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+static void (*const finders[GK_BLAS_FAMILIES])(void) = {
+    [GK_BLAS_PLAIN] = find_plain, [GK_BLAS_SCIPY64] = find_scipy64, [GK_BLAS_SCIPY32] = find_scipy32};
+
+const gk_host_blas *gk_host_blas_find_family(gk_blas_family family)
+{
+    if ((unsigned)family >= GK_BLAS_FAMILIES) return NULL;
+    pthread_once(&find_once[family], finders[family]);
+    return have_found[family] ? &found[family] : NULL;
+}
+
+const gk_host_blas *gk_host_blas_find(void) { return gk_host_blas_find_family(GK_BLAS_PLAIN); }
 
 int gk_host_blas_sgemm(const gk_host_blas *blas, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
                        float alpha, const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
@@ -137,7 +199,7 @@ int gk_host_blas_sgemm(const gk_host_blas *blas, int trans_a, int trans_b, int64
 {
     const char *ta = trans_a ? "T" : "N", *tb = trans_b ? "T" : "N";
     /* Sizes and leading dimensions are >= 0: one test that all fit 32 bits. */
-    if ((uint64_t)(m | n | k | lda | ldb | ldc) <= INT32_MAX) {
+    if (blas->sgemm && (uint64_t)(m | n | k | lda | ldb | ldc) <= INT32_MAX) {
         const int32_t m32 = (int32_t)m, n32 = (int32_t)n, k32 = (int32_t)k, lda32 = (int32_t)lda,
                       ldb32 = (int32_t)ldb, ldc32 = (int32_t)ldc;
         blas->sgemm(ta, tb, &m32, &n32, &k32, &alpha, a, &lda32, b, &ldb32, &beta, c, &ldc32, 1, 1);

@@ -18,9 +18,33 @@ typedef void gk_sgemm64_fn(const char *ta, const char *tb, const int64_t *m, con
                            const int64_t *ldb, const float *beta, float *c, const int64_t *ldc, size_t ta_len,
                            size_t tb_len);
 
+/* The names a BLAS exports SGEMM under (a family of symbols): the standard
+ * ones, and the prefixed and suffixed ones of scipy-openblas, the OpenBLAS
+ * that NumPy (>= 2.0) and SciPy wheels from PyPI bundle. The BLAS drop-in
+ * exports every family's entry points, and a call's CPU work goes to the
+ * next definition of its own family's SGEMM (the library the program would
+ * have called), so that a call to scipy_cblas_sgemm64_ ends in
+ * scipy-openblas's scipy_sgemm_64_. */
+typedef enum gk_blas_family {
+    GK_BLAS_PLAIN,   /* sgemm_, sgemm_64_; cblas_sgemm, cblas_sgemm_64 */
+    GK_BLAS_SCIPY64, /* scipy_sgemm_64_; scipy_cblas_sgemm64_ (scipy-openblas64, ILP64 only) */
+    GK_BLAS_SCIPY32, /* scipy_sgemm_; scipy_cblas_sgemm (scipy-openblas32, LP64 only) */
+    GK_BLAS_FAMILIES
+} gk_blas_family;
+
+typedef struct gk_blas_family_names {
+    const char *label;   /* "standard", "scipy-openblas64", ... */
+    const char *sgemm;   /* Fortran SGEMM with 32-bit INTEGERs, or NULL when the family has none */
+    const char *sgemm64; /* with 64-bit INTEGERs, or NULL */
+} gk_blas_family_names;
+
+/* The names of `family` (a valid gk_blas_family). */
+const gk_blas_family_names *gk_blas_family_info(gk_blas_family family);
+
 typedef struct gk_host_blas {
-    gk_sgemm32_fn *sgemm;   /* sgemm_, never NULL */
-    gk_sgemm64_fn *sgemm64; /* sgemm_64_ of the same library, or NULL */
+    gk_sgemm32_fn *sgemm;   /* the family's 32-bit SGEMM (sgemm_); never NULL for GK_BLAS_PLAIN, NULL for
+                               GK_BLAS_SCIPY64 */
+    gk_sgemm64_fn *sgemm64; /* its 64-bit SGEMM (sgemm_64_) in the same library, or NULL */
     /* 1 when the library is a known optimised BLAS (OpenBLAS, BLIS, MKL) or
      * the one the user named; the native API uses no other. */
     int optimised;
@@ -36,9 +60,19 @@ typedef struct gk_host_blas {
  * gemmkit drop-in itself is never taken. NULL when there is none. */
 const gk_host_blas *gk_host_blas_find(void);
 
+/* The CPU BLAS for a call made through `family`'s names. GK_BLAS_PLAIN:
+ * gk_host_blas_find(). Another family: the library GEMMKIT_CPU_BLAS_LIB
+ * names when it has the family's SGEMM ("builtin": none); else the next
+ * definition of the family's SGEMM in the lookup order (dlsym(RTLD_NEXT)),
+ * else one in a library the program loaded privately (numpy's
+ * scipy-openblas, loaded RTLD_LOCAL); else the standard search's result.
+ * Drop-ins are refused as above. Looked for once per family. */
+const gk_host_blas *gk_host_blas_find_family(gk_blas_family family);
+
 /* Column-major C := alpha op(A) op(B) + beta C through the library (trans:
- * 0 or 1). Returns 0 when done; -1 when a size needs 64-bit integers and the
- * library has no sgemm_64_ (nothing is touched then). */
+ * 0 or 1): its 32-bit SGEMM when every size fits, else (or when it has none)
+ * its 64-bit one. Returns 0 when done; -1 when a size needs 64-bit integers
+ * and the library has no 64-bit SGEMM (nothing is touched then). */
 int gk_host_blas_sgemm(const gk_host_blas *blas, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
                        float alpha, const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
                        int64_t ldc);

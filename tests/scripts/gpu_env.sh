@@ -44,7 +44,7 @@ check "a slow step is stopped at its limit" grep -q "slow: stopped after" "$out/
 check "each step has its log" test -f "$out/steps/good.log" -a -f "$out/steps/bad.log"
 check "the closing status says a step failed" grep -qx "end=1" "$out/run.txt"
 check "make runs offline there" grep -qx offline "$out/run.txt"
-for script in gpu.sh gpu-tests.sh cuda-check.sh sweep.sh multigpu-tests.sh multi-gpu.sh math-modes.sh scalapack.sh; do
+for script in gpu.sh gpu-tests.sh cuda-check.sh sweep.sh multigpu-tests.sh multi-gpu.sh math-modes.sh scalapack.sh dropin-gpu.sh; do
   check "$script sources gpu-env.sh" grep -q '\. "\?\$\?[a-z_]*/\?bench/gpu-env.sh' "$root/bench/$script"
   check "$script has no step runner or driver setup of its own" \
     bash -c "! grep -qE '^ *(step|log|cap)\(\)|nvidia.icd|OCL_ICD_VENDORS|dpkg -x' '$root/bench/$script'"
