@@ -5,6 +5,7 @@
 #include <link.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,26 +126,13 @@ static void find(void)
     }
 }
 
+static atomic_int searched; /* 1 once find() ran: no pthread_once per call */
+
 const gk_host_blas *gk_host_blas_find(void)
 {
-    pthread_once(&find_once, find);
-    return have_found ? &found : NULL;
-}
-
-int gk_host_blas_sgemm(const gk_host_blas *blas, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
-                       float alpha, const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
-                       int64_t ldc)
-{
-    const char *ta = trans_a ? "T" : "N", *tb = trans_b ? "T" : "N";
-    const int64_t largest = m > n ? (m > k ? m : k) : (n > k ? n : k);
-    const int64_t largest_ld = lda > ldb ? (lda > ldc ? lda : ldc) : (ldb > ldc ? ldb : ldc);
-    if (largest <= INT32_MAX && largest_ld <= INT32_MAX) {
-        const int32_t m32 = (int32_t)m, n32 = (int32_t)n, k32 = (int32_t)k, lda32 = (int32_t)lda,
-                      ldb32 = (int32_t)ldb, ldc32 = (int32_t)ldc;
-        blas->sgemm(ta, tb, &m32, &n32, &k32, &alpha, a, &lda32, b, &ldb32, &beta, c, &ldc32, 1, 1);
-        return 0;
+    if (!atomic_load_explicit(&searched, memory_order_acquire)) {
+        pthread_once(&find_once, find);
+        atomic_store_explicit(&searched, 1, memory_order_release);
     }
-    if (!blas->sgemm64) return -1;
-    blas->sgemm64(ta, tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
-    return 0;
+    return have_found ? &found : NULL;
 }
