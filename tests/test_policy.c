@@ -461,22 +461,22 @@ typedef struct route_case {
     int64_t m, n, k;
 } route_case;
 
-static int route_case_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+static int route_case_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     (void)rule;
     const route_case *c = data;
-    gk_variables_set(vars, "M", c->m);
-    gk_variables_set(vars, "N", c->n);
-    gk_variables_set(vars, "K", c->k);
-    gk_variables_set(vars, "WORK", c->m * c->n * c->k);
-    gk_variables_set(vars, "CUS", 132);
+    values[GK_GEMM_M] = c->m;
+    values[GK_GEMM_N] = c->n;
+    values[GK_GEMM_K] = c->k;
+    values[GK_GEMM_WORK] = c->m * c->n * c->k;
+    values[GK_GEMM_CUS] = 132;
     return 1;
 }
 
 static const char *route_of(int is_gpu, int64_t m, int64_t n, int64_t k)
 {
     route_case c = {m, n, k};
-    const gk_policy_rule *r = gk_policy_first(gk_policy_builtin(), "gemm", GK_STEP_ROUTE, is_gpu, route_case_variables, &c);
+    const gk_policy_rule *r = gk_policy_first(gk_policy_builtin(), GK_ROUTINE_GEMM, GK_STEP_ROUTE, is_gpu, route_case_variables, &c);
     return r ? r->choice : "device";
 }
 

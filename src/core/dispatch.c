@@ -48,38 +48,38 @@ int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k)
 }
 
 /* The shape's and the device's variables, and those of configuration c. */
-static int set_variables(const gemm_state *s, const gk_config *c, gk_variables *vars)
+static int set_variables(const gemm_state *s, const gk_config *c, int64_t *values)
 {
     gk_geometry g;
     if (gk_config_geometry(c, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS) return 0;
-    gk_variables_set(vars, "M", s->m);
-    gk_variables_set(vars, "N", s->n);
-    gk_variables_set(vars, "K", s->k);
-    gk_variables_set(vars, "WORK", product(s->m, s->n, s->k));
-    gk_variables_set(vars, "CUS", s->info->compute_units);
-    gk_variables_set(vars, "TILE_M", g.tile_m);
-    gk_variables_set(vars, "TILE_N", g.tile_n);
-    gk_variables_set(vars, "TILE_K", g.k_multiple);
-    gk_variables_set(vars, "GROUPS", product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1));
-    gk_variables_set(vars, "PADDED", product(gk_round_up(s->m, g.tile_m), gk_round_up(s->n, g.tile_n),
-                                             gk_round_up(s->k, g.k_multiple)));
-    gk_variables_set(vars, "PACKED", gk_kernel_packs_operands(c->def));
+    values[GK_GEMM_M] = s->m;
+    values[GK_GEMM_N] = s->n;
+    values[GK_GEMM_K] = s->k;
+    values[GK_GEMM_WORK] = product(s->m, s->n, s->k);
+    values[GK_GEMM_CUS] = s->info->compute_units;
+    values[GK_GEMM_TILE_M] = g.tile_m;
+    values[GK_GEMM_TILE_N] = g.tile_n;
+    values[GK_GEMM_TILE_K] = g.k_multiple;
+    values[GK_GEMM_GROUPS] = product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1);
+    values[GK_GEMM_PADDED] =
+        product(gk_round_up(s->m, g.tile_m), gk_round_up(s->n, g.tile_n), gk_round_up(s->k, g.k_multiple));
+    values[GK_GEMM_PACKED] = gk_kernel_packs_operands(c->def);
     return 1;
 }
 
-static int kernel_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+static int kernel_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     gemm_state *s = data;
     return gk_kernel_op(rule->kernel) == GK_OP_SGEMM && rule->kernel->math == s->math &&
            gk_tuning_resolve(s->tuned, rule->kernel, &s->candidate) == GEMMKIT_SUCCESS &&
-           set_variables(s, &s->candidate, vars);
+           set_variables(s, &s->candidate, values);
 }
 
-static int variant_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+static int variant_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     gemm_state *s = data;
     s->variant = gk_tuning_find_variant(s->tuned, s->chosen->def->name, rule->choice);
-    return s->variant && set_variables(s, s->chosen, vars);
+    return s->variant && set_variables(s, s->chosen, values);
 }
 
 /* Contracts that run split-K (K-slices along the grid's third dimension, then a reduction). */
@@ -112,22 +112,22 @@ static int split_config(gemm_state *s, const gk_kernel_def *def)
     return used < sizeof overrides && gk_config_resolve(def, overrides, &s->split) == GEMMKIT_SUCCESS;
 }
 
-static int split_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+static int split_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     gemm_state *s = data;
-    return rule->kernel->math == s->math && split_config(s, rule->kernel) && set_variables(s, s->chosen, vars);
+    return rule->kernel->math == s->math && split_config(s, rule->kernel) && set_variables(s, s->chosen, values);
 }
 
-static int chosen_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+static int chosen_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     const gemm_state *s = data;
-    return rule->kernel->math == s->math && set_variables(s, s->chosen, vars);
+    return rule->kernel->math == s->math && set_variables(s, s->chosen, values);
 }
 
 /* The kernel step alone: 1 and the candidate, or 0 (no row holds). */
 static int kernel_step(const gk_policy *policy, gemm_state *s)
 {
-    return gk_policy_first(policy, "gemm", GK_STEP_KERNEL, s->info->is_gpu, kernel_variables, s) != NULL;
+    return gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_KERNEL, s->info->is_gpu, kernel_variables, s) != NULL;
 }
 
 /* def on this device, as the choice; def NULL when it cannot be resolved. */
@@ -145,19 +145,19 @@ gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_devi
     if (!kernel_step(policy, &s)) return plain(tuned, math == GK_MATH_FP32 ? gk_kernel_find("direct") : NULL);
     gk_sgemm_choice choice = {s.candidate.def, NULL, s.candidate};
     s.chosen = &s.candidate;
-    const gk_policy_rule *variant = gk_policy_first(policy, "gemm", GK_STEP_VARIANT, info->is_gpu, variant_variables, &s);
+    const gk_policy_rule *variant = gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_VARIANT, info->is_gpu, variant_variables, &s);
     gk_geometry g;
     if (variant && gk_config_geometry(&s.variant->config, m, n, k, &g) == GEMMKIT_SUCCESS) {
         choice.params = s.variant->line.params;
         choice.config = s.variant->config;
     }
     s.chosen = &choice.config;
-    if (gk_policy_first(policy, "gemm", GK_STEP_SPLIT, info->is_gpu, split_variables, &s)) {
+    if (gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_SPLIT, info->is_gpu, split_variables, &s)) {
         choice.def = s.split.def;
         choice.config = s.split;
     }
     const gk_policy_rule *fallback =
-        gk_policy_first(policy, "gemm", GK_STEP_FALLBACK, info->is_gpu, chosen_variables, &s);
+        gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_FALLBACK, info->is_gpu, chosen_variables, &s);
     return fallback ? plain(tuned, fallback->kernel) : choice;
 }
 
@@ -200,7 +200,7 @@ static void describe_scope(void)
     const char *separator = " ";
     for (int i = 0; i < policy->count && used < sizeof scope; i++) {
         const gk_policy_rule *r = &policy->rules[i];
-        if (strcmp(r->routine, "gemm") != 0 || r->step != GK_STEP_FALLBACK) continue;
+        if (r->routine_id != GK_ROUTINE_GEMM || r->step != GK_STEP_FALLBACK) continue;
         used += (size_t)snprintf(scope + used, sizeof scope - used, "%s%s (which run %s)", separator,
                                  r->note[0] ? r->note : r->condition, r->choice);
         separator = "; or ";

@@ -33,17 +33,17 @@ static int fits(batched_state *s, const gk_config *config)
            gk_config_check_device(config, &g, s->info) == GEMMKIT_SUCCESS;
 }
 
-static void set_variables(const batched_state *s, gk_variables *vars)
+static void set_variables(const batched_state *s, int64_t *values)
 {
-    gk_variables_set(vars, "M", s->m);
-    gk_variables_set(vars, "N", s->n);
-    gk_variables_set(vars, "K", s->k);
-    gk_variables_set(vars, "BATCH", s->batch);
-    gk_variables_set(vars, "WORK", saturated_product(s->m, s->n, s->k));
-    gk_variables_set(vars, "CUS", s->info->compute_units);
+    values[GK_BATCHED_M] = s->m;
+    values[GK_BATCHED_N] = s->n;
+    values[GK_BATCHED_K] = s->k;
+    values[GK_BATCHED_BATCH] = s->batch;
+    values[GK_BATCHED_WORK] = saturated_product(s->m, s->n, s->k);
+    values[GK_BATCHED_CUS] = s->info->compute_units;
 }
 
-static int variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+static int variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     batched_state *s = data;
     if (rule->kernel) {
@@ -53,17 +53,17 @@ static int variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
     } else {
         s->candidate = (gk_config){0};
     }
-    set_variables(s, vars);
+    set_variables(s, values);
     return 1;
 }
 
-static int variant_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+static int variant_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     batched_state *s = data;
     const gk_tuned *variant = gk_tuning_find_variant(s->tuned, s->chosen->name, rule->choice);
     if (!variant || !fits(s, &variant->config)) return 0;
     s->candidate = variant->config;
-    set_variables(s, vars);
+    set_variables(s, values);
     return 1;
 }
 
@@ -71,13 +71,13 @@ gk_batched_choice gk_batched_choose(const gk_policy *policy, const gemmkit_devic
                                     const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, int64_t batch)
 {
     batched_state s = {.info = info, .tuned = tuned, .m = m, .n = n, .k = k, .batch = batch};
-    const gk_policy_rule *rule = gk_policy_first(policy, "gemm_batched", GK_STEP_KERNEL, info->is_gpu, variables, &s);
+    const gk_policy_rule *rule = gk_policy_first(policy, GK_ROUTINE_GEMM_BATCHED, GK_STEP_KERNEL, info->is_gpu, variables, &s);
     gk_batched_choice choice = {NULL, {0}};
     if (rule && rule->kernel) {
         choice.def = s.candidate.def;
         choice.config = s.candidate;
         s.chosen = choice.def;
-        if (gk_policy_first(policy, "gemm_batched", GK_STEP_VARIANT, info->is_gpu, variant_variables, &s))
+        if (gk_policy_first(policy, GK_ROUTINE_GEMM_BATCHED, GK_STEP_VARIANT, info->is_gpu, variant_variables, &s))
             choice.config = s.candidate;
     }
     return choice;

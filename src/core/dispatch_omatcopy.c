@@ -8,18 +8,18 @@ typedef struct omatcopy_state {
     const gk_transpose_problem *problem;
 } omatcopy_state;
 
-static int omatcopy_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+static int omatcopy_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     const omatcopy_state *s = data;
     const gk_transpose_problem *p = s->problem;
-    gk_variables_set(vars, "TRANS", p->trans);
-    gk_variables_set(vars, "ROWS", p->rows);
-    gk_variables_set(vars, "COLS", p->cols);
-    gk_variables_set(vars, "OFFA", (int64_t)p->a.offset);
-    gk_variables_set(vars, "LDA", p->a.ld);
-    gk_variables_set(vars, "OFFB", (int64_t)p->b.offset);
-    gk_variables_set(vars, "LDB", p->b.ld);
-    gk_variables_set(vars, "CUS", s->info->compute_units);
+    values[GK_OMATCOPY_TRANS] = p->trans;
+    values[GK_OMATCOPY_ROWS] = p->rows;
+    values[GK_OMATCOPY_COLS] = p->cols;
+    values[GK_OMATCOPY_OFFA] = (int64_t)p->a.offset;
+    values[GK_OMATCOPY_LDA] = p->a.ld;
+    values[GK_OMATCOPY_OFFB] = (int64_t)p->b.offset;
+    values[GK_OMATCOPY_LDB] = p->b.ld;
+    values[GK_OMATCOPY_CUS] = s->info->compute_units;
     return 1;
 }
 
@@ -27,7 +27,7 @@ const gk_kernel_def *gk_omatcopy_choose(const gk_policy *policy, const gemmkit_d
                                         const gk_transpose_problem *p)
 {
     omatcopy_state s = {info, p};
-    const gk_policy_rule *rule = gk_policy_first(policy, "omatcopy", GK_STEP_KERNEL, info->is_gpu, omatcopy_variables, &s);
+    const gk_policy_rule *rule = gk_policy_first(policy, GK_ROUTINE_OMATCOPY, GK_STEP_KERNEL, info->is_gpu, omatcopy_variables, &s);
     if (rule) return rule->kernel;
     /* No row holds (a broken table): the simplest kernels, which run anywhere. */
     return gk_kernel_find(p->trans ? "lecture-transpose-naive" : "lecture-copy");

@@ -1,8 +1,10 @@
-/* Recursive-descent evaluator for gk_expr_eval: precedence from || (lowest)
- * through &&, equality, comparison, + -, * / %, unary, to primaries. && and ||
- * short-circuit as in C: the side not evaluated is still parsed (names and
- * syntax are checked) but its arithmetic cannot fail, so "X == 0 || 32 % X == 0"
- * is a valid constraint. */
+/* The compiler of gk_expr_compile: a recursive-descent parser, precedence from
+ * || (lowest) through &&, equality, comparison, + -, * / %, unary, to
+ * primaries, emitting postfix code for expr_run.c. Names and syntax are
+ * checked here, on both sides of && and ||; arithmetic (division by zero,
+ * overflow, literals beyond int64) only fails when evaluated, and && and ||
+ * jump over the side C would skip, so "X == 0 || 32 % X == 0" is a valid
+ * constraint. */
 #include "expr.h"
 
 #include <ctype.h>
@@ -12,41 +14,47 @@
 typedef struct parser {
     const char *text;
     const char *pos;
-    const gk_variables *vars;
+    const char *const *names;
+    int name_count;
+    gk_expr_code *code;
+    int depth, max_depth; /* values on the machine's stack after the code so far */
     char *error;
     int error_size;
     int failed;
-    int skipping; /* > 0 inside the unevaluated side of && or || */
 } parser;
 
-static int64_t parse_or(parser *p);
-static void fail(parser *p, const char *what);
-static void arithmetic_fail(parser *p, const char *what);
-
-/* a op b for + - *, failing on int64 overflow instead of wrapping (undefined
- * behaviour): policy conditions multiply problem sizes. */
-static int64_t checked(parser *p, int64_t a, char op, int64_t b)
-{
-    int64_t r = 0;
-    int overflow = op == '+' ? __builtin_add_overflow(a, b, &r)
-                 : op == '-' ? __builtin_sub_overflow(a, b, &r)
-                             : __builtin_mul_overflow(a, b, &r);
-    if (overflow) arithmetic_fail(p, "integer overflow");
-    return overflow ? 0 : r;
-}
+static void parse_or(parser *p);
 
 static void fail(parser *p, const char *what)
 {
-    if (!p->failed)
-        snprintf(p->error, (size_t)p->error_size, "%s at offset %d in \"%s\"", what,
-                 (int)(p->pos - p->text), p->text);
+    if (!p->failed && p->error_size > 0)
+        snprintf(p->error, (size_t)p->error_size, "%s at offset %d in \"%s\"", what, (int)(p->pos - p->text),
+                 p->text);
     p->failed = 1;
 }
 
-/* Division by zero and overflow: errors only where the value is used. */
-static void arithmetic_fail(parser *p, const char *what)
+/* Appends a node that changes the stack's depth by `effect`; returns its index. */
+static int emit(parser *p, gk_expr_op op, int effect, int64_t value)
 {
-    if (!p->skipping) fail(p, what);
+    gk_expr_code *c = p->code;
+    if (p->failed) return 0;
+    if (c->count == c->capacity) {
+        fail(p, "expression too long");
+        return 0;
+    }
+    p->depth += effect;
+    if (p->depth > p->max_depth) p->max_depth = p->depth;
+    if (p->depth > GK_EXPR_MAX_DEPTH) {
+        fail(p, "expression nested too deeply");
+        return 0;
+    }
+    c->nodes[c->count] = (gk_expr_node){.op = (uint8_t)op, .offset = (int32_t)(p->pos - p->text), .value = value};
+    if (op == GK_EXPR_VAR) {
+        c->nodes[c->count].arg = (int32_t)value;
+        c->nodes[c->count].value = 0;
+        if (value < 32) c->reads |= (uint32_t)1 << value;
+    }
+    return c->count++;
 }
 
 static void skip_space(parser *p)
@@ -66,21 +74,35 @@ static int accept(parser *p, const char *token)
     return 1;
 }
 
-static int64_t parse_primary(parser *p)
+/* A literal: its value, or an overflow node reported at the digit where the value left int64. */
+static void parse_number(parser *p)
+{
+    int64_t v = 0;
+    int overflow_at = -1;
+    while (isdigit((unsigned char)*p->pos)) {
+        if (overflow_at < 0 && __builtin_mul_overflow(v, 10, &v)) overflow_at = (int)(p->pos - p->text);
+        const int digit = *p->pos++ - '0';
+        if (overflow_at < 0 && __builtin_add_overflow(v, digit, &v)) overflow_at = (int)(p->pos - p->text);
+    }
+    if (overflow_at < 0) {
+        emit(p, GK_EXPR_CONST, 1, v);
+        return;
+    }
+    const int at = emit(p, GK_EXPR_OVERFLOW, 1, 0);
+    if (!p->failed) p->code->nodes[at].offset = overflow_at;
+}
+
+static void parse_primary(parser *p)
 {
     skip_space(p);
     if (accept(p, "(")) {
-        int64_t v = parse_or(p);
+        parse_or(p);
         if (!accept(p, ")")) fail(p, "expected ')'");
-        return v;
+        return;
     }
     if (isdigit((unsigned char)*p->pos)) {
-        int64_t v = 0;
-        while (isdigit((unsigned char)*p->pos)) {
-            v = checked(p, v, '*', 10);
-            v = checked(p, v, '+', *p->pos++ - '0');
-        }
-        return v;
+        parse_number(p);
+        return;
     }
     if (isalpha((unsigned char)*p->pos) || *p->pos == '_') {
         char name[64];
@@ -90,143 +112,121 @@ static int64_t parse_primary(parser *p)
         name[len] = '\0';
         if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) {
             if (!accept(p, "(")) fail(p, "expected '(' after min/max");
-            int64_t a = parse_or(p);
+            parse_or(p);
             if (!accept(p, ",")) fail(p, "expected ','");
-            int64_t b = parse_or(p);
+            parse_or(p);
             if (!accept(p, ")")) fail(p, "expected ')'");
-            return name[1] == 'i' ? (a < b ? a : b) : (a > b ? a : b);
+            emit(p, name[1] == 'i' ? GK_EXPR_MIN : GK_EXPR_MAX, -1, 0);
+            return;
         }
-        int64_t v = 0;
-        if (!gk_variables_get(p->vars, name, &v)) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "unknown name '%s'", name);
-            fail(p, msg);
+        for (int i = 0; i < p->name_count; i++) {
+            if (strcmp(p->names[i], name) == 0) {
+                emit(p, GK_EXPR_VAR, 1, i);
+                return;
+            }
         }
-        return v;
+        char msg[96];
+        snprintf(msg, sizeof msg, "unknown name '%s'", name);
+        fail(p, msg);
+        return;
     }
     fail(p, "expected a number, name or '('");
-    return 0;
 }
 
-static int64_t parse_unary(parser *p)
+static void parse_unary(parser *p)
 {
-    if (accept(p, "-")) return checked(p, 0, '-', parse_unary(p));
-    if (accept(p, "!")) return !parse_unary(p);
-    return parse_primary(p);
+    if (accept(p, "-")) {
+        parse_unary(p);
+        emit(p, GK_EXPR_NEG, 0, 0);
+    } else if (accept(p, "!")) {
+        parse_unary(p);
+        emit(p, GK_EXPR_NOT, 0, 0);
+    } else {
+        parse_primary(p);
+    }
 }
 
-static int64_t parse_product(parser *p)
+static void parse_product(parser *p)
 {
-    int64_t v = parse_unary(p);
+    parse_unary(p);
     for (;;) {
-        if (accept(p, "*")) {
-            v = checked(p, v, '*', parse_unary(p));
-        } else if (accept(p, "/") || accept(p, "%")) {
-            char op = p->pos[-1];
-            int64_t d = parse_unary(p);
-            if (d == 0 || (d == -1 && v == INT64_MIN)) {
-                arithmetic_fail(p, d == 0 ? "division by zero" : "integer overflow");
-                return 0;
-            }
-            v = op == '/' ? v / d : v % d;
-        } else {
-            return v;
-        }
+        gk_expr_op op;
+        if (accept(p, "*")) op = GK_EXPR_MUL;
+        else if (accept(p, "/")) op = GK_EXPR_DIV;
+        else if (accept(p, "%")) op = GK_EXPR_MOD;
+        else return;
+        parse_unary(p);
+        emit(p, op, -1, 0);
     }
 }
 
-static int64_t parse_sum(parser *p)
+static void parse_sum(parser *p)
 {
-    int64_t v = parse_product(p);
+    parse_product(p);
     for (;;) {
-        if (accept(p, "+")) v = checked(p, v, '+', parse_product(p));
-        else if (accept(p, "-")) v = checked(p, v, '-', parse_product(p));
-        else return v;
+        gk_expr_op op;
+        if (accept(p, "+")) op = GK_EXPR_ADD;
+        else if (accept(p, "-")) op = GK_EXPR_SUB;
+        else return;
+        parse_product(p);
+        emit(p, op, -1, 0);
     }
 }
 
-static int64_t parse_compare(parser *p)
+static void parse_compare(parser *p)
 {
-    int64_t v = parse_sum(p);
+    parse_sum(p);
     for (;;) {
-        if (accept(p, "<=")) v = v <= parse_sum(p);
-        else if (accept(p, ">=")) v = v >= parse_sum(p);
-        else if (accept(p, "<")) v = v < parse_sum(p);
-        else if (accept(p, ">")) v = v > parse_sum(p);
-        else return v;
+        gk_expr_op op;
+        if (accept(p, "<=")) op = GK_EXPR_LE;
+        else if (accept(p, ">=")) op = GK_EXPR_GE;
+        else if (accept(p, "<")) op = GK_EXPR_LT;
+        else if (accept(p, ">")) op = GK_EXPR_GT;
+        else return;
+        parse_sum(p);
+        emit(p, op, -1, 0);
     }
 }
 
-static int64_t parse_equality(parser *p)
+static void parse_equality(parser *p)
 {
-    int64_t v = parse_compare(p);
+    parse_compare(p);
     for (;;) {
-        if (accept(p, "==")) v = v == parse_compare(p);
-        else if (accept(p, "!=")) v = v != parse_compare(p);
-        else return v;
+        gk_expr_op op;
+        if (accept(p, "==")) op = GK_EXPR_EQ;
+        else if (accept(p, "!=")) op = GK_EXPR_NE;
+        else return;
+        parse_compare(p);
+        emit(p, op, -1, 0);
     }
 }
 
-static int64_t parse_and(parser *p)
+/* left op right for && and ||: the jump over the right side, taken on the left's value alone. */
+static void parse_logic(parser *p, const char *token, gk_expr_op op, void (*side)(parser *))
 {
-    int64_t v = parse_equality(p);
-    while (accept(p, "&&")) {
-        const int skip = !v;
-        p->skipping += skip;
-        int64_t r = parse_equality(p);
-        p->skipping -= skip;
-        v = v && r;
+    side(p);
+    while (accept(p, token)) {
+        const int jump = emit(p, op, -1, 0);
+        side(p);
+        emit(p, GK_EXPR_BOOL, 0, 0);
+        if (!p->failed) p->code->nodes[jump].arg = p->code->count;
     }
-    return v;
 }
 
-static int64_t parse_or(parser *p)
-{
-    int64_t v = parse_and(p);
-    while (accept(p, "||")) {
-        const int skip = v != 0;
-        p->skipping += skip;
-        int64_t r = parse_and(p);
-        p->skipping -= skip;
-        v = v || r;
-    }
-    return v;
-}
+static void parse_and(parser *p) { parse_logic(p, "&&", GK_EXPR_AND, parse_equality); }
 
-int gk_expr_eval(const char *text, const gk_variables *vars, int64_t *result, char *error,
-                 int error_size)
+static void parse_or(parser *p) { parse_logic(p, "||", GK_EXPR_OR, parse_and); }
+
+int gk_expr_compile(const char *text, const char *const *names, int count, gk_expr_code *code, char *error,
+                    int error_size)
 {
-    parser p = {text, text, vars, error, error_size, 0, 0};
+    parser p = {.text = text, .pos = text, .names = names, .name_count = count, .code = code,
+                .error = error, .error_size = error_size};
     if (error_size > 0) error[0] = '\0';
-    int64_t v = parse_or(&p);
+    code->count = 0;
+    code->reads = 0;
+    parse_or(&p);
     skip_space(&p);
     if (*p.pos != '\0') fail(&p, "unexpected text");
-    if (p.failed) return -1;
-    *result = v;
-    return 0;
-}
-
-int gk_variables_set(gk_variables *vars, const char *name, int64_t value)
-{
-    for (int i = 0; i < vars->count; i++) {
-        if (strcmp(vars->names[i], name) == 0) {
-            vars->values[i] = value;
-            return 1;
-        }
-    }
-    if (vars->count >= GK_MAX_VARIABLES) return 0;
-    vars->names[vars->count] = name;
-    vars->values[vars->count++] = value;
-    return 1;
-}
-
-int gk_variables_get(const gk_variables *vars, const char *name, int64_t *value)
-{
-    for (int i = 0; i < vars->count; i++) {
-        if (strcmp(vars->names[i], name) == 0) {
-            *value = vars->values[i];
-            return 1;
-        }
-    }
-    return 0;
+    return p.failed ? -1 : 0;
 }

@@ -5,6 +5,7 @@
 #include <link.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,28 +185,16 @@ static pthread_once_t find_once[GK_BLAS_FAMILIES] = {PTHREAD_ONCE_INIT, PTHREAD_
 static void (*const finders[GK_BLAS_FAMILIES])(void) = {
     [GK_BLAS_PLAIN] = find_plain, [GK_BLAS_SCIPY64] = find_scipy64, [GK_BLAS_SCIPY32] = find_scipy32};
 
+static atomic_int searched[GK_BLAS_FAMILIES]; /* 1 once a family's search ran: no pthread_once per call */
+
 const gk_host_blas *gk_host_blas_find_family(gk_blas_family family)
 {
     if ((unsigned)family >= GK_BLAS_FAMILIES) return NULL;
-    pthread_once(&find_once[family], finders[family]);
+    if (!atomic_load_explicit(&searched[family], memory_order_acquire)) {
+        pthread_once(&find_once[family], finders[family]);
+        atomic_store_explicit(&searched[family], 1, memory_order_release);
+    }
     return have_found[family] ? &found[family] : NULL;
 }
 
 const gk_host_blas *gk_host_blas_find(void) { return gk_host_blas_find_family(GK_BLAS_PLAIN); }
-
-int gk_host_blas_sgemm(const gk_host_blas *blas, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
-                       float alpha, const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
-                       int64_t ldc)
-{
-    const char *ta = trans_a ? "T" : "N", *tb = trans_b ? "T" : "N";
-    /* Sizes and leading dimensions are >= 0: one test that all fit 32 bits. */
-    if (blas->sgemm && (uint64_t)(m | n | k | lda | ldb | ldc) <= INT32_MAX) {
-        const int32_t m32 = (int32_t)m, n32 = (int32_t)n, k32 = (int32_t)k, lda32 = (int32_t)lda,
-                      ldb32 = (int32_t)ldb, ldc32 = (int32_t)ldc;
-        blas->sgemm(ta, tb, &m32, &n32, &k32, &alpha, a, &lda32, b, &ldb32, &beta, c, &ldc32, 1, 1);
-        return 0;
-    }
-    if (!blas->sgemm64) return -1;
-    blas->sgemm64(ta, tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
-    return 0;
-}

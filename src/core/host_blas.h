@@ -72,10 +72,24 @@ const gk_host_blas *gk_host_blas_find_family(gk_blas_family family);
 /* Column-major C := alpha op(A) op(B) + beta C through the library (trans:
  * 0 or 1): its 32-bit SGEMM when every size fits, else (or when it has none)
  * its 64-bit one. Returns 0 when done; -1 when a size needs 64-bit integers
- * and the library has no 64-bit SGEMM (nothing is touched then). */
-int gk_host_blas_sgemm(const gk_host_blas *blas, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
-                       float alpha, const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
-                       int64_t ldc);
+ * and the library has no 64-bit SGEMM (nothing is touched then). Inline:
+ * every host-routed call makes it. */
+static inline int gk_host_blas_sgemm(const gk_host_blas *blas, int trans_a, int trans_b, int64_t m, int64_t n,
+                                     int64_t k, float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+                                     float beta, float *c, int64_t ldc)
+{
+    const char *ta = trans_a ? "T" : "N", *tb = trans_b ? "T" : "N";
+    /* Sizes and leading dimensions are >= 0: one test that all fit 32 bits. */
+    if (blas->sgemm && (uint64_t)(m | n | k | lda | ldb | ldc) <= INT32_MAX) {
+        const int32_t m32 = (int32_t)m, n32 = (int32_t)n, k32 = (int32_t)k, lda32 = (int32_t)lda,
+                      ldb32 = (int32_t)ldb, ldc32 = (int32_t)ldc;
+        blas->sgemm(ta, tb, &m32, &n32, &k32, &alpha, a, &lda32, b, &ldb32, &beta, c, &ldc32, 1, 1);
+        return 0;
+    }
+    if (!blas->sgemm64) return -1;
+    blas->sgemm64(ta, tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+    return 0;
+}
 
 /* The symbol a gemmkit BLAS drop-in exports so that the search above can
  * tell it from a real BLAS (and never call itself). */

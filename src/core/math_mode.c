@@ -70,7 +70,7 @@ gemmkit_status gk_math_from_env(gk_math *math)
     return GEMMKIT_SUCCESS;
 }
 
-gemmkit_status gk_sgemm_math(const gemmkit_context *ctx, const gemmkit_options *options, gk_math *math)
+gemmkit_status gk_sgemm_math_slow(const gemmkit_context *ctx, const gemmkit_options *options, gk_math *math)
 {
     const gemmkit_math asked = options ? options->math : GEMMKIT_MATH_DEFAULT;
     gk_math mode = (gk_math)atomic_load_explicit(&ctx->math, memory_order_relaxed);

@@ -23,6 +23,15 @@ gemmkit_status gk_math_from_env(gk_math *math);
 /* The mode an SGEMM call computes in, checked against the device: a named
  * kernel's own (options->math, when set, must agree), else options->math,
  * else the context's. An unknown kernel name is left to the kernel choice. */
-gemmkit_status gk_sgemm_math(const gemmkit_context *ctx, const gemmkit_options *options, gk_math *math);
+gemmkit_status gk_sgemm_math_slow(const gemmkit_context *ctx, const gemmkit_options *options, gk_math *math);
+/* Inline for the common call: no options and an fp32 context, which every device runs. */
+static inline gemmkit_status gk_sgemm_math(const gemmkit_context *ctx, const gemmkit_options *options, gk_math *math)
+{
+    if (!options && atomic_load_explicit(&ctx->math, memory_order_relaxed) == GK_MATH_FP32) {
+        *math = GK_MATH_FP32;
+        return GEMMKIT_SUCCESS;
+    }
+    return gk_sgemm_math_slow(ctx, options, math);
+}
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,21 +13,31 @@
 #include "tsv_rows.h"
 #include "status.h"
 
-static const char *const gemm_variables[] = {"M", "N", "K", "WORK", "CUS", "TILE_M", "TILE_N", "TILE_K",
-                                             "GROUPS", "PADDED", "PACKED", NULL};
-static const char *const gemm_batched_variables[] = {"M", "N", "K", "BATCH", "WORK", "CUS", NULL};
-static const char *const omatcopy_variables[] = {"TRANS", "ROWS", "COLS", "OFFA", "LDA", "OFFB", "LDB", "CUS", NULL};
+/* Each routine's names, at the slots of its enum (policy.h). */
+static const char *const gemm_variables[GK_GEMM_VARIABLES + 1] = {
+    [GK_GEMM_M] = "M", [GK_GEMM_N] = "N", [GK_GEMM_K] = "K", [GK_GEMM_WORK] = "WORK", [GK_GEMM_CUS] = "CUS",
+    [GK_GEMM_TILE_M] = "TILE_M", [GK_GEMM_TILE_N] = "TILE_N", [GK_GEMM_TILE_K] = "TILE_K",
+    [GK_GEMM_GROUPS] = "GROUPS", [GK_GEMM_PADDED] = "PADDED", [GK_GEMM_PACKED] = "PACKED"};
+static const char *const gemm_batched_variables[GK_BATCHED_VARIABLES + 1] = {
+    [GK_BATCHED_M] = "M", [GK_BATCHED_N] = "N", [GK_BATCHED_K] = "K", [GK_BATCHED_BATCH] = "BATCH",
+    [GK_BATCHED_WORK] = "WORK", [GK_BATCHED_CUS] = "CUS"};
+static const char *const omatcopy_variables[GK_OMATCOPY_VARIABLES + 1] = {
+    [GK_OMATCOPY_TRANS] = "TRANS", [GK_OMATCOPY_ROWS] = "ROWS", [GK_OMATCOPY_COLS] = "COLS",
+    [GK_OMATCOPY_OFFA] = "OFFA",   [GK_OMATCOPY_LDA] = "LDA",   [GK_OMATCOPY_OFFB] = "OFFB",
+    [GK_OMATCOPY_LDB] = "LDB",     [GK_OMATCOPY_CUS] = "CUS"};
+_Static_assert(GK_GEMM_VARIABLES <= GK_POLICY_MAX_VARIABLES && GK_BATCHED_VARIABLES <= GK_POLICY_MAX_VARIABLES &&
+                   GK_OMATCOPY_VARIABLES <= GK_POLICY_MAX_VARIABLES,
+               "a routine with more variables than GK_POLICY_MAX_VARIABLES");
 
-const char *const *gk_policy_variables(const char *routine)
-{
-    if (strcmp(routine, "gemm") == 0) return gemm_variables;
-    if (strcmp(routine, "omatcopy") == 0) return omatcopy_variables;
-    if (strcmp(routine, "gemm_batched") == 0) return gemm_batched_variables;
-    return NULL;
-}
+static const char *const routine_names[GK_ROUTINE_COUNT] = {
+    [GK_ROUTINE_GEMM] = "gemm", [GK_ROUTINE_GEMM_BATCHED] = "gemm_batched", [GK_ROUTINE_OMATCOPY] = "omatcopy"};
+static const char *const *const routine_variables[GK_ROUTINE_COUNT] = {
+    [GK_ROUTINE_GEMM] = gemm_variables, [GK_ROUTINE_GEMM_BATCHED] = gemm_batched_variables,
+    [GK_ROUTINE_OMATCOPY] = omatcopy_variables};
 
 static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback", "route"};
-static const char *const route_names[] = {"host-blas", "device", "tiled"};
+static const char *const route_names[] = {[GK_ROUTE_HOST_BLAS] = "host-blas", [GK_ROUTE_DEVICE] = "device",
+                                          [GK_ROUTE_TILED] = "tiled"};
 static const char *const class_names[] = {"any", "gpu", "cpu"};
 
 /* The index of `word` in names[count], or -1. */
@@ -35,6 +46,12 @@ static int lookup(const char *word, const char *const *names, int count)
     for (int i = 0; i < count; i++)
         if (strcmp(word, names[i]) == 0) return i;
     return -1;
+}
+
+const char *const *gk_policy_variables(const char *routine)
+{
+    const int id = lookup(routine, routine_names, GK_ROUTINE_COUNT);
+    return id < 0 ? NULL : routine_variables[id];
 }
 
 static void warn(gk_policy *policy, const char *name, int line, const char *format, ...) GK_PRINTF(4, 5);
@@ -58,13 +75,36 @@ static int fits(char *dst, size_t size, const char *src)
     return 1;
 }
 
-/* The condition evaluates with every variable of the routine set to 1. */
-static int condition_parses(const char *condition, const char *const *names, char *error, int error_size)
+/* Compiles the condition of rule r over `count` variables names[] into the
+ * policy's code; 0 and a message when it does not compile, or does not
+ * evaluate with every variable set to 1. */
+static int compile_condition(gk_policy *policy, gk_policy_rule *r, const char *const *names, int count, char *error,
+                             int error_size)
 {
-    gk_variables vars = {0};
-    for (int i = 0; names[i]; i++) gk_variables_set(&vars, names[i], 1);
-    int64_t value = 0;
-    return gk_expr_eval(condition, &vars, &value, error, error_size) == 0;
+    gk_expr_code code = {policy->code + policy->code_count, GK_POLICY_MAX_CODE - policy->code_count, 0, 0};
+    if (gk_expr_compile(r->condition, names, count, &code, error, error_size) != 0) return 0;
+    int64_t ones[GK_POLICY_MAX_VARIABLES], value = 0;
+    for (int i = 0; i < GK_POLICY_MAX_VARIABLES; i++) ones[i] = 1;
+    gk_expr_fault fault;
+    if (gk_expr_run(code.nodes, code.count, ones, &value, &fault) != 0) {
+        gk_expr_fault_message(&fault, r->condition, error, error_size);
+        return 0;
+    }
+    r->code = policy->code_count;
+    r->code_count = code.count;
+    r->reads = code.reads;
+    policy->code_count += code.count;
+    return 1;
+}
+
+/* How many of the routine's variables a step's conditions may read: route
+ * rows are evaluated before any configuration is considered. */
+static int variable_count(int routine, int step)
+{
+    if (routine == GK_ROUTINE_GEMM && step == GK_STEP_ROUTE) return GK_GEMM_ROUTE_VARIABLES;
+    int count = 0;
+    while (routine_variables[routine][count]) count++;
+    return count;
 }
 
 /* Checks the fields of one row; 0 and a warning when it cannot be used. */
@@ -77,8 +117,10 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     }
     memset(r, 0, sizeof *r);
     r->line = line;
-    const char *const *variables = gk_policy_variables(f[0]);
+    const int routine = lookup(f[0], routine_names, GK_ROUTINE_COUNT);
+    const char *const *variables = routine < 0 ? NULL : routine_variables[routine];
     const int step = lookup(f[1], step_names, GK_STEP_COUNT), device = lookup(f[2], class_names, 3);
+    const int route = step == GK_STEP_ROUTE ? lookup(f[3], route_names, 3) : 0;
     char error[256] = "";
     const int per_matrix = strcmp(f[0], "gemm_batched") == 0 && strcmp(f[3], GK_POLICY_PER_MATRIX) == 0;
     const int names_kernel = step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_ROUTE && !per_matrix;
@@ -90,19 +132,21 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
              !(step == GK_STEP_VARIANT && strcmp(f[0], "gemm_batched") == 0))
         warn(policy, name, line, "routine %s has only kernel%s rows", f[0],
              strcmp(f[0], "gemm_batched") == 0 ? " and variant" : "");
-    else if (step == GK_STEP_ROUTE && lookup(f[3], route_names, 3) < 0)
+    else if (route < 0)
         warn(policy, name, line, "unknown route \"%s\" (host-blas, device, tiled)", f[3]);
     else if (names_kernel && (!kernel || gk_kernel_is_helper(kernel)))
         warn(policy, name, line, "no kernel named \"%s\" in this gemmkit", f[3]);
     else if (!fits(r->routine, sizeof r->routine, f[0]) || !fits(r->choice, sizeof r->choice, f[3]) ||
              !fits(r->condition, sizeof r->condition, f[4]) || !fits(r->note, sizeof r->note, count > 5 ? f[5] : ""))
         warn(policy, name, line, "a field too long");
-    else if (!condition_parses(r->condition, variables, error, sizeof error))
+    else if (!compile_condition(policy, r, variables, variable_count(routine, step), error, sizeof error))
         warn(policy, name, line, "condition: %s", error);
     else {
+        r->routine_id = (gk_policy_routine)routine;
         r->step = (gk_policy_step)step;
         r->device = (gk_policy_class)device;
         r->kernel = kernel;
+        r->route = (gk_policy_route)route;
         return 1;
     }
     return 0;
@@ -125,12 +169,47 @@ static int take_row(char **fields, int count, int line, void *data)
     return 1;
 }
 
+static int class_fits(gk_policy_class device, int is_gpu)
+{
+    return device == GK_CLASS_ANY || (device == GK_CLASS_GPU) == (is_gpu != 0);
+}
+
+/* gk_policy_fixed's answer: the rule's index, -1 (no row holds) or -2 (it depends on the values). */
+static int fixed_first(const gk_policy *policy, int routine, int step, int is_gpu)
+{
+    const int64_t none[GK_POLICY_MAX_VARIABLES] = {0}; /* read by no condition evaluated here */
+    for (int i = policy->first[routine][step]; i >= 0; i = policy->rules[i].next) {
+        const gk_policy_rule *r = &policy->rules[i];
+        if (!class_fits(r->device, is_gpu)) continue;
+        if (r->reads) return -2;
+        if (gk_policy_holds(policy, r, none)) return i;
+    }
+    return -1;
+}
+
 void gk_policy_parse(const char *name, const char *text, gk_policy *policy)
 {
     policy->count = 0;
+    policy->code_count = 0;
     policy->warnings[0] = '\0';
     parsing p = {policy, name};
     gk_tsv_each_row(text, take_row, &p);
+    /* Each routine's and step's rows in order, as chains. */
+    int *last[GK_ROUTINE_COUNT][GK_STEP_COUNT];
+    for (int r = 0; r < GK_ROUTINE_COUNT; r++)
+        for (int s = 0; s < GK_STEP_COUNT; s++) {
+            policy->first[r][s] = -1;
+            last[r][s] = &policy->first[r][s];
+        }
+    for (int i = 0; i < policy->count; i++) {
+        gk_policy_rule *rule = &policy->rules[i];
+        rule->next = -1;
+        *last[rule->routine_id][rule->step] = i;
+        last[rule->routine_id][rule->step] = &rule->next;
+    }
+    for (int r = 0; r < GK_ROUTINE_COUNT; r++)
+        for (int s = 0; s < GK_STEP_COUNT; s++)
+            for (int gpu = 0; gpu < 2; gpu++) policy->fixed[r][s][gpu] = fixed_first(policy, r, s, gpu);
 }
 
 static gk_policy builtin;
@@ -142,28 +221,31 @@ static void parse_builtin(void)
     gk_policy_parse("(built-in) src/kernels/tuning/policy.tsv", text ? text : "", &builtin);
 }
 
+static _Atomic(const gk_policy *) builtin_parsed; /* &builtin once parsed: no pthread_once per call */
+
 const gk_policy *gk_policy_builtin(void)
 {
+    const gk_policy *policy = atomic_load_explicit(&builtin_parsed, memory_order_acquire);
+    if (policy) return policy;
     pthread_once(&builtin_once, parse_builtin);
+    atomic_store_explicit(&builtin_parsed, &builtin, memory_order_release);
     return &builtin;
 }
 
-static int class_fits(gk_policy_class device, int is_gpu)
+int gk_policy_holds(const gk_policy *policy, const gk_policy_rule *rule, const int64_t *values)
 {
-    return device == GK_CLASS_ANY || (device == GK_CLASS_GPU) == (is_gpu != 0);
+    int64_t holds = 0;
+    return gk_expr_run(policy->code + rule->code, rule->code_count, values, &holds, NULL) == 0 && holds;
 }
 
-const gk_policy_rule *gk_policy_first(const gk_policy *policy, const char *routine, gk_policy_step step, int is_gpu,
-                                      gk_policy_vars_fn vars_fn, void *data)
+const gk_policy_rule *gk_policy_first(const gk_policy *policy, gk_policy_routine routine, gk_policy_step step,
+                                      int is_gpu, gk_policy_vars_fn vars_fn, void *data)
 {
-    for (int i = 0; i < policy->count; i++) {
+    for (int i = policy->first[routine][step]; i >= 0; i = policy->rules[i].next) {
         const gk_policy_rule *r = &policy->rules[i];
-        if (r->step != step || !class_fits(r->device, is_gpu) || strcmp(r->routine, routine) != 0) continue;
-        gk_variables vars = {0};
-        if (!vars_fn(r, &vars, data)) continue;
-        int64_t holds = 0;
-        char error[256];
-        if (gk_expr_eval(r->condition, &vars, &holds, error, sizeof error) == 0 && holds) return r;
+        if (!class_fits(r->device, is_gpu)) continue;
+        int64_t values[GK_POLICY_MAX_VARIABLES]; /* the step's variables: all a condition may read (parse_rule) */
+        if (vars_fn(r, values, data) && gk_policy_holds(policy, r, values)) return r;
     }
     return NULL;
 }

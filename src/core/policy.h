@@ -3,9 +3,12 @@
  * tuning database): "routine<TAB>step<TAB>device<TAB>choice<TAB>condition[<TAB>note]".
  * Per step (route, then kernel, variant, split, fallback) the first row of the routine
  * whose device class fits and whose condition holds wins; conditions are
- * integer expressions (expr.c) over variables the routine provides. The
- * routines (dispatch.c, dispatch_omatcopy.c) give the meaning of the steps and
- * the variables; this file only parses, checks and matches rows. */
+ * integer expressions (expr.h) over variables the routine provides, compiled
+ * when the policy is parsed and evaluated per call on the routine's values
+ * (an array indexed by the gk_*_var enums below; no names at run time). The
+ * routines (dispatch.c, dispatch_batched.c, dispatch_omatcopy.c, route_gemm.c)
+ * give the meaning of the steps and the variables; this file only parses,
+ * checks and matches rows. */
 #ifndef GK_POLICY_H
 #define GK_POLICY_H
 
@@ -15,6 +18,28 @@
 
 #define GK_POLICY_MAX_RULES 64
 #define GK_POLICY_WARNINGS 1024
+/* Compiled condition nodes of all the rows together. */
+#define GK_POLICY_MAX_CODE 2048
+/* Values a routine provides to its conditions. */
+#define GK_POLICY_MAX_VARIABLES 16
+
+typedef enum gk_policy_routine { GK_ROUTINE_GEMM, GK_ROUTINE_GEMM_BATCHED, GK_ROUTINE_OMATCOPY, GK_ROUTINE_COUNT } gk_policy_routine;
+
+/* The variables of each routine: their slots in the values the routine fills
+ * (gk_policy_vars_fn); the names are gk_policy_variables'. */
+typedef enum gk_gemm_var {
+    GK_GEMM_M, GK_GEMM_N, GK_GEMM_K, GK_GEMM_WORK, GK_GEMM_CUS, /* route rows read only these */
+    GK_GEMM_TILE_M, GK_GEMM_TILE_N, GK_GEMM_TILE_K, GK_GEMM_GROUPS, GK_GEMM_PADDED, GK_GEMM_PACKED,
+    GK_GEMM_VARIABLES,
+    GK_GEMM_ROUTE_VARIABLES = GK_GEMM_TILE_M
+} gk_gemm_var;
+typedef enum gk_gemm_batched_var {
+    GK_BATCHED_M, GK_BATCHED_N, GK_BATCHED_K, GK_BATCHED_BATCH, GK_BATCHED_WORK, GK_BATCHED_CUS, GK_BATCHED_VARIABLES
+} gk_gemm_batched_var;
+typedef enum gk_omatcopy_var {
+    GK_OMATCOPY_TRANS, GK_OMATCOPY_ROWS, GK_OMATCOPY_COLS, GK_OMATCOPY_OFFA, GK_OMATCOPY_LDA, GK_OMATCOPY_OFFB,
+    GK_OMATCOPY_LDB, GK_OMATCOPY_CUS, GK_OMATCOPY_VARIABLES
+} gk_omatcopy_var;
 
 typedef enum gk_policy_step {
     GK_STEP_KERNEL,   /* the kernel to run */
@@ -30,22 +55,34 @@ typedef enum gk_policy_step {
 
 typedef enum gk_policy_class { GK_CLASS_ANY, GK_CLASS_GPU, GK_CLASS_CPU } gk_policy_class;
 
+/* Where a route row sends a host-array call (its choice). */
+typedef enum gk_policy_route { GK_ROUTE_HOST_BLAS, GK_ROUTE_DEVICE, GK_ROUTE_TILED } gk_policy_route;
+
 typedef struct gk_policy_rule {
     char routine[16];
+    gk_policy_routine routine_id; /* the routine, as matched */
     gk_policy_step step;
     gk_policy_class device;
     char choice[64];     /* a kernel name; a variant name for GK_STEP_VARIANT; a place for GK_STEP_ROUTE;
                             GK_POLICY_PER_MATRIX in gemm_batched rows */
     const gk_kernel_def *kernel; /* that kernel, found once when the row is parsed; NULL for variants, routes
                                     and GK_POLICY_PER_MATRIX */
+    gk_policy_route route;       /* GK_STEP_ROUTE: the choice */
     char condition[256]; /* "1": always */
     char note[160];      /* the condition in words, or "" */
     int line;
+    int code, code_count; /* the condition compiled: nodes code..code+code_count of the policy's code */
+    uint32_t reads;       /* bit i: the condition reads variable i (gk_expr_code.reads) */
+    int next;             /* the next rule of the same routine and step, or -1 */
 } gk_policy_rule;
 
 typedef struct gk_policy {
     int count;
     gk_policy_rule rules[GK_POLICY_MAX_RULES];
+    int first[GK_ROUTINE_COUNT][GK_STEP_COUNT]; /* each routine's and step's first rule, or -1 */
+    int fixed[GK_ROUTINE_COUNT][GK_STEP_COUNT][2]; /* gk_policy_fixed per class (cpu, gpu): a rule, -1, or -2 */
+    int code_count;
+    gk_expr_node code[GK_POLICY_MAX_CODE];
     /* Rows that were ignored, one line each ending in '\n' ("" when none). */
     char warnings[GK_POLICY_WARNINGS];
 } gk_policy;
@@ -61,17 +98,37 @@ const gk_policy *gk_policy_builtin(void);
 /* Whether a variant row of the routine names `choice` (the "KERNEL/CHOICE" tuning lines it may use). */
 int gk_policy_has_variant(const gk_policy *policy, const char *routine, const char *choice);
 
-/* The variables a routine's conditions may use, NULL-terminated; NULL for an unknown routine. */
+/* The variables a routine's conditions may use, NULL-terminated, in the
+ * order of its gk_*_var enum; NULL for an unknown routine. */
 const char *const *gk_policy_variables(const char *routine);
 
-/* Fills the variables a rule's condition is evaluated with; 0: the rule does
- * not apply here (its kernel or variant is unavailable on this device). */
-typedef int (*gk_policy_vars_fn)(const gk_policy_rule *rule, gk_variables *vars, void *data);
+/* Fills the values a rule's condition is evaluated with, values[GK_<ROUTINE>_<NAME>]
+ * for each of the routine's variables (route rows: the first
+ * GK_GEMM_ROUTE_VARIABLES); 0: the rule does not apply here (its kernel or
+ * variant is unavailable on this device). */
+typedef int (*gk_policy_vars_fn)(const gk_policy_rule *rule, int64_t *values, void *data);
 
 /* The first rule of routine and step for a device of this class whose
  * condition holds, or NULL. A condition that fails to evaluate (division by
  * zero, overflow) counts as false. */
-const gk_policy_rule *gk_policy_first(const gk_policy *policy, const char *routine, gk_policy_step step, int is_gpu,
-                                      gk_policy_vars_fn vars_fn, void *data);
+const gk_policy_rule *gk_policy_first(const gk_policy *policy, gk_policy_routine routine, gk_policy_step step,
+                                      int is_gpu, gk_policy_vars_fn vars_fn, void *data);
+
+/* The rule gk_policy_first returns for routine, step and device class
+ * whatever the values, for a vars_fn that always returns 1 (route rows,
+ * route_gemm.c), found when the policy is parsed: *fixed is 1 and the rule
+ * (NULL when no row holds) when every row before the first that holds reads
+ * no variable, else 0 (the choice depends on the values) and NULL. */
+static inline const gk_policy_rule *gk_policy_fixed(const gk_policy *policy, gk_policy_routine routine,
+                                                    gk_policy_step step, int is_gpu, int *fixed)
+{
+    const int i = policy->fixed[routine][step][is_gpu != 0];
+    *fixed = i != -2;
+    return i >= 0 ? &policy->rules[i] : NULL;
+}
+
+/* Evaluates a rule's condition on values: 1 when it holds, 0 when it does not
+ * or fails to evaluate. */
+int gk_policy_holds(const gk_policy *policy, const gk_policy_rule *rule, const int64_t *values);
 
 #endif

@@ -18,38 +18,55 @@ typedef struct route_shape {
     int64_t compute_units;
 } route_shape;
 
-static int route_variables(const gk_policy_rule *rule, gk_variables *vars, void *data)
+/* M*N*K, saturated at 2^61 as the dispatch's WORK (sizes up to 2^31-1 each
+ * would overflow int64). */
+static int64_t work(int64_t m, int64_t n, int64_t k)
+{
+    int64_t mn = 0, mnk = 0;
+    const int64_t limit = (int64_t)1 << 61;
+    if (__builtin_mul_overflow(m, n, &mn) || __builtin_mul_overflow(mn, k, &mnk) || mnk > limit) return limit;
+    return mnk;
+}
+
+static int route_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     (void)rule;
     const route_shape *s = data;
-    gk_variables_set(vars, "M", s->p->m);
-    gk_variables_set(vars, "N", s->p->n);
-    gk_variables_set(vars, "K", s->p->k);
-    gk_variables_set(vars, "WORK", s->p->m * s->p->n * s->p->k);
-    gk_variables_set(vars, "CUS", s->compute_units);
+    values[GK_GEMM_M] = s->p->m;
+    values[GK_GEMM_N] = s->p->n;
+    values[GK_GEMM_K] = s->p->k;
+    values[GK_GEMM_WORK] = work(s->p->m, s->p->n, s->p->k);
+    values[GK_GEMM_CUS] = s->compute_units;
     return 1;
 }
 
-const char *gk_sgemm_route_choice(const gemmkit_context *ctx, const gk_sgemm_problem *p)
+gk_policy_route gk_sgemm_route_choice(const gemmkit_context *ctx, const gk_sgemm_problem *p)
 {
-    const route_shape shape = {p, ctx->info.compute_units};
-    const gk_policy_rule *rule =
-        gk_policy_first(gk_policy_builtin(), "gemm", GK_STEP_ROUTE, ctx->info.is_gpu, route_variables, (void *)&shape);
-    return rule ? rule->choice : "device";
+    const gk_policy *policy = gk_policy_builtin();
+    /* The rows of a device class may not depend on the shape at all (CPUs: "1"): their choice, found at load. */
+    int fixed = 0;
+    const gk_policy_rule *rule = gk_policy_fixed(policy, GK_ROUTINE_GEMM, GK_STEP_ROUTE, ctx->info.is_gpu, &fixed);
+    if (!fixed) {
+        const route_shape shape = {p, ctx->info.compute_units};
+        rule = gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_ROUTE, ctx->info.is_gpu, route_variables,
+                               (void *)&shape);
+    }
+    return rule ? rule->route : GK_ROUTE_DEVICE;
 }
 
-const gk_host_blas *gk_sgemm_route_host(const gemmkit_options *options, const gk_sgemm_problem *p, const char *route)
+const gk_host_blas *gk_sgemm_route_host(const gemmkit_options *options, const gk_sgemm_problem *p,
+                                        gk_policy_route route)
 {
     if (options && (options->kernel || options->params || options->device_only)) return NULL;
     /* C = beta C alone stays on the device path: some BLAS read A and B
      * even when alpha == 0 (drop-in, dropin_engine.c). */
     if (!gk_sgemm_reads_ab(p)) return NULL;
-    if (strcmp(route, "host-blas") != 0) return NULL;
+    if (route != GK_ROUTE_HOST_BLAS) return NULL;
     const gk_host_blas *blas = gk_host_blas_find();
     return blas && blas->optimised ? blas : NULL;
 }
 
-int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p, const char *route)
+int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p, gk_policy_route route)
 {
     if (ctx->device_count > 1) return 1;
     const int reads = gk_sgemm_reads_ab(p);
@@ -62,7 +79,7 @@ int gk_sgemm_route_tiled(const gemmkit_context *ctx, const gk_sgemm_problem *p, 
     const int64_t budget = gk_tiled_budget(ctx);
     if (budget > 0 && 2 * (ea + eb + ec) * (int64_t)sizeof(float) > budget) return 1;
     /* Calls large enough for the tiler's overlap of copies and compute to pay (the policy's "tiled" rows). */
-    return strcmp(route, "tiled") == 0;
+    return route == GK_ROUTE_TILED;
 }
 
 static double now_ms(void)
@@ -74,13 +91,16 @@ static double now_ms(void)
 
 gemmkit_status gk_sgemm_run_host(const gk_host_blas *blas, const gemmkit_options *options, const gk_sgemm_problem *p)
 {
-    const double start = now_ms();
+    /* The clock only when the caller reads the time (options' timings; nothing else records host calls). */
+    const int timed = options && (options->kernel_ms || options->total_ms);
+    const double start = timed ? now_ms() : 0.0;
     if (gk_host_blas_sgemm(blas, p->trans_a, p->trans_b, p->m, p->n, p->k, p->alpha, p->source_a, p->a.ld,
                            p->source_b, p->b.ld, p->beta, p->source_c, p->c.ld) != 0)
         return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW, "the CPU BLAS %s takes no 64-bit sizes", blas->name);
+    if (!timed) return GEMMKIT_SUCCESS;
     /* Its "device" is the host: the call's wall time is both timings. */
     const double ms = now_ms() - start;
-    if (options && options->kernel_ms) *options->kernel_ms = ms;
-    if (options && options->total_ms) *options->total_ms = ms;
+    if (options->kernel_ms) *options->kernel_ms = ms;
+    if (options->total_ms) *options->total_ms = ms;
     return GEMMKIT_SUCCESS;
 }

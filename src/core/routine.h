@@ -6,17 +6,47 @@
 
 #include "plan.h"
 
-/* Elements spanned by a column-major matrix: (cols - 1) * ld + rows, or 0. */
-int64_t gk_extent(int64_t rows, int64_t cols, int64_t ld);
+/* Elements spanned by a column-major matrix: (cols - 1) * ld + rows, or 0.
+ * ld is only checked from below: INT64_MAX instead of overflowing int64 (the
+ * caller rejects anything beyond the 32-bit index range anyway). Inline, with
+ * the checks below: every call runs them, small ones included. */
+static inline int64_t gk_extent(int64_t rows, int64_t cols, int64_t ld)
+{
+    int64_t extent = 0;
+    if (rows <= 0 || cols <= 0) return 0;
+    if (__builtin_mul_overflow(cols - 1, ld, &extent) || __builtin_add_overflow(extent, rows, &extent))
+        return INT64_MAX;
+    return extent;
+}
 /* The rows of a stored column-major matrix holding op(X) of size rows x cols. */
-int64_t gk_stored_rows(int trans, int64_t rows, int64_t cols);
+static inline int64_t gk_stored_rows(int trans, int64_t rows, int64_t cols) { return trans ? cols : rows; }
 
-gemmkit_status gk_check_pointer(const void *ptr, const char *name);
+/* The checks' failures (the message and status; routine_args.c). */
+gemmkit_status gk_null_pointer(const char *name);
+gemmkit_status gk_bad_layout(gemmkit_layout layout);
+gemmkit_status gk_bad_trans(gemmkit_transpose trans, const char *name);
+gemmkit_status gk_bad_ld(const char *name, int64_t ld, int64_t min_rows);
+
+static inline gemmkit_status gk_check_pointer(const void *ptr, const char *name)
+{
+    return ptr ? GEMMKIT_SUCCESS : gk_null_pointer(name);
+}
 /* layout is row- or column-major; trans is N, T or C (named `name`). */
-gemmkit_status gk_check_layout(gemmkit_layout layout);
-gemmkit_status gk_check_trans(gemmkit_transpose trans, const char *name);
+static inline gemmkit_status gk_check_layout(gemmkit_layout layout)
+{
+    return layout == GEMMKIT_ROW_MAJOR || layout == GEMMKIT_COL_MAJOR ? GEMMKIT_SUCCESS : gk_bad_layout(layout);
+}
+static inline gemmkit_status gk_check_trans(gemmkit_transpose trans, const char *name)
+{
+    return trans == GEMMKIT_NO_TRANS || trans == GEMMKIT_TRANS || trans == GEMMKIT_CONJ_TRANS
+               ? GEMMKIT_SUCCESS
+               : gk_bad_trans(trans, name);
+}
 /* ld >= max(1, min_rows). */
-gemmkit_status gk_check_ld(const char *name, int64_t ld, int64_t min_rows);
+static inline gemmkit_status gk_check_ld(const char *name, int64_t ld, int64_t min_rows)
+{
+    return ld >= (min_rows > 1 ? min_rows : 1) ? GEMMKIT_SUCCESS : gk_bad_ld(name, ld, min_rows);
+}
 /* buf belongs to ctx and holds offset + extent floats, within 32-bit indexing. */
 gemmkit_status gk_check_buffer(gemmkit_context *ctx, const gemmkit_buffer *buf, const char *name,
                                size_t offset, int64_t extent);

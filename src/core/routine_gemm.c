@@ -42,19 +42,17 @@ gemmkit_status gk_sgemm_prepare_dims(const gk_gemm_call *call, gk_sgemm_problem 
     GK_TRY(gk_check_ld("ldc", call->ldc, row_major ? n : m));
 
     const gk_matrix caller_a = {NULL, call->offset_a, call->lda}, caller_b = {NULL, call->offset_b, call->ldb};
-    *p = (gk_sgemm_problem){.k = k, .alpha = call->alpha, .beta = call->beta,
-                            .c = {NULL, call->offset_c, call->ldc}, .source_c = call->c};
-    if (row_major) { /* C^T = op(B)^T op(A)^T in column-major terms */
-        p->m = n, p->n = m, p->trans_a = tb, p->trans_b = ta;
-        p->a = caller_b, p->b = caller_a;
-        p->source_a = call->b, p->source_b = call->a;
-        p->name_a = "B", p->name_b = "A";
-    } else {
-        p->m = m, p->n = n, p->trans_a = ta, p->trans_b = tb;
-        p->a = caller_a, p->b = caller_b;
-        p->source_a = call->a, p->source_b = call->b;
-        p->name_a = "A", p->name_b = "B";
-    }
+    /* C^T = op(B)^T op(A)^T in column-major terms. Every field named: a
+     * partial initialiser costs a block clear of the whole struct per call. */
+    *p = (gk_sgemm_problem){.trans_a = row_major ? tb : ta, .trans_b = row_major ? ta : tb,
+                            .m = row_major ? n : m, .n = row_major ? m : n, .k = k,
+                            .alpha = call->alpha, .beta = call->beta,
+                            .a = row_major ? caller_b : caller_a, .b = row_major ? caller_a : caller_b,
+                            .c = {NULL, call->offset_c, call->ldc},
+                            .source_a = row_major ? call->b : call->a, .source_b = row_major ? call->a : call->b,
+                            .source_c = call->c,
+                            .name_a = row_major ? "B" : "A", .name_b = row_major ? "A" : "B",
+                            .math = GK_MATH_FP32};
     /* Kernels index with 32-bit integers; checking the lds first also keeps
      * the extents (gk_sgemm_check_spans) from overflowing int64. */
     if (call->lda > INT32_MAX || call->ldb > INT32_MAX || call->ldc > INT32_MAX)
@@ -81,13 +79,6 @@ gemmkit_status gk_sgemm_prepare(const gk_gemm_call *call, gk_sgemm_problem *p)
     return gk_sgemm_check_spans(p);
 }
 
-int gk_sgemm_writes_c(const gk_sgemm_problem *p)
-{
-    if (p->m == 0 || p->n == 0) return 0;
-    return !((p->alpha == 0.0f || p->k == 0) && p->beta == 1.0f);
-}
-
-int gk_sgemm_reads_ab(const gk_sgemm_problem *p) { return gk_sgemm_writes_c(p) && p->alpha != 0.0f && p->k > 0; }
 
 /* The kernel: the caller's (checked to be an SGEMM kernel for this backend) or the policy's. */
 static gemmkit_status choose_kernel(const gemmkit_context *ctx, const gemmkit_options *options,
@@ -255,40 +246,71 @@ static gemmkit_status run_host(gemmkit_context *ctx, void *data)
     return gk_sgemm_run(ctx, h->options, h->problem);
 }
 
-gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *options, gemmkit_layout layout,
-                                gemmkit_transpose trans_a, gemmkit_transpose trans_b, int64_t m, int64_t n,
-                                int64_t k, float alpha, const float *a, int64_t lda, const float *b,
-                                int64_t ldb, float beta, float *c, int64_t ldc)
+/* The pointers' checks of a host-array call that writes C. */
+static inline __attribute__((always_inline)) gemmkit_status check_host_pointers(const gk_sgemm_problem *p, const float *a, const float *b, float *c)
+{
+    GK_TRY(gk_check_pointer(c, "C"));
+    if (gk_sgemm_reads_ab(p)) {
+        GK_TRY(gk_check_pointer(a, "A"));
+        GK_TRY(gk_check_pointer(b, "B"));
+    }
+    return GEMMKIT_SUCCESS;
+}
+
+/* A host-array call on the device: tiled, or its operands staged whole. */
+static gemmkit_status __attribute__((noinline))
+run_on_device(gemmkit_context *ctx, const gemmkit_options *options, gk_sgemm_problem *p, gk_policy_route route,
+              const float *a, const float *b, float *c)
+{
+    /* Tiles are within the kernels' 32-bit limits whatever the spans of the whole matrices. */
+    const int tiled = gk_sgemm_route_tiled(ctx, p, route);
+    if (!tiled) GK_TRY(gk_sgemm_check_spans(p));
+    GK_TRY(gk_sgemm_math(ctx, options, &p->math));
+    if (!gk_sgemm_writes_c(p)) return GEMMKIT_SUCCESS;
+    GK_TRY(check_host_pointers(p, a, b, c));
+    if (tiled) return gk_sgemm_tiled(ctx, options, p);
+    const int reads = gk_sgemm_reads_ab(p);
+    /* C is uploaded when it is read (beta != 0). */
+    gk_host_operand staged[] = {
+        {p->beta != 0.0f ? c : NULL, c, p->m, p->n, p->c.ld, GK_SCRATCH_HOST_C, &p->c.mem, 1, 0},
+        {reads ? p->source_a : NULL, NULL, gk_stored_rows(p->trans_a, p->m, p->k), p->trans_a ? p->m : p->k, p->a.ld,
+         GK_SCRATCH_HOST_A, &p->a.mem, 1, 0},
+        {reads ? p->source_b : NULL, NULL, gk_stored_rows(p->trans_b, p->k, p->n), p->trans_b ? p->k : p->n, p->b.ld,
+         GK_SCRATCH_HOST_B, &p->b.mem, 1, 0},
+    };
+    host_problem h = {options, p};
+    return gk_host_call(ctx, staged, 3, run_host, &h);
+}
+
+/* gemmkit_sgemm_ex and gemmkit_sgemm (inlined into both: no call through the PLT). */
+static inline gemmkit_status sgemm_host_arrays(gemmkit_context *ctx, const gemmkit_options *options,
+                                               gemmkit_layout layout, gemmkit_transpose trans_a,
+                                               gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k,
+                                               float alpha, const float *a, int64_t lda, const float *b,
+                                               int64_t ldb, float beta, float *c, int64_t ldc)
 {
     GK_TRY(gk_check_pointer(ctx, "ctx"));
     const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, a, b, c, 0, 0, 0, lda, ldb, ldc};
     gk_sgemm_problem p;
     GK_TRY(gk_sgemm_prepare_dims(&call, &p));
-    /* Tiles are within the kernels' 32-bit limits whatever the spans of the whole matrices. */
-    const char *route = gk_sgemm_route_choice(ctx, &p);
-    const int tiled = gk_sgemm_route_tiled(ctx, &p, route);
-    if (!tiled) GK_TRY(gk_sgemm_check_spans(&p));
-    GK_TRY(gk_sgemm_math(ctx, options, &p.math));
-    if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
-    GK_TRY(gk_check_pointer(c, "C"));
-    const int reads = gk_sgemm_reads_ab(&p);
-    if (reads) {
-        GK_TRY(gk_check_pointer(a, "A"));
-        GK_TRY(gk_check_pointer(b, "B"));
-    }
+    const gk_policy_route route = gk_sgemm_route_choice(ctx, &p);
+    /* A call the CPU BLAS takes multiplies (reads A and B), so it writes C,
+     * and its spans fit 2^31-1 unless the tiler would take it: the device
+     * path's gk_sgemm_route_tiled and span check cannot fail it, and are
+     * left to that path. */
     const gk_host_blas *host = gk_sgemm_route_host(options, &p, route);
-    if (host) return gk_sgemm_run_host(host, options, &p);
-    if (tiled) return gk_sgemm_tiled(ctx, options, &p);
-    /* C is uploaded when it is read (beta != 0). */
-    gk_host_operand staged[] = {
-        {p.beta != 0.0f ? c : NULL, c, p.m, p.n, p.c.ld, GK_SCRATCH_HOST_C, &p.c.mem, 1, 0},
-        {reads ? p.source_a : NULL, NULL, gk_stored_rows(p.trans_a, p.m, p.k), p.trans_a ? p.m : p.k, p.a.ld,
-         GK_SCRATCH_HOST_A, &p.a.mem, 1, 0},
-        {reads ? p.source_b : NULL, NULL, gk_stored_rows(p.trans_b, p.k, p.n), p.trans_b ? p.k : p.n, p.b.ld,
-         GK_SCRATCH_HOST_B, &p.b.mem, 1, 0},
-    };
-    host_problem h = {options, &p};
-    return gk_host_call(ctx, staged, 3, run_host, &h);
+    if (!host) return run_on_device(ctx, options, &p, route, a, b, c);
+    GK_TRY(gk_sgemm_math(ctx, options, &p.math));
+    GK_TRY(check_host_pointers(&p, a, b, c));
+    return gk_sgemm_run_host(host, options, &p);
+}
+
+gemmkit_status gemmkit_sgemm_ex(gemmkit_context *ctx, const gemmkit_options *options, gemmkit_layout layout,
+                                gemmkit_transpose trans_a, gemmkit_transpose trans_b, int64_t m, int64_t n,
+                                int64_t k, float alpha, const float *a, int64_t lda, const float *b,
+                                int64_t ldb, float beta, float *c, int64_t ldc)
+{
+    return sgemm_host_arrays(ctx, options, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout layout, gemmkit_transpose trans_a,
@@ -296,8 +318,7 @@ gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout layout, gemmki
                              const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
                              int64_t ldc)
 {
-    return gemmkit_sgemm_ex(ctx, NULL, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                            ldc);
+    return sgemm_host_arrays(ctx, NULL, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 gemmkit_status gemmkit_sgemm_buffers(gemmkit_context *ctx, const gemmkit_options *options,

@@ -43,8 +43,15 @@ gemmkit_status gk_sgemm_prepare_dims(const gk_gemm_call *call, gk_sgemm_problem 
 gemmkit_status gk_sgemm_check_spans(const gk_sgemm_problem *problem);
 
 /* True when the call reads A and B / changes C at all. */
-int gk_sgemm_reads_ab(const gk_sgemm_problem *p);
-int gk_sgemm_writes_c(const gk_sgemm_problem *p);
+static inline int gk_sgemm_writes_c(const gk_sgemm_problem *p)
+{
+    if (p->m == 0 || p->n == 0) return 0;
+    return !((p->alpha == 0.0f || p->k == 0) && p->beta == 1.0f);
+}
+static inline int gk_sgemm_reads_ab(const gk_sgemm_problem *p)
+{
+    return gk_sgemm_writes_c(p) && p->alpha != 0.0f && p->k > 0;
+}
 
 /* The plan of a prepared problem whose operands are on the device (the
  * context is locked): the kernel (options->kernel, else the policy's), then
