@@ -20,6 +20,9 @@ packages=(libclblast1 libclblast-dev libcmocka0 libcmocka-dev libjansson4 libjan
 packages+=(openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libscalapack-openmpi2.2 libscalapack-openmpi-dev
            libblas3 liblapack3 libgfortran5 libquadmath0 libhwloc15 libevent-2.1-7 libevent-core-2.1-7
            libevent-pthreads-2.1-7 libpmix2 libnuma1 libltdl7 libmunge2)
+# OpenBLAS (pthreads), the CPU BLAS that `gemmkit tune --blas-threshold` measures the
+# drop-in's device crossover against there (GEMMKIT_CPU_BLAS_LIB names it): 7 MB.
+packages+=(libopenblas0-pthread)
 mkdir -p .deps
 cd .deps
 rm -f ./*.deb
