@@ -76,7 +76,10 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
 {
     t->value = 0.0;
     const setting *s = find_setting(e->kernel);
-    if (s) return check_setting(s, e, &t->value, why, why_size);
+    if (s) {
+        memset(&t->config, 0, sizeof t->config); /* no kernel: config.def NULL */
+        return check_setting(s, e, &t->value, why, why_size);
+    }
     gk_config *const config = &t->config;
     /* "KERNEL/VARIANT" lines ("xgemm/small", "xgemm/narrow-n") hold parameters of KERNEL. */
     char name[sizeof e->kernel];
