@@ -255,7 +255,9 @@ static int try_device(const gk_blas_call *call, settings *set, char *where, size
                          call->trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, call->m, call->n, call->k, call->alpha,
                          call->a, call->lda, call->b, call->ldb, call->beta, call->c, call->ldc);
     if (status == GEMMKIT_SUCCESS) {
-        note(where, where_size, "device %s", shared_device);
+        note(where, where_size, "device %s (threshold %.0f, %s)", shared_device,
+             explicit_threshold ? set->threshold : shared_threshold,
+             explicit_threshold ? "GEMMKIT_BLAS_THRESHOLD" : shared_threshold_source);
         return 1;
     }
     set->stats.fallbacks++;
