@@ -129,7 +129,8 @@ int gk_tune_blas_threshold(const struct gk_cli *cli, const gk_tune_args *args, c
     gemmkit_context_device_info(ctx, &info);
     gemmkit_math math = GEMMKIT_MATH_FP32;
     gemmkit_context_get_math(ctx, &math);
-    const int64_t max_n = args->size ? args->size : DEFAULT_MAX_N;
+    int64_t max_n = FIRST_N; /* the largest n = 64 * 2^i within --size */
+    while (max_n * 2 <= (args->size ? args->size : DEFAULT_MAX_N)) max_n *= 2;
     printf("measuring the BLAS drop-in's threshold on %s | %s (%s)\n", info.platform, info.name, info.backend);
     printf("  device: gemmkit_sgemm_ex on host arrays, copies in and out included (%s math)\n",
            gemmkit_math_name(math));
