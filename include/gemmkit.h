@@ -393,6 +393,46 @@ GEMMKIT_API gemmkit_status gemmkit_context_set_memory_limit(gemmkit_context *ctx
  */
 GEMMKIT_API const char *gemmkit_context_warnings(const gemmkit_context *ctx);
 
+/**
+ * @brief The BLAS drop-in's measured threshold for the context's device.
+ *
+ * The `blas-threshold` line of the tuning database (`gemmkit tune
+ * --blas-threshold`, docs/DROPIN.md "Measuring the crossover") that applies
+ * to this device, the most specific one as for kernel lines: the number of
+ * multiply-adds (M * N * K) from which the device beat the CPU BLAS on host
+ * arrays, copies included. The drop-in (libgemmkit_blas) uses it when
+ * `GEMMKIT_BLAS_THRESHOLD` is not set.
+ * @par Blocks
+ *   never (read when the context was created).
+ * @par Threads
+ *   safe from any thread.
+ * @par Limits
+ *   a context over several devices answers for its first one.
+ * @param work   set to the multiply-adds, or INFINITY when the device never
+ *   won (every call stays on the CPU); untouched when there is no line.
+ * @param source when not NULL, set to "tuning database" (the user's file) or
+ *   "built-in" (src/kernels/tuning/builtin.tsv).
+ * @return 1 when a line applies; 0 when none does, or ctx or work is NULL.
+ */
+GEMMKIT_API int gemmkit_context_blas_threshold(const gemmkit_context *ctx, double *work, const char **source);
+
+/**
+ * @brief The lowest BLAS drop-in threshold any device's line holds.
+ *
+ * The smallest `blas-threshold` of every usable line of the databases a new
+ * context would read (built-in, and `$GEMMKIT_TUNING_DB` or the default
+ * file), whatever device it names: a call below it stays on the CPU on any
+ * device, so the drop-in need not open one to decide it.
+ * @par Blocks
+ *   on reading the database files; opens no device.
+ * @par Threads
+ *   safe from any thread.
+ * @par Limits
+ *   warns about nothing: a context reading the lines does.
+ * @return the multiply-adds; INFINITY when no line holds one.
+ */
+GEMMKIT_API double gemmkit_blas_threshold_lowest(void);
+
 /** The arithmetic of an SGEMM (docs/MATH.md). Modes other than FP32 run on
  * tensor cores: NVIDIA GPUs of compute capability 8.0 or newer, either
  * backend. A device that cannot compute in the mode asked for fails the call

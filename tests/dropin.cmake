@@ -1,7 +1,7 @@
 # Tests of the BLAS drop-in and the .npy tools (docs/DROPIN.md), included
 # from tests/CMakeLists.txt after the test_*.c programs are defined.
 if(GEMMKIT_BLAS_SYMBOLS)
-  foreach(name test_blas_dropin test_blas_env test_blas_fallback)
+  foreach(name test_blas_dropin test_blas_env test_blas_fallback test_blas_measured)
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/blas)
     target_link_libraries(${name} PRIVATE gemmkit_blas_static)
   endforeach()
@@ -11,7 +11,7 @@ if(GEMMKIT_BLAS_SYMBOLS)
   set_tests_properties(test_blas_dropin_all_devices PROPERTIES ENVIRONMENT
                        "GEMMKIT_DEVICE=all;POCL_DEVICES=pthread pthread" TIMEOUT 1200)
 else()
-  foreach(name test_blas_dropin test_blas_env test_blas_fallback)
+  foreach(name test_blas_dropin test_blas_env test_blas_fallback test_blas_measured)
     set_target_properties(${name} PROPERTIES EXCLUDE_FROM_ALL TRUE)
     set_tests_properties(${name} PROPERTIES DISABLED TRUE)
   endforeach()

@@ -94,7 +94,8 @@ static void test_verbose_log_and_bad_threshold(void **state)
     unsetenv("GEMMKIT_BLAS_THRESHOLD");
     assert_non_null(strstr(text, "ignoring GEMMKIT_BLAS_THRESHOLD=\"lots\""));
     assert_non_null(strstr(text, "gemmkit-blas: cblas_sgemm(row-major, N, N, m=2, n=2, k=3"));
-    assert_non_null(strstr(text, "cpu (12 multiply-adds < threshold 1000000) by ")); /* names the CPU BLAS or own loop */
+    assert_non_null(strstr(text, "cpu (12 multiply-adds < threshold 1000000, default; no device opened yet) by "));
+    /* (names the CPU BLAS or own loop; no device is opened for a call below every threshold) */
     assert_non_null(strstr(text, "m=0, n=2, k=3"));
     assert_non_null(strstr(text, "quick return"));
     /* [1 2 3; 4 5 6] [1 -1; 2 -2; 3 -3] */

@@ -3,6 +3,7 @@
  * cannot hurt (bad lines and files cost a warning, never the kernel), and
  * saves that neither lose lines nor leave a broken file. */
 #include <dirent.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -171,6 +172,76 @@ static void test_lookup_levels(void **state)
     write_file(db_path, mine, sizeof mine - 1);
     gk_tuning_load(&info, "sm_90", &set);
     assert_string_equal(gk_tuning_params(&set, "xgemm"), "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8");
+}
+
+/* A blas-threshold line (the BLAS drop-in's measured threshold) is a setting,
+ * not a kernel: loaded, matched at the same levels, read back as a number;
+ * a bad value is a warning, and the drop-in's default applies. */
+static void test_blas_threshold_lines(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    assert_int_equal(gemmkit_context_device_info(test_ctx, &info), GEMMKIT_SUCCESS);
+    snprintf(info.backend, sizeof info.backend, "opencl");
+    snprintf(info.name, sizeof info.name, "threshold-test device");
+    snprintf(info.vendor, sizeof info.vendor, "Some Vendor");
+    const char text[] = "opencl\tvendor:some\tblas-threshold\tWORK=1000\t1\t2026-01-01\n"
+                        "opencl\tthreshold-test device\tblas-threshold\tWORK=2097152\t5.5\t2026-01-01\n"
+                        "cuda\tthreshold-test device\tblas-threshold\tWORK=7\t1\t2026-01-01\n";
+    write_file(db_path, text, sizeof text - 1);
+    gk_tuning_set set;
+    gk_tuning_load(&info, NULL, &set);
+    assert_string_equal(set.warnings, "");
+    double work = -1.0;
+    int builtin = 1;
+    assert_int_equal(gk_tuning_blas_threshold(&set, &work, &builtin), 1);
+    assert_true(work == 2097152.0);
+    assert_int_equal(builtin, 0);
+    assert_null(gk_tuning_config(&set, "blas-threshold")->def); /* no kernel behind it */
+    assert_true(gk_tuning_blas_threshold_lowest() == 7.0);    /* any device's line */
+    /* Another device of the vendor: the vendor line. */
+    snprintf(info.name, sizeof info.name, "another device");
+    gk_tuning_load(&info, NULL, &set);
+    assert_int_equal(gk_tuning_blas_threshold(&set, &work, NULL), 1);
+    assert_true(work == 1000.0);
+    /* "inf": never the device; any case. */
+    const char never[] = "opencl\tanother device\tblas-threshold\tWORK=Inf\t1\t2026-01-01\n";
+    write_file(db_path, never, sizeof never - 1);
+    gk_tuning_load(&info, NULL, &set);
+    assert_int_equal(gk_tuning_blas_threshold(&set, &work, NULL), 1);
+    assert_true(isinf(work));
+    /* Malformed values: one warning each, no line. */
+    const char *bad[] = {"WORK=lots", "WORK=-5", "WORK=nan", "WORK=", "TSM=64", "WORK=12abc"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char line[256];
+        int len = snprintf(line, sizeof line, "opencl\tanother device\tblas-threshold\t%s\t1\t2026-01-01\n", bad[i]);
+        write_file(db_path, line, (size_t)len);
+        gk_tuning_load(&info, NULL, &set);
+        char expected[256];
+        snprintf(expected, sizeof expected, "gemmkit: tuning database %s:1: blas-threshold %s: ", db_path, bad[i]);
+        if (!strstr(set.warnings, expected)) print_error("warnings \"%s\" lack \"%s\"\n", set.warnings, expected);
+        assert_non_null(strstr(set.warnings, expected));
+        assert_non_null(strstr(set.warnings, "; using the drop-in's default threshold\n"));
+        assert_int_equal(gk_tuning_blas_threshold(&set, &work, NULL), 0);
+        assert_true(isinf(gk_tuning_blas_threshold_lowest()));
+    }
+    /* Through the public call, on a context of the real device. */
+    gemmkit_context_device_info(test_ctx, &info);
+    char line[512];
+    int len = snprintf(line, sizeof line, "%s\t%s\tblas-threshold\tWORK=4096\t1\t2026-01-01\n", info.backend,
+                       info.name);
+    write_file(db_path, line, (size_t)len);
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
+    const char *source = NULL;
+    assert_int_equal(gemmkit_context_blas_threshold(ctx, &work, &source), 1);
+    assert_true(work == 4096.0);
+    assert_string_equal(source, "tuning database");
+    assert_string_equal(gemmkit_context_warnings(ctx), "");
+    assert_true(gemmkit_blas_threshold_lowest() == 4096.0);
+    gemmkit_context_destroy(ctx);
+    assert_int_equal(gemmkit_context_blas_threshold(NULL, &work, NULL), 0);
+    write_file(db_path, "", 0);
 }
 
 /* The whole file as a string (NULs and all are not expected here). */
@@ -452,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_small_problems_use_the_small_entry),
         cmocka_unit_test(test_unusable_line_keeps_the_kernel_with_defaults),
         cmocka_unit_test(test_lookup_levels),
+        cmocka_unit_test(test_blas_threshold_lines),
         cmocka_unit_test(test_malformed_databases_warn),
         cmocka_unit_test(test_lines_after_a_bad_one_still_load),
         cmocka_unit_test(test_unreadable_database_warns),

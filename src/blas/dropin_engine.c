@@ -1,6 +1,8 @@
 /* The drop-in's engine: reads the GEMMKIT_BLAS_* settings, keeps one lazily
  * created process-wide context, and sends each validated call to the CPU
  * (small, trivial, or no device) or to the device (falling back on failure).
+ * "Small": below GEMMKIT_BLAS_THRESHOLD, else below the device's measured
+ * threshold (the tuning database's blas-threshold line), else the default.
  * CPU work goes to the host's CPU BLAS (host_blas.h), else gemmkit's own
  * threaded loop. */
 #include <math.h>
@@ -23,25 +25,54 @@
  * one thread-local block, so that a call looks its address up once. */
 typedef struct settings {
     gk_env_cache threshold_env, verbose_env;
-    double threshold;       /* multiply-adds */
+    /* Calls of fewer multiply-adds run on the CPU without a look at the
+     * device: GEMMKIT_BLAS_THRESHOLD when the user set it (then final), else
+     * lowest_threshold() (a bound below every device's threshold; the
+     * device's own is known once its context exists, try_device). */
+    double threshold;
     int explicit_threshold; /* the user chose it (a usable GEMMKIT_BLAS_THRESHOLD) */
     int verbose;
     gk_blas_stats stats;
 } settings;
 
+/* Without GEMMKIT_BLAS_THRESHOLD the threshold is the device's measured
+ * line (tuning database or built-in, `gemmkit tune --blas-threshold`), else
+ * the default; both known only once the device is opened. A call below the
+ * lowest line any device has (and below the default) needs no device to be
+ * decided, so a program of small calls opens none, as before measured lines
+ * existed: read once per process, from the files, without a device. */
+static pthread_once_t lowest_once = PTHREAD_ONCE_INIT;
+static double lowest;
+
+static void find_lowest(void)
+{
+    const double measured = gemmkit_blas_threshold_lowest();
+    lowest = measured < GK_BLAS_DEFAULT_THRESHOLD ? measured : GK_BLAS_DEFAULT_THRESHOLD;
+}
+
+static double lowest_threshold(void)
+{
+    pthread_once(&lowest_once, find_lowest);
+    return lowest;
+}
+
 static void read_threshold(settings *s, const char *env)
 {
     static atomic_int warned;
-    s->threshold = GK_BLAS_DEFAULT_THRESHOLD, s->explicit_threshold = 0;
-    if (!env || !*env) return;
-    char *end = NULL;
-    const double v = strtod(env, &end);
-    if (*end == '\0' && v >= 0.0 && !isnan(v)) {
-        s->threshold = v, s->explicit_threshold = 1;
-    } else if (!atomic_exchange(&warned, 1)) {
-        fprintf(stderr, "gemmkit-blas: ignoring GEMMKIT_BLAS_THRESHOLD=\"%s\" (expected a number >= 0); using %.0f\n",
-                env, GK_BLAS_DEFAULT_THRESHOLD);
+    s->explicit_threshold = 0;
+    if (env && *env) {
+        char *end = NULL;
+        const double v = strtod(env, &end);
+        if (*end == '\0' && v >= 0.0 && !isnan(v)) {
+            s->threshold = v, s->explicit_threshold = 1;
+            return;
+        }
+        if (!atomic_exchange(&warned, 1))
+            fprintf(stderr, "gemmkit-blas: ignoring GEMMKIT_BLAS_THRESHOLD=\"%s\" (expected a number >= 0); using the "
+                            "device's measured threshold, else %.0f\n",
+                    env, GK_BLAS_DEFAULT_THRESHOLD);
     }
+    s->threshold = lowest_threshold();
 }
 
 static settings *current_settings(void)
@@ -63,13 +94,26 @@ static char shared_device[300];      /* "platform | device", for the log */
 static int shared_is_gpu;
 static char shared_error[1024];      /* why there is no context */
 static atomic_int device_disabled;   /* set after an unexpected device failure */
+/* The threshold without GEMMKIT_BLAS_THRESHOLD: the device's measured line,
+ * looked up once here, else the default (also when there is no device). */
+static double shared_threshold = GK_BLAS_DEFAULT_THRESHOLD;
+static int shared_measured;
+static char shared_threshold_source[48] = "default"; /* for the log */
+static atomic_int context_tried;     /* create_context has run: the shared_* above are final */
 
 static void create_context(void)
 {
     gemmkit_context *ctx = NULL;
     if (gemmkit_context_create(&ctx, NULL) != GEMMKIT_SUCCESS) {
         snprintf(shared_error, sizeof shared_error, "%s", gemmkit_last_error_message());
+        atomic_store(&context_tried, 1);
         return;
+    }
+    double measured = 0.0;
+    const char *source = NULL;
+    if (gemmkit_context_blas_threshold(ctx, &measured, &source)) {
+        shared_threshold = measured, shared_measured = 1;
+        snprintf(shared_threshold_source, sizeof shared_threshold_source, "measured, %s", source);
     }
     gemmkit_device_info info;
     int devices = 1;
@@ -82,6 +126,7 @@ static void create_context(void)
         shared_is_gpu = info.is_gpu;
     }
     shared_ctx = ctx; /* published by pthread_once's own synchronisation */
+    atomic_store(&context_tried, 1); /* and to note_small, which does not call pthread_once */
 }
 
 /* True when GEMMKIT_DEVICE or GEMMKIT_BACKEND is set: the user asked for a device. */
@@ -152,6 +197,23 @@ static void note(char *where, size_t where_size, const char *format, ...)
     va_end(args);
 }
 
+/* The log's note for a call below set->threshold: the threshold in effect
+ * and where it came from, as far as it is known without opening a device. */
+static void note_small(char *where, size_t where_size, const settings *set, double work)
+{
+    if (set->explicit_threshold)
+        note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f, GEMMKIT_BLAS_THRESHOLD)", work,
+             set->threshold);
+    else if (atomic_load(&context_tried))
+        note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f, %s)", work, shared_threshold,
+             shared_threshold_source);
+    else
+        note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f, %s; no device opened yet)", work,
+             set->threshold,
+             set->threshold < GK_BLAS_DEFAULT_THRESHOLD ? "the lowest measured one of the tuning databases"
+                                                        : "default");
+}
+
 /* 1 when the device did the call; 0 when it must run on the CPU. C is
  * unchanged when the device fails (gemmkit_sgemm's contract). */
 static int try_device(const gk_blas_call *call, settings *set, char *where, size_t where_size)
@@ -166,11 +228,24 @@ static int try_device(const gk_blas_call *call, settings *set, char *where, size
         note(where, where_size, "cpu (the device was turned off after a failure)");
         return 0;
     }
-    /* The default threshold is about the cost of a trip to a GPU; a CPU
-     * device (PoCL) is only used when the user set a threshold. */
-    if (!shared_is_gpu && !explicit_threshold) {
-        note(where, where_size, "cpu (%s is not a GPU; set GEMMKIT_BLAS_THRESHOLD to use it)", shared_device);
-        return 0;
+    if (!explicit_threshold) {
+        /* The device's own threshold: its measured line, else the default. */
+        const double work = (double)call->m * (double)call->n * (double)call->k;
+        if (work < shared_threshold) {
+            note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f, %s)", work, shared_threshold,
+                 shared_threshold_source);
+            return 0;
+        }
+        /* The default threshold is about the cost of a trip to a GPU; a CPU
+         * device (PoCL) is only used when the user set a threshold or
+         * measured this device's (a measured line counts as the user's choice). */
+        if (!shared_is_gpu && !shared_measured) {
+            note(where, where_size,
+                 "cpu (%s is not a GPU; set GEMMKIT_BLAS_THRESHOLD, or measure its threshold with gemmkit tune "
+                 "--blas-threshold, to use it)",
+                 shared_device);
+            return 0;
+        }
     }
     /* The drop-in has chosen the device: gemmkit must not hand a CPU device's
      * call to the CPU BLAS (that is this engine's choice to make). */
@@ -180,7 +255,9 @@ static int try_device(const gk_blas_call *call, settings *set, char *where, size
                          call->trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, call->m, call->n, call->k, call->alpha,
                          call->a, call->lda, call->b, call->ldb, call->beta, call->c, call->ldc);
     if (status == GEMMKIT_SUCCESS) {
-        note(where, where_size, "device %s", shared_device);
+        note(where, where_size, "device %s (threshold %.0f, %s)", shared_device,
+             explicit_threshold ? set->threshold : shared_threshold,
+             explicit_threshold ? "GEMMKIT_BLAS_THRESHOLD" : shared_threshold_source);
         return 1;
     }
     set->stats.fallbacks++;
@@ -252,8 +329,7 @@ void gk_blas_execute(const gk_blas_call *call)
     if (!multiplies)
         note(where, where_size, "cpu (no multiply: C = beta C)");
     else if (small)
-        note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f)", (double)m * (double)n * (double)k,
-             set->threshold);
+        note_small(where, where_size, set, (double)m * (double)n * (double)k);
     else
         on_device = try_device(call, set, where, where_size);
     if (on_device) {

@@ -184,6 +184,16 @@ gemmkit_status gemmkit_context_device_info(gemmkit_context *ctx, gemmkit_device_
 
 const char *gemmkit_context_warnings(const gemmkit_context *ctx) { return ctx ? ctx->tuned.warnings : ""; }
 
+int gemmkit_context_blas_threshold(const gemmkit_context *ctx, double *work, const char **source)
+{
+    int builtin = 0;
+    if (!ctx || !work || !gk_tuning_blas_threshold(&ctx->tuned, work, &builtin)) return 0;
+    if (source) *source = builtin ? "built-in" : "tuning database";
+    return 1;
+}
+
+double gemmkit_blas_threshold_lowest(void) { return gk_tuning_blas_threshold_lowest(); }
+
 gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const gk_define *defines,
                                   unsigned define_count, gk_program **program)
 {

@@ -179,7 +179,7 @@ static void add_entry(gk_tuning_set *set, const gk_tuned *t)
 }
 
 /* Adds this device's usable lines of one database; `name` is for the warnings. */
-static void load_text(const char *name, const char *text, size_t len, const gemmkit_device_info *info,
+static void load_text(const char *name, int builtin, const char *text, size_t len, const gemmkit_device_info *info,
                       const char *arch, gk_tuning_set *set)
 {
     int line_no = 0, malformed = 0, first_malformed = 0;
@@ -199,11 +199,13 @@ static void load_text(const char *name, const char *text, size_t len, const gemm
             snprintf(first_why, sizeof first_why, "%s", why);
         }
         if (kind != GK_LINE_ENTRY || !(t.level = gk_tuning_match(e, info, arch))) continue;
-        if (gk_tuning_check_entry(e, info, &t.config, why, sizeof why) != 0) {
+        if (gk_tuning_check_entry(e, info, &t, why, sizeof why) != 0) {
             warn(set, "tuning database %s:%d: %s %s: %s; using %s", name, line_no, e->kernel, e->params, why,
-                 gk_tuning_find(set, e->kernel) ? "the earlier line for this kernel" : "the registry defaults");
+                 gk_tuning_find(set, e->kernel) ? "the earlier line for this kernel"
+                                                : gk_tuning_setting_default(e->kernel));
             continue;
         }
+        t.builtin = builtin;
         add_entry(set, &t);
     }
     if (malformed > 1)
@@ -218,15 +220,56 @@ void gk_tuning_load(const gemmkit_device_info *info, const char *arch, gk_tuning
     set->count = 0;
     set->warnings[0] = '\0';
     const char *builtin = gk_kernel_source("tuning/builtin.tsv");
-    if (builtin) load_text("(built-in) src/kernels/tuning/builtin.tsv", builtin, strlen(builtin), info, arch, set);
+    if (builtin) load_text("(built-in) src/kernels/tuning/builtin.tsv", 1, builtin, strlen(builtin), info, arch, set);
     char path[1024], why[256];
     if (!gk_tuning_path(path, sizeof path)) return;
     char *text = NULL;
     size_t len = 0;
     int read = gk_tuning_read_file(path, &text, &len, why, sizeof why);
     if (read < 0) warn(set, "tuning database %s: %s; not using it", path, why);
-    if (read == 0) load_text(path, text, len, info, arch, set);
+    if (read == 0) load_text(path, 0, text, len, info, arch, set);
     free(text);
+}
+
+int gk_tuning_blas_threshold(const gk_tuning_set *set, double *work, int *builtin)
+{
+    const gk_tuned *t = gk_tuning_find(set, GK_TUNING_BLAS_THRESHOLD);
+    if (!t) return 0;
+    *work = t->value;
+    if (builtin) *builtin = t->builtin;
+    return 1;
+}
+
+/* The lowest usable blas-threshold line of one database text. */
+static double lowest_in(const char *text, size_t len, double lowest)
+{
+    for (size_t pos = 0; pos < len;) {
+        const char *line = text + pos;
+        const char *newline = memchr(line, '\n', len - pos);
+        size_t line_len = newline ? (size_t)(newline - line) : len - pos;
+        pos += line_len + (newline != NULL);
+        gk_tuned t;
+        char why[256];
+        if (gk_tuning_parse_line(line, line_len, &t.line, why, sizeof why) == GK_LINE_ENTRY &&
+            strcmp(t.line.kernel, GK_TUNING_BLAS_THRESHOLD) == 0 &&
+            gk_tuning_check_entry(&t.line, NULL, &t, why, sizeof why) == 0 && t.value < lowest)
+            lowest = t.value;
+    }
+    return lowest;
+}
+
+double gk_tuning_blas_threshold_lowest(void)
+{
+    double lowest = INFINITY;
+    const char *builtin = gk_kernel_source("tuning/builtin.tsv");
+    if (builtin) lowest = lowest_in(builtin, strlen(builtin), lowest);
+    char path[1024], why[256];
+    if (!gk_tuning_path(path, sizeof path)) return lowest;
+    char *text = NULL;
+    size_t len = 0;
+    if (gk_tuning_read_file(path, &text, &len, why, sizeof why) == 0) lowest = lowest_in(text, len, lowest);
+    free(text);
+    return lowest;
 }
 
 void gk_tuning_print_warnings(const gk_tuning_set *set)

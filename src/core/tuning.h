@@ -9,7 +9,11 @@
  * A database can never make a call fail or pick another kernel: a line this
  * device cannot use is skipped with a warning, and the kernel keeps its
  * registry defaults (or a less specific line). Lines are parsed to integer
- * parameter values once, when a context loads them. */
+ * parameter values once, when a context loads them.
+ * A few lines hold a setting of the library instead of a kernel's
+ * parameters: their kernel field names the setting ("blas-threshold"), their
+ * params are one "NAME=VALUE". They are matched, ranked and saved as kernel
+ * lines; the one table of them is in tuning_check.c (gk_tuning_is_setting). */
 #ifndef GK_TUNING_H
 #define GK_TUNING_H
 
@@ -43,6 +47,8 @@ typedef struct gk_tuned {
     gk_tuning_entry line;
     gk_tuning_level level;
     gk_config config; /* the line's kernel with its parameters, checked for this device */
+    double value;     /* a setting line's value (blas-threshold: multiply-adds, INFINITY for "inf") */
+    int builtin;      /* from the built-in database (else the user's file) */
 } gk_tuned;
 
 typedef struct gk_tuning_set {
@@ -84,11 +90,34 @@ typedef enum gk_tuning_line { GK_LINE_SKIP, GK_LINE_ENTRY, GK_LINE_MALFORMED } g
 gk_tuning_line gk_tuning_parse_line(const char *line, size_t len, gk_tuning_entry *entry, char *why,
                                     size_t why_size);
 
-/* 0 and the resolved configuration when a device like `info` can run the
- * entry's kernel with its parameters; else -1 and why not (unknown kernel,
- * a constraint, a device limit). */
-int gk_tuning_check_entry(const gk_tuning_entry *entry, const gemmkit_device_info *info, gk_config *config,
-                          char *why, size_t why_size);
+/* 0 and t->config resolved when a device like `info` can run the entry's
+ * kernel with its parameters; else -1 and why not (unknown kernel, a
+ * constraint, a device limit). A setting line: 0 and t->value when its
+ * params are its one "NAME=VALUE" with a usable value, else -1 and why. */
+int gk_tuning_check_entry(const gk_tuning_entry *entry, const gemmkit_device_info *info, gk_tuned *t, char *why,
+                          size_t why_size);
+
+/* The BLAS drop-in's measured threshold (docs/DROPIN.md "Measuring the
+ * crossover"): a setting line "blas-threshold" with params "WORK=<multiply-adds>"
+ * or "WORK=inf" (the device never won: every call stays on the CPU), saved
+ * by `gemmkit tune --blas-threshold`. */
+#define GK_TUNING_BLAS_THRESHOLD "blas-threshold"
+#define GK_TUNING_BLAS_THRESHOLD_PARAM "WORK"
+
+/* 1 when `kernel` (a line's kernel field) names a setting, not a kernel. */
+int gk_tuning_is_setting(const char *kernel);
+/* What a setting line's absence means, for the warning about a bad one ("the default threshold"). */
+const char *gk_tuning_setting_default(const char *kernel);
+
+/* 1 and *work (multiply-adds, INFINITY: never the device) when the set has a
+ * blas-threshold line for its device (the most specific one, as for kernel
+ * lines), else 0. */
+int gk_tuning_blas_threshold(const gk_tuning_set *set, double *work, int *builtin);
+/* The lowest usable blas-threshold of any line of the databases a context
+ * would read (built-in and the user's file), whatever its device; INFINITY
+ * when there is none. Opens no device and warns about nothing (a context
+ * reading the lines does). */
+double gk_tuning_blas_threshold_lowest(void);
 
 /* Reads a whole file: 0 and a malloc'd, NUL-terminated *text (which may hold
  * other NULs: use *len); 1 when the file does not exist; -1 and why

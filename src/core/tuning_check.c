@@ -3,7 +3,9 @@
  * Checked once when a context loads the database, so that a bad line costs
  * a warning instead of sending the dispatch to another kernel; the resolved
  * configuration is what the context's calls then use. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel_config.h"
@@ -23,9 +25,62 @@ static const char *reason(void)
     return colon ? colon + 2 : message;
 }
 
-int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *info, gk_config *config, char *why,
+/* The lines that hold a setting of the library, not a registry kernel's
+ * parameters (tuning.h): the setting's name (the line's kernel field), its
+ * one parameter, and what applies without a line. Every setting is a number
+ * >= 0 or "inf". */
+typedef struct setting {
+    const char *name, *param, *without;
+} setting;
+static const setting settings[] = {
+    {GK_TUNING_BLAS_THRESHOLD, GK_TUNING_BLAS_THRESHOLD_PARAM, "the drop-in's default threshold"},
+};
+
+static const setting *find_setting(const char *kernel)
+{
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
+        if (strcmp(kernel, settings[i].name) == 0) return &settings[i];
+    return NULL;
+}
+
+int gk_tuning_is_setting(const char *kernel) { return find_setting(kernel) != NULL; }
+
+const char *gk_tuning_setting_default(const char *kernel)
+{
+    const setting *s = find_setting(kernel);
+    return s ? s->without : "the registry defaults";
+}
+
+/* A setting line's params: exactly "PARAM=VALUE", VALUE a number >= 0 or "inf". */
+static int check_setting(const setting *s, const gk_tuning_entry *e, double *value, char *why, size_t why_size)
+{
+    const size_t len = strlen(s->param);
+    const char *v = e->params;
+    if (strncmp(v, s->param, len) != 0 || v[len] != '=') {
+        snprintf(why, why_size, "expected %s=<number>|inf", s->param);
+        return -1;
+    }
+    v += len + 1;
+    char *end = NULL;
+    const double x = strtod(v, &end); /* "inf" and "infinity" too, any case */
+    if (end == v || *end || !(x >= 0.0)) {
+        snprintf(why, why_size, "%s \"%.40s\" is not a number >= 0 or inf", s->param, v);
+        return -1;
+    }
+    *value = x;
+    return 0;
+}
+
+int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *info, gk_tuned *t, char *why,
                           size_t why_size)
 {
+    t->value = 0.0;
+    const setting *s = find_setting(e->kernel);
+    if (s) {
+        memset(&t->config, 0, sizeof t->config); /* no kernel: config.def NULL */
+        return check_setting(s, e, &t->value, why, why_size);
+    }
+    gk_config *const config = &t->config;
     /* "KERNEL/VARIANT" lines ("xgemm/small", "xgemm/narrow-n") hold parameters of KERNEL. */
     char name[sizeof e->kernel];
     snprintf(name, sizeof name, "%s", e->kernel);

@@ -196,6 +196,36 @@ interrupted)
         no_temporary_files
     done
     ;;
+blas_threshold)
+    # --blas-threshold (n capped at 256 by --size): a table of sizes, one blas-threshold line for this device in the
+    # database, replaced in place by a second run; the user's other lines kept; --no-save writes nothing.
+    write_user_db
+    run tune --blas-threshold --size 256 --repeat 1 --db "$db"
+    [ "$rc" = 0 ] || fail "exit $rc"
+    for n in 64 128 256; do
+        grep -qE "^ +$n +[0-9.]+ +[0-9.]+  (cpu|device)$" <<< "$out" || fail "no row for n = $n"
+    done
+    grep -qE '^threshold: WORK=([0-9]+|inf)' <<< "$out" || fail "no threshold reported"
+    line=$(grep $'\tblas-threshold\t' "$db") || fail "no blas-threshold line saved: $(cat "$db")"
+    grep -qE $'^opencl\t[^\t]+\tblas-threshold\tWORK=([0-9]+|inf)\t[0-9.]+\t[0-9-]+$' <<< "$line" ||
+        fail "malformed line: $line"
+    grep -q '^# my notes' "$db" && grep -q $'some other device\txgemm' "$db" || fail "the user's lines were lost"
+    run tune --blas-threshold --size 64 --repeat 1 --db "$db"
+    [ "$rc" = 0 ] || fail "second run: exit $rc"
+    [ "$(grep -c $'\tblas-threshold\t' "$db")" = 1 ] || fail "a second line: $(cat "$db")"
+    cp "$db" "$work/before.tsv"
+    run tune --blas-threshold --size 64 --repeat 1 --no-save --db "$db"
+    [ "$rc" = 0 ] || fail "--no-save: exit $rc"
+    cmp "$db" "$work/before.tsv" || fail "--no-save changed the database"
+    for bad in "--kernel xgemm" "--small" "--all-variants" "--size 32"; do
+        run tune --blas-threshold $bad --db "$db"
+        [ "$rc" = 2 ] || fail "--blas-threshold $bad: exit $rc, want 2"
+    done
+    # No CPU BLAS to time: refused with a reason.
+    GEMMKIT_CPU_BLAS_LIB=builtin run tune --blas-threshold --size 64 --db "$db"
+    [ "$rc" = 1 ] && grep -q 'needs a CPU BLAS' <<< "$out" || fail "GEMMKIT_CPU_BLAS_LIB=builtin: exit $rc"
+    no_temporary_files
+    ;;
 *)
     fail "unknown case $case"
     ;;

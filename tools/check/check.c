@@ -266,6 +266,13 @@ void gk_check_sgemm_sampled(const gk_sgemm_case *c, const float *a, const float 
     check_sampled(c, GEMMKIT_MATH_FP32, a, b, c0, result, samples, rng, out);
 }
 
+void gk_check_sgemm_sampled_math(const gk_sgemm_case *c, gemmkit_math math, const float *a, const float *b,
+                                 const float *c0, const float *result, int samples, gk_rng *rng,
+                                 gk_check_result *out)
+{
+    check_sampled(c, math, a, b, c0, result, samples, rng, out);
+}
+
 double gk_sgemm_bound(const gk_sgemm_case *c, gemmkit_math math)
 {
     const double fp32 = 2.0 * (double)(c->k + 2) * FLT_EPSILON, three = 2.0 * fp32 + 16.0 * FLT_EPSILON;

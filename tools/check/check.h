@@ -74,6 +74,10 @@ void gk_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, cons
  * in double on the spot: for sizes where the full reference is too slow. */
 void gk_check_sgemm_sampled(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
                             const float *result, int samples, gk_rng *rng, gk_check_result *out);
+/* The same with the bound of `math` (gk_sgemm_bound). */
+void gk_check_sgemm_sampled_math(const gk_sgemm_case *c, gemmkit_math math, const float *a, const float *b,
+                                 const float *c0, const float *result, int samples, gk_rng *rng,
+                                 gk_check_result *out);
 
 /* Runs one case through gemmkit_sgemm_ex on fresh random inputs (C poisoned
  * with NaN when beta == 0) and checks it; full check up to `full_limit`

@@ -318,6 +318,7 @@ int gk_cmd_tune(const gk_cli *cli)
         return gk_cli_usage_error("tune", "no HOME or XDG_CACHE_HOME for the default database: give --db FILE or "
                                           "--no-save");
     if (args.save && !gk_tune_database_usable(path)) return GK_EXIT_FAILED;
+    if (args.blas_threshold) return gk_tune_blas_threshold(cli, &args, args.save ? path : NULL);
     gemmkit_context *ctx = gk_cli_open(cli);
     if (!ctx) return GK_EXIT_FAILED;
     gk_tune_job jobs[GK_TUNE_MAX_JOBS];

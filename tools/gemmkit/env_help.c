@@ -43,8 +43,9 @@ static const struct {
        "CPU BLAS (a file or soname with sgemm_) that serves CPU work: the drop-in's CPU calls and gemmkit_sgemm on a "
        "CPU device (and gemmkit bench's cpublas peer); builtin: none (gemmkit's own loop). Read once per process"}}},
     {"the BLAS drop-in (libgemmkit_blas: sgemm_, cblas_sgemm and their _64 forms)",
-     {{"GEMMKIT_BLAS_THRESHOLD", "1000000 (GPUs only)",
-       "multiply-adds (M*N*K) below which a call stays on the CPU; when set, a CPU device (PoCL) is used too"},
+     {{"GEMMKIT_BLAS_THRESHOLD", "the device's measured line (gemmkit tune --blas-threshold), else 1000000 (GPUs only)",
+       "multiply-adds (M*N*K) below which a call stays on the CPU; when set (or measured), a CPU device (PoCL) is "
+       "used too"},
       {"GEMMKIT_BLAS_VERBOSE", "0 (off)", "1: one line on stderr per call: where it ran, why, and how long"}}},
     {"the Python package (python/)",
      {{"GEMMKIT_LIBRARY", "the checkout's build/, the loader's path, the environment's lib/, then pkg-config",

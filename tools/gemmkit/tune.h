@@ -20,12 +20,20 @@ typedef struct gk_tune_args {
     const char *db;      /* --db FILE; NULL: gk_tuning_path() */
     const char *variant; /* --variant NAME (--small: "small"); NULL: the kernel's main line */
     int all_variants;    /* --all-variants: the main line, then every variant of the policy */
+    int blas_threshold;  /* --blas-threshold: the BLAS drop-in's device/CPU crossover (tune_blas_threshold.c) */
     int save, verbose;
 } gk_tune_args;
 
 /* Parses the options: 0 to run, GK_EXIT_USAGE after a message on stderr, or
  * -1 after printing the help on stdout. */
 int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args);
+
+/* `gemmkit tune --blas-threshold`: times the device (host arrays, copies
+ * included) against the CPU BLAS on square sizes up to --size (default
+ * 4096) and saves the crossover as the device's blas-threshold line. An exit
+ * status; path is the database (NULL only with --no-save). */
+struct gk_cli;
+int gk_tune_blas_threshold(const struct gk_cli *cli, const gk_tune_args *args, const char *path);
 
 /* What one command tunes (tune_plan.c): the main line (variant NULL) at n,
  * or a variant of the policy at its representative shapes

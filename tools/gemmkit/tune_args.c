@@ -28,10 +28,16 @@ void gk_tune_usage(FILE *out)
             "  --small            the same as --variant small\n"
             "  --all-variants     the main line, then every variant the policy has on this device: the\n"
             "                     rules of a new device in one command, with a summary of the lines saved\n"
+            "  --blas-threshold   no kernel search: measure where this device beats the CPU BLAS for the\n"
+            "                     BLAS drop-in (square n = 64, 128, ... up to --size, default 4096; host\n"
+            "                     arrays, copies included; stops once the device has won twice in a row)\n"
+            "                     and save the crossover as the device's blas-threshold line, which the\n"
+            "                     drop-in uses when GEMMKIT_BLAS_THRESHOLD is not set (docs/DROPIN.md)\n"
             "  --repeat R         timed runs per candidate after one warm-up, 1 to %d (default 3)\n"
             "  --max-configs C    candidates timed at most per search, 1 to %d (default 400)\n"
             "  --max-time S       seconds for the whole command: each search stops timing new candidates\n"
-            "                     once its share of what is left has passed (at least one each)\n"
+            "                     once its share of what is left has passed (at least one each);\n"
+            "                     --blas-threshold: no size is started that would end past it\n"
             "  --db FILE          save to FILE instead of the default database (contexts read FILE\n"
             "                     only when GEMMKIT_TUNING_DB=FILE)\n"
             "  --no-save          search and report only\n"
@@ -63,6 +69,7 @@ int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args)
                                                   "every one", args->variant, name);
             args->variant = name;
         } else if (strcmp(opt, "--all-variants") == 0) args->all_variants = 1;
+        else if (strcmp(opt, "--blas-threshold") == 0) args->blas_threshold = 1;
         else if (strcmp(opt, "--verbose") == 0) args->verbose = 1;
         else {
             const int valued = strcmp(opt, "--kernel") == 0 || strcmp(opt, "--size") == 0 ||
@@ -102,6 +109,12 @@ int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args)
             }
         }
     }
+    if (args->blas_threshold && (args->kernel || args->variant || args->all_variants))
+        return gk_cli_usage_error("tune", "--blas-threshold times no kernel: drop --kernel, --variant and "
+                                          "--all-variants");
+    if (args->blas_threshold && args->size && args->size < 64)
+        return gk_cli_usage_error("tune", "--blas-threshold times n = 64, 128, ...: --size (the largest n) must be "
+                                          "at least 64, not %lld", (long long)args->size);
     if (args->variant && args->all_variants)
         return gk_cli_usage_error("tune", "--all-variants tunes every variant: drop --variant/--small");
     if (args->variant && args->size)

@@ -144,7 +144,7 @@ void gk_tune_remember(gk_tuning_set *set, const gemmkit_device_info *info, const
 {
     gk_tuned t = {.line = *line, .level = GK_TUNING_DEVICE};
     char why[256];
-    if (gk_tuning_check_entry(line, info, &t.config, why, sizeof why) != 0) return;
+    if (gk_tuning_check_entry(line, info, &t, why, sizeof why) != 0) return;
     for (int i = 0; i < set->count; i++)
         if (strcmp(set->entries[i].line.kernel, line->kernel) == 0) {
             set->entries[i] = t;
