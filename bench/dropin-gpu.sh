@@ -3,7 +3,7 @@
 # (docs/DROPIN.md, "pip NumPy"): numpy >= 2.0 from PyPI calls
 # scipy_cblas_sgemm64_ (scipy-openblas64), which the drop-in intercepts. For
 # each square n, one run after the other:
-#   1. numpy alone (its scipy-openblas on the CPU): the best of 3 after a warm-up;
+#   1. numpy alone (its scipy-openblas on the CPU): the best of REPEAT (default 10) after a warm-up;
 #   2. the same with libgemmkit_blas.so preloaded, per backend (GEMMKIT_BACKEND=
 #      cuda, opencl), with GEMMKIT_BLAS_VERBOSE=1: the path each call took, as
 #      the drop-in logged it (device / cpu, and why);
@@ -20,7 +20,7 @@
 #
 #   bench/dropin-gpu.sh OUTDIR
 #
-# Environment: SIZES (default "1024 2048 4096 8192"), BACKENDS (default "cuda
+# Environment: SIZES (default "1024 2048 4096 8192"), REPEAT (timed calls, default 10), BACKENDS (default "cuda
 # opencl"; cuda is dropped when the build has no CUDA device), PYTHON (default
 # python3: the machine's pip numpy), COPY_MIB (default 1024), BUDGET (seconds
 # for the whole script, default 540), GEMMKIT_BUILD_DIR (default
@@ -68,9 +68,9 @@ if [[ " $backends " == *" cuda "* ]] && ! gk_has_cuda "$build/gemmkit"; then
   backends=$(tr ' ' '\n' <<<"$backends" | grep -vx cuda | tr '\n' ' ')
 fi
 
-# One process per configuration: every n, a warm-up call, then the best of 3.
+# One process per configuration: every n, a warm-up call, then the best of REPEAT.
 cat >"$gk_out/matmul.py" <<'PY'
-import sys, time
+import os, sys, time
 import numpy as np
 rng = np.random.default_rng(1)
 for n in map(int, sys.argv[1:]):
@@ -78,7 +78,7 @@ for n in map(int, sys.argv[1:]):
     b = rng.standard_normal((n, n), dtype=np.float32)
     c = a @ b
     best = 1e30
-    for _ in range(3):
+    for _ in range(int(os.environ.get("REPEAT", "10"))):
         t = time.perf_counter()
         c = a @ b
         best = min(best, time.perf_counter() - t)
@@ -110,7 +110,7 @@ path() {
 }
 {
   echo "# pip numpy float32 A @ B, through libgemmkit_blas.so preloaded ($(grep -m1 '^python' "$gk_out/environment.txt"))"
-  echo "# times in ms: numpy alone (scipy-openblas, CPU) and preloaded, best of 3 after a warm-up;"
+  echo "# times in ms: numpy alone (scipy-openblas, CPU) and preloaded, best of ${REPEAT:-10} after a warm-up;"
   echo "# bound = 3 n^2 x 4 B of copies (A, B in at h2d, C out at d2h) + gemmkit's device-resident time (median of 3)"
   echo
   echo "| n | backend | numpy ms | preload ms | speedup | h2d GB/s | d2h GB/s | copies ms | device ms | bound ms | preload / bound | path (drop-in log) |"

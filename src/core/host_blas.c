@@ -170,11 +170,12 @@ static void find_other(gk_blas_family family)
     const int user = named && *named;
     if (user && !strcmp(named, "builtin")) return;
     if (user && (have_found[family] = take_library(family, named, 1, "GEMMKIT_CPU_BLAS_LIB"))) return;
+    /* The program's own library first: the standard search may load another
+     * BLAS (libopenblas.so.0 ...), whose thread pool would then compete with
+     * the program's for the cores. The user's library serves every family,
+     * through its standard names when it lacks this family's. */
+    if (!user && (have_found[family] = take_programs(family))) return;
     const gk_host_blas *standard = gk_host_blas_find();
-    /* The user's library serves every family, through its standard names
-     * when it lacks this family's. */
-    const int users = standard && strstr(standard->name, "GEMMKIT_CPU_BLAS_LIB") != NULL;
-    if (!users && (have_found[family] = take_programs(family))) return;
     if (standard) found[family] = *standard, have_found[family] = 1;
 }
 
