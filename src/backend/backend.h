@@ -79,6 +79,7 @@ typedef struct gk_rect {
 
 typedef struct gk_backend_ops {
     const char *name;
+    const char *no_device_hint; /* what to check when device_count finds none */
     unsigned bit;  /* its gk_backend_bit */
     unsigned caps; /* gk_backend_caps */
     gemmkit_status (*device_count)(int *count);

@@ -450,6 +450,7 @@ static gemmkit_status cuda_finish(gk_device *dev)
 
 static const gk_backend_ops cuda_ops = {
     .name = "cuda",
+    .no_device_hint = "is an NVIDIA GPU visible to this process: nvidia-smi, CUDA_VISIBLE_DEVICES?",
     .bit = GK_BACKEND_BIT_CUDA,
     .caps = GK_CAP_LAUNCH_3D | GK_CAP_INT64_ARGS | GK_CAP_PROFILING,
     .device_count = cuda_device_count,

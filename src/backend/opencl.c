@@ -415,6 +415,7 @@ static gemmkit_status opencl_finish(gk_device *dev)
 
 static const gk_backend_ops opencl_ops = {
     .name = "opencl",
+    .no_device_hint = "is an ICD such as pocl-opencl-icd installed?",
     .bit = GK_BACKEND_BIT_OPENCL,
     .caps = GK_CAP_LAUNCH_3D | GK_CAP_INT64_ARGS | GK_CAP_PROFILING,
     .device_count = opencl_device_count,

@@ -100,8 +100,8 @@ gemmkit_status gk_select_devices(const gk_backend_ops *ops, const char *selector
     int count = 0;
     GK_TRY(ops->device_count(&count));
     if (count == 0)
-        return gk_fail(GEMMKIT_ERROR_NO_DEVICE,
-                       "no %s device found (is an ICD such as pocl-opencl-icd installed?)", ops->name);
+        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "no %s device found (%s)", ops->name,
+                       ops->no_device_hint ? ops->no_device_hint : "none listed");
     /* A selector from the environment is named in messages: the user may not know it is set. */
     const int from_env = !selector || !*selector;
     if (from_env) selector = getenv("GEMMKIT_DEVICE");
