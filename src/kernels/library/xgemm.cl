@@ -37,6 +37,9 @@
 #ifndef WPTN
 #define WPTN 8 // C columns per work-item (multiple of 4)
 #endif
+#ifndef SWIZZLE
+#define SWIZZLE 1 // tile rows per band of the work-group order (1: plain order)
+#endif
 
 #define RTSM (TSM / WPTM) // work-items along M
 #define RTSN (TSN / WPTN) // work-items along N
@@ -66,8 +69,20 @@ void gk_xgemm(const int M, const int N, const int K,
     const int tx = get_local_id(0);
     const int ty = get_local_id(1);
     const int tid = ty * RTSM + tx;
-    const int m4 = get_group_id(0) * (TSM / 4); // tile origin, in float4 units
-    const int n4 = get_group_id(1) * (TSN / 4);
+#if SWIZZLE > 1
+    // Work-groups start in id order, dimension 0 fastest. Renumbered so that
+    // consecutive ones walk down bands of SWIZZLE tile rows, column by column:
+    // the tiles in flight then share fewer panels of A and B in the L2.
+    const int groups_m = get_num_groups(0), groups_n = get_num_groups(1);
+    const int group = get_group_id(1) * groups_m + get_group_id(0);
+    const int band = group / (SWIZZLE * groups_n), first_row = band * SWIZZLE;
+    const int rows = min(SWIZZLE, groups_m - first_row), in_band = group - first_row * groups_n;
+    const int tile_m = first_row + in_band % rows, tile_n = in_band / rows;
+#else
+    const int tile_m = get_group_id(0), tile_n = get_group_id(1);
+#endif
+    const int m4 = tile_m * (TSM / 4); // tile origin, in float4 units
+    const int n4 = tile_n * (TSN / 4);
     const int M4 = M / 4, N4 = N / 4;
 
     __local float4 As[2][TSK][TSM / 4];
