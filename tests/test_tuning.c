@@ -164,7 +164,7 @@ static void test_lookup_levels(void **state)
 
     /* Against the built-in H200 lines: a user's vendor line does not beat them, a user's device line does. */
     snprintf(info.name, sizeof info.name, "NVIDIA H200");
-    const char *builtin_xgemm = "TSM=128,TSN=128,TSK=8,WPTM=8,WPTN=16";
+    const char *builtin_xgemm = "TSM=128,TSN=128,TSK=8,WPTM=8,WPTN=16,SWIZZLE=16";
     gk_tuning_load(&info, "sm_90", &set);
     if (!gk_tuning_params(&set, "xgemm")) skip_because("this device cannot run the H200's xgemm line");
     assert_string_equal(gk_tuning_params(&set, "xgemm"), builtin_xgemm);

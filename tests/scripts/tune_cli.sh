@@ -207,7 +207,7 @@ blas_threshold)
     done
     grep -qE '^threshold: WORK=([0-9]+|inf)' <<< "$out" || fail "no threshold reported"
     line=$(grep $'\tblas-threshold\t' "$db") || fail "no blas-threshold line saved: $(cat "$db")"
-    grep -qE $'^opencl\t[^\t]+\tblas-threshold\tWORK=([0-9]+|inf)\t[0-9.]+\t[0-9-]+$' <<< "$line" ||
+    grep -qE $'^(opencl|cuda)\t[^\t]+\tblas-threshold\tWORK=([0-9]+|inf)\t[0-9.]+\t[0-9-]+$' <<< "$line" ||
         fail "malformed line: $line"
     grep -q '^# my notes' "$db" && grep -q $'some other device\txgemm' "$db" || fail "the user's lines were lost"
     run tune --blas-threshold --size 64 --repeat 1 --db "$db"
