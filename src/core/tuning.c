@@ -184,11 +184,8 @@ static void load_text(const char *name, int builtin, const char *text, size_t le
 {
     int line_no = 0, malformed = 0, first_malformed = 0;
     char first_why[256] = "";
-    for (size_t pos = 0; pos < len;) {
-        const char *line = text + pos;
-        const char *newline = memchr(line, '\n', len - pos);
-        size_t line_len = newline ? (size_t)(newline - line) : len - pos;
-        pos += line_len + (newline != NULL);
+    size_t pos = 0, line_len = 0;
+    for (const char *line; (line = gk_tuning_next_line(text, len, &pos, &line_len));) {
         line_no++;
         gk_tuned t;
         gk_tuning_entry *const e = &t.line;
@@ -243,11 +240,8 @@ int gk_tuning_blas_threshold(const gk_tuning_set *set, double *work, int *builti
 /* The lowest usable blas-threshold line of one database text. */
 static double lowest_in(const char *text, size_t len, double lowest)
 {
-    for (size_t pos = 0; pos < len;) {
-        const char *line = text + pos;
-        const char *newline = memchr(line, '\n', len - pos);
-        size_t line_len = newline ? (size_t)(newline - line) : len - pos;
-        pos += line_len + (newline != NULL);
+    size_t pos = 0, line_len = 0;
+    for (const char *line; (line = gk_tuning_next_line(text, len, &pos, &line_len));) {
         gk_tuned t;
         char why[256];
         if (gk_tuning_parse_line(line, line_len, &t.line, why, sizeof why) == GK_LINE_ENTRY &&

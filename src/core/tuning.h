@@ -18,6 +18,7 @@
 #define GK_TUNING_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "gemmkit.h"
 #include "kernel_config.h"
@@ -84,6 +85,18 @@ const char *gk_tuning_params(const gk_tuning_set *set, const char *kernel);
 const gk_config *gk_tuning_config(const gk_tuning_set *set, const char *kernel);
 /* def's configuration on this device: its tuned one, else its registry defaults. */
 gemmkit_status gk_tuning_resolve(const gk_tuning_set *set, const gk_kernel_def *def, gk_config *config);
+
+/* The line of a database text that starts at *pos (its length in *line_len,
+ * without the '\n'), moving *pos past it; NULL at the end of the text. */
+static inline const char *gk_tuning_next_line(const char *text, size_t len, size_t *pos, size_t *line_len)
+{
+    if (*pos >= len) return NULL;
+    const char *line = text + *pos;
+    const char *newline = memchr(line, '\n', len - *pos);
+    *line_len = newline ? (size_t)(newline - line) : len - *pos;
+    *pos += *line_len + (newline != NULL);
+    return line;
+}
 
 /* One line of a database (len bytes, without its '\n'). */
 typedef enum gk_tuning_line { GK_LINE_SKIP, GK_LINE_ENTRY, GK_LINE_MALFORMED } gk_tuning_line;

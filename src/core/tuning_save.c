@@ -50,11 +50,8 @@ static char *merged_text(const char *old, size_t old_len, const gk_tuning_entry 
     FILE *out = open_memstream(&text, len);
     if (!out) return NULL;
     if (old_len == 0) fputs(header, out);
-    for (size_t pos = 0; pos < old_len;) {
-        const char *line = old + pos;
-        const char *newline = memchr(line, '\n', old_len - pos);
-        size_t line_len = newline ? (size_t)(newline - line) : old_len - pos;
-        pos += line_len + (newline != NULL);
+    size_t pos = 0, line_len = 0;
+    for (const char *line; (line = gk_tuning_next_line(old, old_len, &pos, &line_len));) {
         gk_tuning_entry e;
         char why[160];
         if (gk_tuning_parse_line(line, line_len, &e, why, sizeof why) == GK_LINE_ENTRY && same_key(&e, entry))
