@@ -29,7 +29,7 @@ endif()
 
 if(GEMMKIT_HAVE_CUDA)
   set(cuda_sources ${CMAKE_SOURCE_DIR}/src/backend/cuda.c ${CMAKE_SOURCE_DIR}/src/backend/cuda_driver.c
-                   ${CMAKE_SOURCE_DIR}/src/backend/cuda_nvrtc.c)
+                   ${CMAKE_SOURCE_DIR}/src/backend/cuda_nvrtc.c ${CMAKE_SOURCE_DIR}/src/backend/cuda_staging.c)
   list(APPEND GEMMKIT_SOURCES ${cuda_sources})
   # Where NVRTC is looked for at run time after the loader's own search path.
   set(cuda_libdir "${CUDAToolkit_LIBRARY_DIR}")

@@ -197,6 +197,56 @@ CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *copy, CUstream stream)
     return CUDA_SUCCESS;
 }
 
+/* Page-locked host memory: plain memory, remembered so that
+ * cuPointerGetAttribute can tell it (and device memory) from pageable memory. */
+#define MOCK_MAX_HOST_ALLOCS 16
+static struct {
+    char *base;
+    size_t bytes;
+} host_allocs[MOCK_MAX_HOST_ALLOCS];
+
+CUresult CUDAAPI cuMemHostAlloc(void **ptr, size_t bytes, unsigned int flags)
+{
+    (void)flags;
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    for (int i = 0; i < MOCK_MAX_HOST_ALLOCS; i++)
+        if (!host_allocs[i].base) {
+            if (!(host_allocs[i].base = malloc(bytes))) return CUDA_ERROR_OUT_OF_MEMORY;
+            host_allocs[i].bytes = bytes;
+            state.host_allocations++;
+            *ptr = host_allocs[i].base;
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult CUDAAPI cuMemFreeHost(void *ptr)
+{
+    for (int i = 0; i < MOCK_MAX_HOST_ALLOCS; i++)
+        if (host_allocs[i].base == ptr) {
+            free(ptr);
+            host_allocs[i].base = NULL;
+            state.host_allocations--;
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Only the memory type: host for page-locked memory; every other pointer is
+ * pageable here (mock device memory is plain memory too, but never passed as
+ * a host pointer). */
+CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+    if (attribute != CU_POINTER_ATTRIBUTE_MEMORY_TYPE) return CUDA_ERROR_INVALID_VALUE;
+    const char *p = (const char *)(uintptr_t)ptr;
+    for (int i = 0; i < MOCK_MAX_HOST_ALLOCS; i++)
+        if (host_allocs[i].base && p >= host_allocs[i].base && p < host_allocs[i].base + host_allocs[i].bytes) {
+            *(unsigned int *)data = CU_MEMORYTYPE_HOST;
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
 typedef struct mock_module {
     char *image;
     size_t size;

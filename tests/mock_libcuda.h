@@ -20,6 +20,7 @@ typedef struct mock_cuda_state_t {
     int calls_without_context; /* calls made with no context current */
     int cubins_loaded, ptx_loaded, launches;
     int copies_2d; /* cuMemcpy2DAsync calls */
+    int host_allocations; /* cuMemHostAlloc blocks not freed yet */
     int expected_params; /* set by the test: how many parameters to record */
     int max_threads;     /* set by the test: the kernels' block limit (0 = 1024) */
     int cc_major, cc_minor; /* set by the test: compute capability (0 = 9.0) */

@@ -5,6 +5,7 @@
  * resource is released with the context made current around each call.
  * Kernels are not run (no GPU): the GPU check is bench/cuda-check.sh. */
 #include <dlfcn.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "check.h"
 #include "context.h"
 #include "cuda_internal.h"
+#include "cuda_staging.h"
 #include "gemmkit.h"
 #include "mock_libcuda.h"
 
@@ -218,6 +220,95 @@ static void test_tiled_copies(void **state)
     gemmkit_context_destroy(ctx);
 }
 
+/* Large copies of pageable memory go through the device's page-locked ring
+ * (cuda_staging.c): the bytes arrive, at offsets, and the ring is made once
+ * per device handle and freed with it. */
+static void test_staged_buffer_copies(void **state)
+{
+    (void)state;
+    require_mock();
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, "mock"), GEMMKIT_SUCCESS);
+    const size_t count = (GK_CUDA_STAGING_MIN_BYTES / sizeof(float)) * 5 / 2 + 3; /* 2.5 rings' halves... and more */
+    gk_rng rng;
+    gk_rng_seed(&rng, gk_rng_fresh_seed());
+    float *host = malloc(count * sizeof *host), *back = malloc(count * sizeof *back);
+    assert_non_null(host);
+    assert_non_null(back);
+    gk_fill_random(&rng, host, count);
+    gemmkit_buffer *buffer = NULL;
+    assert_int_equal(gemmkit_buffer_create(ctx, count + 9, &buffer), GEMMKIT_SUCCESS);
+    const int rings = mock->host_allocations;
+    assert_int_equal(gemmkit_buffer_write(ctx, buffer, 9, count, host), GEMMKIT_SUCCESS);
+    assert_int_equal(mock->host_allocations, rings + 1);
+    gk_fill_value(back, count, NAN);
+    assert_int_equal(gemmkit_buffer_read(ctx, buffer, 9, count, back), GEMMKIT_SUCCESS);
+    assert_memory_equal(back, host, count * sizeof *host);
+    assert_int_equal(mock->host_allocations, rings + 1); /* the same ring again */
+    gemmkit_buffer_destroy(buffer);
+    gemmkit_context_destroy(ctx);
+    assert_int_equal(mock->host_allocations, rings);
+    free(host);
+    free(back);
+}
+
+/* The slabs of a staged 2-D copy, with a ring of 1000-byte halves: rows that
+ * fit several to a half, rows cut into pieces, a single row, and a pitch
+ * wider than the rows on both sides; the bytes between rows are not touched. */
+static void test_staged_rectangles(void **state)
+{
+    (void)state;
+    require_mock();
+    const gk_cu_api *cu = NULL;
+    assert_int_equal(gk_cu_load(&cu), GEMMKIT_SUCCESS);
+    CUcontext context = NULL;
+    assert_int_equal(cu->cuDevicePrimaryCtxRetain(&context, 0), CUDA_SUCCESS);
+    assert_int_equal(cu->cuCtxPushCurrent(context), CUDA_SUCCESS);
+    CUstream stream = NULL;
+    assert_int_equal(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    gk_cuda_staging ring = {.chunk = 1000};
+    assert_int_equal(gk_cuda_staging_ready(cu, &ring), 1);
+    const gk_rect shapes[] = {
+        {96, 37, 8, 100, 104},    /* ten rows a half, a short last slab */
+        {2500, 3, 0, 2600, 2504}, /* each row in three pieces */
+        {4321, 1, 16, 0, 0},      /* one long row */
+        {1000, 5, 4, 1000, 1000}, /* exactly one row a half */
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const gk_rect *r = &shapes[i];
+        const size_t host_pitch = r->height > 1 ? r->host_pitch : r->width;
+        const size_t device_pitch = r->height > 1 ? r->device_pitch : r->width;
+        const size_t host_bytes = host_pitch * r->height, device_bytes = r->device_offset + device_pitch * r->height;
+        unsigned char *host = malloc(host_bytes), *back = malloc(host_bytes);
+        CUdeviceptr device = 0;
+        assert_int_equal(cu->cuMemAlloc(&device, device_bytes), CUDA_SUCCESS);
+        unsigned char *dev = (unsigned char *)(uintptr_t)device; /* mock device memory is host memory */
+        for (size_t b = 0; b < host_bytes; b++) host[b] = (unsigned char)(b * 7 + i);
+        memset(dev, 0xAB, device_bytes);
+        memset(back, 0xCD, host_bytes);
+        assert_int_equal(gk_cuda_staged_copy(cu, stream, &ring, device + r->device_offset, r, host, 1), CUDA_SUCCESS);
+        for (size_t j = 0; j < r->height; j++) {
+            assert_memory_equal(dev + r->device_offset + j * device_pitch, host + j * host_pitch, r->width);
+            for (size_t b = r->width; b < device_pitch && j + 1 < r->height; b++)
+                assert_int_equal(dev[r->device_offset + j * device_pitch + b], 0xAB);
+        }
+        assert_int_equal(gk_cuda_staged_copy(cu, stream, &ring, device + r->device_offset, r, back, 0), CUDA_SUCCESS);
+        for (size_t j = 0; j < r->height; j++) {
+            assert_memory_equal(back + j * host_pitch, host + j * host_pitch, r->width);
+            for (size_t b = r->width; b < host_pitch; b++) assert_int_equal(back[j * host_pitch + b], 0xCD);
+        }
+        assert_int_equal(cu->cuMemFree(device), CUDA_SUCCESS);
+        free(host);
+        free(back);
+    }
+    gk_cuda_staging_free(cu, &ring);
+    assert_null(ring.ring);
+    cu->cuStreamDestroy(stream);
+    CUcontext popped = NULL;
+    cu->cuCtxPopCurrent(&popped);
+    cu->cuDevicePrimaryCtxRelease(0);
+}
+
 /* Everything created was destroyed, and no driver call ran without the context current. */
 static void test_everything_released(void **state)
 {
@@ -227,6 +318,7 @@ static void test_everything_released(void **state)
     assert_int_equal(mock->modules, 0);
     assert_int_equal(mock->streams, 0);
     assert_int_equal(mock->events, 0);
+    assert_int_equal(mock->host_allocations, 0);
     assert_int_equal(mock->context_refs, 0);
     assert_int_equal(mock->calls_without_context, 0);
     assert_true(mock->pushes > 0);
@@ -250,6 +342,8 @@ int main(void)
         cmocka_unit_test(test_copies_build_and_launch),
         cmocka_unit_test(test_newer_device_gets_ptx),
         cmocka_unit_test(test_tiled_copies),
+        cmocka_unit_test(test_staged_buffer_copies),
+        cmocka_unit_test(test_staged_rectangles),
         cmocka_unit_test(test_everything_released),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

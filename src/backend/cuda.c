@@ -10,6 +10,7 @@
 #include "backend.h"
 #include "cuda_driver.h"
 #include "cuda_internal.h"
+#include "cuda_staging.h"
 #include "status.h"
 
 #define GK_MAX_CUDA_ARGS 32
@@ -22,6 +23,7 @@ struct gk_device {
     CUevent start, end; /* for timing launches */
     int arch;           /* compute capability, major * 10 + minor */
     int max_grid[3], max_block[3];
+    gk_cuda_staging staging; /* page-locked ring for large copies of pageable memory */
 };
 
 struct gk_mem {
@@ -128,6 +130,7 @@ static void destroy_device(gk_device *dev)
     const gk_cu_api *cu = dev->cu;
     if (dev->context && enter(cu, dev->context) == GEMMKIT_SUCCESS) {
         if (dev->stream) cu->cuStreamSynchronize(dev->stream);
+        gk_cuda_staging_free(cu, &dev->staging);
         if (dev->start) cu->cuEventDestroy(dev->start);
         if (dev->end) cu->cuEventDestroy(dev->end);
         if (dev->stream) cu->cuStreamDestroy(dev->stream);
@@ -215,9 +218,15 @@ static void cuda_release(gk_mem *mem)
     free(mem);
 }
 
+static gemmkit_status copy_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, void *host, int to_device);
+
 static gemmkit_status cuda_write(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, const void *src)
 {
     if (bytes == 0) return GEMMKIT_SUCCESS;
+    if (bytes >= GK_CUDA_STAGING_MIN_BYTES) { /* may be staged */
+        const gk_rect r = {bytes, 1, offset, bytes, bytes};
+        return copy_rect(dev, mem, &r, (void *)src, 1);
+    }
     const gk_cu_api *cu = dev->cu;
     GK_TRY(enter(cu, dev->context));
     CUresult r = cu->cuMemcpyHtoDAsync(mem->ptr + offset, src, bytes, dev->stream);
@@ -230,6 +239,10 @@ static gemmkit_status cuda_write(gk_device *dev, gk_mem *mem, size_t offset, siz
 static gemmkit_status cuda_read(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, void *dst)
 {
     if (bytes == 0) return GEMMKIT_SUCCESS;
+    if (bytes >= GK_CUDA_STAGING_MIN_BYTES) { /* may be staged */
+        const gk_rect r = {bytes, 1, offset, bytes, bytes};
+        return copy_rect(dev, mem, &r, dst, 0);
+    }
     const gk_cu_api *cu = dev->cu;
     GK_TRY(enter(cu, dev->context));
     CUresult r = cu->cuMemcpyDtoHAsync(dst, mem->ptr + offset, bytes, dev->stream);
@@ -239,8 +252,9 @@ static gemmkit_status cuda_read(gk_device *dev, gk_mem *mem, size_t offset, size
 }
 
 /* A 2-D copy on the device's stream, then a wait (src/dst may be freed after).
- * The driver caps pitches (CU_DEVICE_ATTRIBUTE_MAX_PITCH, 2^31-1 bytes here):
- * a wider host pitch goes column by column. */
+ * Large copies of pageable memory go through the device's page-locked ring
+ * (cuda_staging.h). The driver caps pitches (CU_DEVICE_ATTRIBUTE_MAX_PITCH,
+ * 2^31-1 bytes here): a wider host pitch goes column by column. */
 static gemmkit_status copy_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, void *host, int to_device)
 {
     if (r->width == 0 || r->height == 0) return GEMMKIT_SUCCESS;
@@ -248,7 +262,9 @@ static gemmkit_status copy_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, v
     GK_TRY(enter(cu, dev->context));
     CUresult result = CUDA_SUCCESS;
     const CUdeviceptr device = mem->ptr + r->device_offset;
-    if (r->height > 1 && (r->host_pitch > INT32_MAX || r->device_pitch > INT32_MAX)) {
+    if (gk_cuda_staging_worth(cu, r, host) && gk_cuda_staging_ready(cu, &dev->staging)) {
+        result = gk_cuda_staged_copy(cu, dev->stream, &dev->staging, device, r, host, to_device);
+    } else if (r->height > 1 && (r->host_pitch > INT32_MAX || r->device_pitch > INT32_MAX)) {
         for (size_t j = 0; result == CUDA_SUCCESS && j < r->height; j++) {
             char *h = (char *)host + j * r->host_pitch;
             const CUdeviceptr d = device + j * r->device_pitch;
