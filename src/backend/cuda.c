@@ -223,7 +223,7 @@ static gemmkit_status copy_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, v
 static gemmkit_status cuda_write(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, const void *src)
 {
     if (bytes == 0) return GEMMKIT_SUCCESS;
-    if (bytes >= GK_CUDA_STAGING_MIN_BYTES) { /* may be staged */
+    if (bytes >= GK_STAGING_MIN_BYTES) { /* may be staged */
         const gk_rect r = {bytes, 1, offset, bytes, bytes};
         return copy_rect(dev, mem, &r, (void *)src, 1);
     }
@@ -239,7 +239,7 @@ static gemmkit_status cuda_write(gk_device *dev, gk_mem *mem, size_t offset, siz
 static gemmkit_status cuda_read(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, void *dst)
 {
     if (bytes == 0) return GEMMKIT_SUCCESS;
-    if (bytes >= GK_CUDA_STAGING_MIN_BYTES) { /* may be staged */
+    if (bytes >= GK_STAGING_MIN_BYTES) { /* may be staged */
         const gk_rect r = {bytes, 1, offset, bytes, bytes};
         return copy_rect(dev, mem, &r, dst, 0);
     }

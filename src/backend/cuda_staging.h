@@ -1,17 +1,11 @@
-/* Copies between pageable host memory and the device through the device's
- * own page-locked ring (cuda_staging.c). The driver copies pageable memory
- * through page-locked buffers of its own on the calling thread, one chunk
- * after the other: about 9 GB/s on the H200 machine, a fifth of a copy from
- * page-locked memory. Here several threads fill one chunk of the ring while
- * the DMA engine drains the other. */
+/* The CUDA backend's page-locked ring for large copies of pageable memory
+ * (staging.h has the scheme; cuda_staging.c the CUDA side of it). */
 #ifndef GK_CUDA_STAGING_H
 #define GK_CUDA_STAGING_H
 
 #include "backend.h"
 #include "cuda_driver.h"
-
-/* Copies smaller than this go straight through the driver. */
-#define GK_CUDA_STAGING_MIN_BYTES ((size_t)16 << 20)
+#include "staging.h"
 
 /* One device handle's ring: two page-locked chunks and their copies' events,
  * allocated at the first staged copy and kept until the handle closes. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "staging.h"
 #include "gemmkit_cl.h"
 #include "status.h"
 
@@ -24,6 +25,13 @@ struct gk_device {
     cl_device_id id;
     cl_context context;
     cl_command_queue queue;
+    int is_gpu;
+    /* The page-locked ring for large copies (staging.h), made at the first
+     * one: a CL_MEM_ALLOC_HOST_PTR buffer kept mapped, whose memory NVIDIA's
+     * driver copies from at the DMA engine's rate. */
+    cl_mem ring_buffer;
+    char *ring;
+    cl_event done[2];
 };
 
 struct gk_mem {
@@ -194,6 +202,9 @@ static gemmkit_status opencl_open(int index, gk_device **out)
         free(dev);
         return cl_fail(err, "clCreateCommandQueue");
     }
+    cl_device_type type = 0;
+    dev->is_gpu = clGetDeviceInfo(dev->id, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
+                  (type & CL_DEVICE_TYPE_GPU);
     *out = dev;
     return GEMMKIT_SUCCESS;
 }
@@ -205,7 +216,7 @@ static gemmkit_status opencl_open_queue(gk_device *of, gk_device **out)
 {
     gk_device *dev = calloc(1, sizeof *dev);
     if (!dev) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating the device record");
-    *dev = (gk_device){.platform = of->platform, .id = of->id, .context = of->context};
+    *dev = (gk_device){.platform = of->platform, .id = of->id, .context = of->context, .is_gpu = of->is_gpu};
     cl_int err = CL_SUCCESS;
     dev->queue = clCreateCommandQueue(dev->context, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) {
@@ -217,10 +228,13 @@ static gemmkit_status opencl_open_queue(gk_device *of, gk_device **out)
     return GEMMKIT_SUCCESS;
 }
 
+static void ring_free(gk_device *dev);
+
 static void opencl_close(gk_device *dev)
 {
     if (!dev) return;
     clFinish(dev->queue);
+    ring_free(dev);
     clReleaseCommandQueue(dev->queue);
     clReleaseContext(dev->context);
     free(dev);
@@ -248,10 +262,17 @@ static void opencl_release(gk_mem *mem)
     free(mem);
 }
 
+/* Large copies through the device's page-locked ring (below). */
+static int staging_worth(const gk_device *dev, const gk_rect *r);
+static int staging_ready(gk_device *dev);
+static gemmkit_status staged_copy(gk_device *dev, gk_mem *mem, const gk_rect *r, void *host, int to_device);
+
 static gemmkit_status opencl_write(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes,
                                    const void *src)
 {
     if (bytes == 0) return GEMMKIT_SUCCESS;
+    const gk_rect whole = {bytes, 1, offset, bytes, bytes};
+    if (staging_worth(dev, &whole) && staging_ready(dev)) return staged_copy(dev, mem, &whole, (void *)src, 1);
     cl_int err = clEnqueueWriteBuffer(dev->queue, mem->buffer, CL_TRUE, offset, bytes, src, 0, NULL, NULL);
     return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueWriteBuffer");
 }
@@ -259,13 +280,99 @@ static gemmkit_status opencl_write(gk_device *dev, gk_mem *mem, size_t offset, s
 static gemmkit_status opencl_read(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, void *dst)
 {
     if (bytes == 0) return GEMMKIT_SUCCESS;
+    const gk_rect whole = {bytes, 1, offset, bytes, bytes};
+    if (staging_worth(dev, &whole) && staging_ready(dev)) return staged_copy(dev, mem, &whole, dst, 0);
     cl_int err = clEnqueueReadBuffer(dev->queue, mem->buffer, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
     return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueReadBuffer");
+}
+
+/* ---- large copies through the device's page-locked ring (staging.h) */
+
+static void ring_free(gk_device *dev)
+{
+    for (int h = 0; h < 2; h++)
+        if (dev->done[h]) clReleaseEvent(dev->done[h]), dev->done[h] = NULL;
+    if (dev->ring) clEnqueueUnmapMemObject(dev->queue, dev->ring_buffer, dev->ring, 0, NULL, NULL), clFinish(dev->queue);
+    if (dev->ring_buffer) clReleaseMemObject(dev->ring_buffer);
+    dev->ring = NULL, dev->ring_buffer = NULL;
+}
+
+/* Staged: large copies on GPUs (on a CPU device the ring is one more copy). */
+static int staging_worth(const gk_device *dev, const gk_rect *r)
+{
+    return dev->is_gpu && r->width * r->height >= GK_STAGING_MIN_BYTES;
+}
+
+/* 1 when the ring is there (made now if need be); 0: copy directly. */
+static int staging_ready(gk_device *dev)
+{
+    if (dev->ring) return 1;
+    cl_int err = CL_SUCCESS;
+    dev->ring_buffer = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 2 * GK_STAGING_CHUNK,
+                                      NULL, &err);
+    if (err != CL_SUCCESS) {
+        dev->ring_buffer = NULL;
+        return 0;
+    }
+    dev->ring = clEnqueueMapBuffer(dev->queue, dev->ring_buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                   2 * GK_STAGING_CHUNK, 0, NULL, NULL, &err);
+    if (err != CL_SUCCESS || !dev->ring) {
+        dev->ring = NULL;
+        ring_free(dev);
+        return 0;
+    }
+    return 1;
+}
+
+typedef struct opencl_copy {
+    gk_device *dev;
+    gk_mem *mem;
+} opencl_copy;
+
+static long half_wait(void *backend, int h)
+{
+    gk_device *dev = ((opencl_copy *)backend)->dev;
+    if (!dev->done[h]) return CL_SUCCESS;
+    const cl_int err = clWaitForEvents(1, &dev->done[h]);
+    clReleaseEvent(dev->done[h]);
+    dev->done[h] = NULL;
+    return err;
+}
+
+static long slab_dma(void *backend, const gk_rect *r, const gk_slab *b, int h, char *at, int to_device)
+{
+    const opencl_copy *c = backend;
+    gk_device *dev = c->dev;
+    if (dev->done[h]) clReleaseEvent(dev->done[h]), dev->done[h] = NULL; /* waited for, or never */
+    const size_t device_pitch = r->height > 1 ? r->device_pitch : r->width;
+    const size_t device_origin[3] = {r->device_offset + b->row0 * device_pitch + b->offset, 0, 0};
+    const size_t host_origin[3] = {0, 0, 0}, region[3] = {b->width, b->rows, 1};
+    return to_device ? clEnqueueWriteBufferRect(dev->queue, c->mem->buffer, CL_FALSE, device_origin, host_origin,
+                                                region, device_pitch, 0, b->width, 0, at, 0, NULL, &dev->done[h])
+                     : clEnqueueReadBufferRect(dev->queue, c->mem->buffer, CL_FALSE, device_origin, host_origin,
+                                               region, device_pitch, 0, b->width, 0, at, 0, NULL, &dev->done[h]);
+}
+
+/* The copy through the ring, waited for; NULL-free on every path. */
+static gemmkit_status staged_copy(gk_device *dev, gk_mem *mem, const gk_rect *r, void *host, int to_device)
+{
+    static const gk_staging_ops ops = {slab_dma, half_wait};
+    opencl_copy c = {dev, mem};
+    char *const halves[2] = {dev->ring, dev->ring + GK_STAGING_CHUNK};
+    long err = gk_staged_copy(&ops, &c, halves, GK_STAGING_CHUNK, r, host, to_device);
+    for (int h = 0; h < 2; h++) {
+        const long waited = half_wait(&c, h);
+        if (err == CL_SUCCESS) err = waited;
+    }
+    return err == CL_SUCCESS ? GEMMKIT_SUCCESS
+                             : cl_fail((cl_int)err, to_device ? "copying a block to the device (staged)"
+                                                              : "copying a block from the device (staged)");
 }
 
 static gemmkit_status opencl_write_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, const void *src)
 {
     if (r->width == 0 || r->height == 0) return GEMMKIT_SUCCESS;
+    if (staging_worth(dev, r) && staging_ready(dev)) return staged_copy(dev, mem, r, (void *)src, 1);
     const size_t device_origin[3] = {r->device_offset, 0, 0}, host_origin[3] = {0, 0, 0};
     const size_t region[3] = {r->width, r->height, 1};
     cl_int err = clEnqueueWriteBufferRect(dev->queue, mem->buffer, CL_TRUE, device_origin, host_origin, region,
@@ -276,6 +383,7 @@ static gemmkit_status opencl_write_rect(gk_device *dev, gk_mem *mem, const gk_re
 static gemmkit_status opencl_read_rect(gk_device *dev, gk_mem *mem, const gk_rect *r, void *dst)
 {
     if (r->width == 0 || r->height == 0) return GEMMKIT_SUCCESS;
+    if (staging_worth(dev, r) && staging_ready(dev)) return staged_copy(dev, mem, r, dst, 0);
     const size_t device_origin[3] = {r->device_offset, 0, 0}, host_origin[3] = {0, 0, 0};
     const size_t region[3] = {r->width, r->height, 1};
     cl_int err = clEnqueueReadBufferRect(dev->queue, mem->buffer, CL_TRUE, device_origin, host_origin, region,
