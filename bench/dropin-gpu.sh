@@ -55,7 +55,10 @@ print("python", sys.version.split()[0], "numpy", numpy.__version__, "blas", blas
 } >"$gk_out/environment.txt" 2>&1
 cat "$gk_out/environment.txt" >&2
 
-gk_step configure 150 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
+# A build of its own leaves the tests out; a build the user named keeps its settings.
+testing=()
+[ -f "$build/CMakeCache.txt" ] || testing=(-DBUILD_TESTING=OFF)
+gk_step configure 150 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${testing[@]}"
 gk_step build 300 cmake --build "$build" -j "${JOBS:-$(nproc)}" --target gemmkit_cli gemmkit_blas gemmkit_call_time \
   gemmkit_copy_bw
 dropin=$build/libgemmkit_blas.so

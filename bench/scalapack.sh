@@ -38,7 +38,10 @@ gk_steps_begin "$out" "${BUDGET:-450}" || exit 2
   free -g
 } >"$gk_out/environment.txt" 2>&1
 
-gk_step configure 120 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
+# A build of its own leaves the tests out; a build the user named keeps its settings.
+testing=()
+[ -f "$build/CMakeCache.txt" ] || testing=(-DBUILD_TESTING=OFF)
+gk_step configure 120 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${testing[@]}"
 gk_step build 240 cmake --build "$build" -j "$(nproc)" --target gemmkit_cli gemmkit_blas gemmkit_call_time \
   psgemm_example
 example=$build/examples/scalapack/psgemm_example
