@@ -15,18 +15,6 @@
 #include "context.h"
 #include "sgemm.h"
 
-/* Products saturate here, far above any valid problem (A, B and C each hold
- * at most 2^31 elements, so M*N*K < 2^47), and low enough that a condition
- * like "WORK + WORK / 2" cannot overflow. */
-#define SATURATED ((int64_t)1 << 61)
-
-static int64_t product(int64_t a, int64_t b, int64_t c)
-{
-    int64_t ab = 0, abc = 0;
-    if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc) || abc > SATURATED) return SATURATED;
-    return abc;
-}
-
 typedef struct gemm_state {
     const gemmkit_device_info *info;
     const gk_tuning_set *tuned;
@@ -55,14 +43,15 @@ static int set_variables(const gemm_state *s, const gk_config *c, int64_t *value
     values[GK_GEMM_M] = s->m;
     values[GK_GEMM_N] = s->n;
     values[GK_GEMM_K] = s->k;
-    values[GK_GEMM_WORK] = product(s->m, s->n, s->k);
+    values[GK_GEMM_WORK] = gk_policy_product(s->m, s->n, s->k);
     values[GK_GEMM_CUS] = s->info->compute_units;
     values[GK_GEMM_TILE_M] = g.tile_m;
     values[GK_GEMM_TILE_N] = g.tile_n;
     values[GK_GEMM_TILE_K] = g.k_multiple;
-    values[GK_GEMM_GROUPS] = product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1);
-    values[GK_GEMM_PADDED] =
-        product(gk_round_up(s->m, g.tile_m), gk_round_up(s->n, g.tile_n), gk_round_up(s->k, g.k_multiple));
+    values[GK_GEMM_GROUPS] =
+        gk_policy_product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1);
+    values[GK_GEMM_PADDED] = gk_policy_product(gk_round_up(s->m, g.tile_m), gk_round_up(s->n, g.tile_n),
+                                               gk_round_up(s->k, g.k_multiple));
     values[GK_GEMM_PACKED] = gk_kernel_packs_operands(c->def);
     return 1;
 }
@@ -98,9 +87,8 @@ static int split_config(gemm_state *s, const gk_kernel_def *def)
     if (!splits_k(def->contract) || splits_k(s->chosen->def->contract) || strcmp(def->source, s->chosen->def->source) ||
         gk_config_geometry(s->chosen, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS)
         return 0;
-    const int splits = gk_sgemm_splits(s->info->compute_units,
-                                       product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1),
-                                       s->k);
+    const int64_t groups = gk_policy_product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1);
+    const int splits = gk_sgemm_splits(s->info->compute_units, groups, s->k);
     if (splits < 2) return 0;
     char overrides[sizeof s->split.options];
     size_t used = (size_t)snprintf(overrides, sizeof overrides, "SPLITS=%d", splits);

@@ -18,14 +18,6 @@ typedef struct batched_state {
     const gk_kernel_def *chosen; /* variant rows: the kernel chosen */
 } batched_state;
 
-static int64_t saturated_product(int64_t a, int64_t b, int64_t c)
-{
-    int64_t ab = 0, abc = 0;
-    const int64_t limit = (int64_t)1 << 61; /* as dispatch.c: "WORK + WORK / 2" cannot overflow */
-    if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc) || abc > limit) return limit;
-    return abc;
-}
-
 static int fits(batched_state *s, const gk_config *config)
 {
     gk_geometry g;
@@ -39,7 +31,7 @@ static void set_variables(const batched_state *s, int64_t *values)
     values[GK_BATCHED_N] = s->n;
     values[GK_BATCHED_K] = s->k;
     values[GK_BATCHED_BATCH] = s->batch;
-    values[GK_BATCHED_WORK] = saturated_product(s->m, s->n, s->k);
+    values[GK_BATCHED_WORK] = gk_policy_product(s->m, s->n, s->k);
     values[GK_BATCHED_CUS] = s->info->compute_units;
 }
 

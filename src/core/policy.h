@@ -41,6 +41,19 @@ typedef enum gk_omatcopy_var {
     GK_OMATCOPY_LDB, GK_OMATCOPY_CUS, GK_OMATCOPY_VARIABLES
 } gk_omatcopy_var;
 
+/* a * b * c for the conditions' variables (WORK, GROUPS, PADDED ...), saturated
+ * at 2^61: far above any valid problem (A, B and C each hold at most 2^31
+ * elements, so M*N*K < 2^47), and low enough that a condition like
+ * "WORK + WORK / 2" cannot overflow. */
+#define GK_POLICY_SATURATED ((int64_t)1 << 61)
+static inline int64_t gk_policy_product(int64_t a, int64_t b, int64_t c)
+{
+    int64_t ab = 0, abc = 0;
+    if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc) || abc > GK_POLICY_SATURATED)
+        return GK_POLICY_SATURATED;
+    return abc;
+}
+
 typedef enum gk_policy_step {
     GK_STEP_KERNEL,   /* the kernel to run */
     GK_STEP_VARIANT,  /* the tuned "KERNEL/CHOICE" line instead of KERNEL's own */

@@ -18,16 +18,6 @@ typedef struct route_shape {
     int64_t compute_units;
 } route_shape;
 
-/* M*N*K, saturated at 2^61 as the dispatch's WORK (sizes up to 2^31-1 each
- * would overflow int64). */
-static int64_t work(int64_t m, int64_t n, int64_t k)
-{
-    int64_t mn = 0, mnk = 0;
-    const int64_t limit = (int64_t)1 << 61;
-    if (__builtin_mul_overflow(m, n, &mn) || __builtin_mul_overflow(mn, k, &mnk) || mnk > limit) return limit;
-    return mnk;
-}
-
 static int route_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     (void)rule;
@@ -35,7 +25,7 @@ static int route_variables(const gk_policy_rule *rule, int64_t *values, void *da
     values[GK_GEMM_M] = s->p->m;
     values[GK_GEMM_N] = s->p->n;
     values[GK_GEMM_K] = s->p->k;
-    values[GK_GEMM_WORK] = work(s->p->m, s->p->n, s->p->k);
+    values[GK_GEMM_WORK] = gk_policy_product(s->p->m, s->p->n, s->p->k);
     values[GK_GEMM_CUS] = s->compute_units;
     return 1;
 }
