@@ -14,13 +14,16 @@
 
 /* Every family's names (host_blas.h). A new family is one more row here and
  * its entry points in the drop-in (src/blas). */
-static const gk_blas_family_names family_names[GK_BLAS_FAMILIES] = {
-    [GK_BLAS_PLAIN] = {"standard", "sgemm_", "sgemm_64_"},
-    [GK_BLAS_SCIPY64] = {"scipy-openblas64", NULL, "scipy_sgemm_64_"},
-    [GK_BLAS_SCIPY32] = {"scipy-openblas32", "scipy_sgemm_", NULL},
-};
+typedef struct gk_blas_family_names {
+    const char *sgemm;   /* Fortran SGEMM with 32-bit INTEGERs, or NULL when the family has none */
+    const char *sgemm64; /* with 64-bit INTEGERs, or NULL */
+} gk_blas_family_names;
 
-const gk_blas_family_names *gk_blas_family_info(gk_blas_family family) { return &family_names[family]; }
+static const gk_blas_family_names family_names[GK_BLAS_FAMILIES] = {
+    [GK_BLAS_PLAIN] = {"sgemm_", "sgemm_64_"},
+    [GK_BLAS_SCIPY64] = {NULL, "scipy_sgemm_64_"},
+    [GK_BLAS_SCIPY32] = {"scipy_sgemm_", NULL},
+};
 
 /* The symbol a library must have to serve the family: its 32-bit SGEMM, else its 64-bit one. */
 static const char *key_symbol(gk_blas_family family)

@@ -32,15 +32,6 @@ typedef enum gk_blas_family {
     GK_BLAS_FAMILIES
 } gk_blas_family;
 
-typedef struct gk_blas_family_names {
-    const char *label;   /* "standard", "scipy-openblas64", ... */
-    const char *sgemm;   /* Fortran SGEMM with 32-bit INTEGERs, or NULL when the family has none */
-    const char *sgemm64; /* with 64-bit INTEGERs, or NULL */
-} gk_blas_family_names;
-
-/* The names of `family` (a valid gk_blas_family). */
-const gk_blas_family_names *gk_blas_family_info(gk_blas_family family);
-
 typedef struct gk_host_blas {
     gk_sgemm32_fn *sgemm;   /* the family's 32-bit SGEMM (sgemm_); never NULL for GK_BLAS_PLAIN, NULL for
                                GK_BLAS_SCIPY64 */

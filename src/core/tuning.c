@@ -212,20 +212,48 @@ static void load_text(const char *name, int builtin, const char *text, size_t le
         warn(set, "tuning database %s:%d: %s; ignoring the line", name, first_malformed, first_why);
 }
 
-void gk_tuning_load(const gemmkit_device_info *info, const char *arch, gk_tuning_set *set)
+/* The databases a context reads, in order: the built-in one, then the
+ * user's file when there is one; `fn` gets each text. A file that exists but
+ * cannot be read goes to `unreadable` instead (NULL: skipped). */
+typedef void database_fn(const char *name, int builtin, const char *text, size_t len, void *data);
+static void each_database(database_fn *fn, void (*unreadable)(const char *path, const char *why, void *data),
+                          void *data)
 {
-    set->count = 0;
-    set->warnings[0] = '\0';
     const char *builtin = gk_kernel_source("tuning/builtin.tsv");
-    if (builtin) load_text("(built-in) src/kernels/tuning/builtin.tsv", 1, builtin, strlen(builtin), info, arch, set);
+    if (builtin) fn("(built-in) src/kernels/tuning/builtin.tsv", 1, builtin, strlen(builtin), data);
     char path[1024], why[256];
     if (!gk_tuning_path(path, sizeof path)) return;
     char *text = NULL;
     size_t len = 0;
-    int read = gk_tuning_read_file(path, &text, &len, why, sizeof why);
-    if (read < 0) warn(set, "tuning database %s: %s; not using it", path, why);
-    if (read == 0) load_text(path, 0, text, len, info, arch, set);
+    const int read = gk_tuning_read_file(path, &text, &len, why, sizeof why);
+    if (read < 0 && unreadable) unreadable(path, why, data);
+    if (read == 0) fn(path, 0, text, len, data);
     free(text);
+}
+
+typedef struct load_target {
+    const gemmkit_device_info *info;
+    const char *arch;
+    gk_tuning_set *set;
+} load_target;
+
+static void load_database(const char *name, int builtin, const char *text, size_t len, void *data)
+{
+    const load_target *t = data;
+    load_text(name, builtin, text, len, t->info, t->arch, t->set);
+}
+
+static void warn_unreadable(const char *path, const char *why, void *data)
+{
+    warn(((load_target *)data)->set, "tuning database %s: %s; not using it", path, why);
+}
+
+void gk_tuning_load(const gemmkit_device_info *info, const char *arch, gk_tuning_set *set)
+{
+    set->count = 0;
+    set->warnings[0] = '\0';
+    load_target target = {info, arch, set};
+    each_database(load_database, warn_unreadable, &target);
 }
 
 int gk_tuning_blas_threshold(const gk_tuning_set *set, double *work, int *builtin)
@@ -237,32 +265,26 @@ int gk_tuning_blas_threshold(const gk_tuning_set *set, double *work, int *builti
     return 1;
 }
 
-/* The lowest usable blas-threshold line of one database text. */
-static double lowest_in(const char *text, size_t len, double lowest)
+/* Lowers *(double *)data to the lowest usable blas-threshold line of one database. */
+static void lowest_in(const char *name, int builtin, const char *text, size_t len, void *data)
 {
+    (void)name, (void)builtin;
+    double *lowest = data;
     size_t pos = 0, line_len = 0;
     for (const char *line; (line = gk_tuning_next_line(text, len, &pos, &line_len));) {
         gk_tuned t;
         char why[256];
         if (gk_tuning_parse_line(line, line_len, &t.line, why, sizeof why) == GK_LINE_ENTRY &&
             strcmp(t.line.kernel, GK_TUNING_BLAS_THRESHOLD) == 0 &&
-            gk_tuning_check_entry(&t.line, NULL, &t, why, sizeof why) == 0 && t.value < lowest)
-            lowest = t.value;
+            gk_tuning_check_entry(&t.line, NULL, &t, why, sizeof why) == 0 && t.value < *lowest)
+            *lowest = t.value;
     }
-    return lowest;
 }
 
 double gk_tuning_blas_threshold_lowest(void)
 {
     double lowest = INFINITY;
-    const char *builtin = gk_kernel_source("tuning/builtin.tsv");
-    if (builtin) lowest = lowest_in(builtin, strlen(builtin), lowest);
-    char path[1024], why[256];
-    if (!gk_tuning_path(path, sizeof path)) return lowest;
-    char *text = NULL;
-    size_t len = 0;
-    if (gk_tuning_read_file(path, &text, &len, why, sizeof why) == 0) lowest = lowest_in(text, len, lowest);
-    free(text);
+    each_database(lowest_in, NULL, &lowest);
     return lowest;
 }
 

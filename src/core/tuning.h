@@ -13,7 +13,7 @@
  * A few lines hold a setting of the library instead of a kernel's
  * parameters: their kernel field names the setting ("blas-threshold"), their
  * params are one "NAME=VALUE". They are matched, ranked and saved as kernel
- * lines; the one table of them is in tuning_check.c (gk_tuning_is_setting). */
+ * lines; the one table of them is in tuning_check.c (`settings`). */
 #ifndef GK_TUNING_H
 #define GK_TUNING_H
 
@@ -117,8 +117,6 @@ int gk_tuning_check_entry(const gk_tuning_entry *entry, const gemmkit_device_inf
 #define GK_TUNING_BLAS_THRESHOLD "blas-threshold"
 #define GK_TUNING_BLAS_THRESHOLD_PARAM "WORK"
 
-/* 1 when `kernel` (a line's kernel field) names a setting, not a kernel. */
-int gk_tuning_is_setting(const char *kernel);
 /* What a setting line's absence means, for the warning about a bad one ("the default threshold"). */
 const char *gk_tuning_setting_default(const char *kernel);
 

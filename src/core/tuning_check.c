@@ -43,8 +43,6 @@ static const setting *find_setting(const char *kernel)
     return NULL;
 }
 
-int gk_tuning_is_setting(const char *kernel) { return find_setting(kernel) != NULL; }
-
 const char *gk_tuning_setting_default(const char *kernel)
 {
     const setting *s = find_setting(kernel);
