@@ -216,7 +216,7 @@ static void note_small(char *where, size_t where_size, const settings *set, doub
 
 /* 1 when the device did the call; 0 when it must run on the CPU. C is
  * unchanged when the device fails (gemmkit_sgemm's contract). */
-static int try_device(const gk_blas_call *call, settings *set, char *where, size_t where_size)
+static int try_device(const gk_blas_call *call, double work, settings *set, char *where, size_t where_size)
 {
     const int verbose = set->verbose, explicit_threshold = set->explicit_threshold;
     gemmkit_context *ctx = context_or_null(verbose);
@@ -230,7 +230,6 @@ static int try_device(const gk_blas_call *call, settings *set, char *where, size
     }
     if (!explicit_threshold) {
         /* The device's own threshold: its measured line, else the default. */
-        const double work = (double)call->m * (double)call->n * (double)call->k;
         if (work < shared_threshold) {
             note(where, where_size, "cpu (%.0f multiply-adds < threshold %.0f, %s)", work, shared_threshold,
                  shared_threshold_source);
@@ -314,7 +313,8 @@ void gk_blas_execute(const gk_blas_call *call)
         return;
     }
     const int multiplies = call->alpha != 0.0f && k > 0;
-    const int small = (double)m * (double)n * (double)k < set->threshold;
+    const double work = (double)m * (double)n * (double)k; /* multiply-adds */
+    const int small = work < set->threshold;
     /* The common small call, without the log: straight to the CPU. */
     if (!set->verbose && (!multiplies || small)) {
         set->stats.cpu_calls++;
@@ -329,9 +329,9 @@ void gk_blas_execute(const gk_blas_call *call)
     if (!multiplies)
         note(where, where_size, "cpu (no multiply: C = beta C)");
     else if (small)
-        note_small(where, where_size, set, (double)m * (double)n * (double)k);
+        note_small(where, where_size, set, work);
     else
-        on_device = try_device(call, set, where, where_size);
+        on_device = try_device(call, work, set, where, where_size);
     if (on_device) {
         set->stats.device_calls++;
     } else {

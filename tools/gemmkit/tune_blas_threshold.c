@@ -32,12 +32,6 @@ typedef struct size_row {
     double cpu_ms, device_ms;
 } size_row;
 
-static int compare_ms(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median of `repeat` timed calls after one warm-up call; < 0 when the device call fails. */
 static double time_side(int device, gemmkit_context *ctx, const gk_host_blas *blas, int64_t n, const float *a,
                         const float *b, float *c, int repeat, gemmkit_status *status)
@@ -55,8 +49,7 @@ static double time_side(int device, gemmkit_context *ctx, const gk_host_blas *bl
         }
         if (r >= 0) ms[r] = gk_bench_now_ms() - start;
     }
-    qsort(ms, (size_t)repeat, sizeof ms[0], compare_ms);
-    return ms[repeat / 2];
+    return gk_bench_stats_of(ms, repeat).median;
 }
 
 /* Times and checks one size; 0, or an exit status after a message. */
