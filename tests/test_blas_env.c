@@ -19,6 +19,7 @@
 #include "blas_dropin.h"
 #include "check.h"
 #include "env_cache.h"
+#include "stderr_capture.h"
 
 void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const float *alpha,
             const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
@@ -26,32 +27,13 @@ void sgemm_(const char *transa, const char *transb, const int *m, const int *n, 
 void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int m, int n, int k,
                  float alpha, const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
 
-/* Captures what the library writes to stderr while `run` executes. */
+/* Captures what the library writes to stderr between the two calls. */
 static char captured[8192];
-static FILE *capture_file;
-static int saved_stderr = -1;
+static stderr_capture capture;
 
-static void capture_begin(void)
-{
-    fflush(stderr);
-    capture_file = tmpfile();
-    assert_non_null(capture_file);
-    saved_stderr = dup(2);
-    assert_true(saved_stderr >= 0);
-    assert_true(dup2(fileno(capture_file), 2) >= 0);
-}
+static void capture_begin(void) { assert_int_equal(stderr_capture_begin(&capture), 0); }
 
-static const char *capture_end(void)
-{
-    fflush(stderr);
-    dup2(saved_stderr, 2);
-    close(saved_stderr);
-    rewind(capture_file);
-    size_t n = fread(captured, 1, sizeof captured - 1, capture_file);
-    captured[n] = '\0';
-    fclose(capture_file);
-    return captured;
-}
+static const char *capture_end(void) { return stderr_capture_end(&capture, captured, sizeof captured); }
 
 static void test_default_xerbla_prints_and_returns(void **state)
 {

@@ -16,6 +16,7 @@
 #include "blas_dropin.h"
 #include "check.h"
 #include "context.h"
+#include "stderr_capture.h"
 
 void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int m, int n, int k,
                  float alpha, const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
@@ -36,20 +37,11 @@ static const char *checked_call(gk_rng *rng, uint64_t seed)
     gk_fill_random(rng, b, eb);
     gk_fill_random(rng, c0, ec);
     memcpy(res, c0, ec * sizeof *res);
-    fflush(stderr);
-    FILE *capture = tmpfile();
-    assert_non_null(capture);
-    int saved = dup(2);
-    dup2(fileno(capture), 2);
+    stderr_capture capture;
+    assert_int_equal(stderr_capture_begin(&capture), 0);
     cblas_sgemm(c.layout, c.trans_a, c.trans_b, (int)c.m, (int)c.n, (int)c.k, c.alpha, a, (int)c.lda, b, (int)c.ldb,
                 c.beta, res, (int)c.ldc);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(capture);
-    size_t n = fread(captured, 1, sizeof captured - 1, capture);
-    captured[n] = '\0';
-    fclose(capture);
+    stderr_capture_end(&capture, captured, sizeof captured);
     gk_check_result result;
     gk_check_sgemm(&c, a, b, c0, res, &result);
     if (!result.passed) print_error("GEMMKIT_SEED=%llu: %s\n", (unsigned long long)seed, result.message);

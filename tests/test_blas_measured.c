@@ -20,6 +20,7 @@
 
 #include "blas_dropin.h"
 #include "check.h"
+#include "stderr_capture.h"
 
 void cblas_sgemm(gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b, int m, int n, int k,
                  float alpha, const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
@@ -62,18 +63,10 @@ static int call(int n, char *log, size_t log_size, gk_blas_stats *delta)
     memcpy(res, c0, ec * sizeof *res);
     gk_blas_stats before, after;
     gk_blas_get_stats(&before);
-    FILE *capture = tmpfile();
-    fflush(stderr);
-    const int saved = dup(2);
-    dup2(fileno(capture), 2);
+    stderr_capture capture;
+    if (stderr_capture_begin(&capture) != 0) return -1;
     cblas_sgemm(GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n, 1.0f, a, n, b, n, 0.0f, res, n);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(capture);
-    size_t got = fread(log, 1, log_size - 1, capture);
-    log[got] = '\0';
-    fclose(capture);
+    stderr_capture_end(&capture, log, log_size);
     fprintf(stderr, "%s", log);
     gk_blas_get_stats(&after);
     delta->cpu_calls = after.cpu_calls - before.cpu_calls;
