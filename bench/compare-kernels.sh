@@ -10,7 +10,10 @@
 # CASES: a file of lines "SIZES TRANS PARAMS" (PARAMS "-" for the defaults;
 # '#' starts a comment). Environment: KERNELS (default "xgemm xgemm-direct"),
 # BACKENDS (default "opencl cuda", those without a device skipped), REPEAT
-# (default 5), BUDGET (seconds, default 300), BUILD (default build-gpu).
+# (default 5), BUDGET (seconds, default 300), BUILD (default build-gpu), PEERS (e.g.
+# "cublas": those peers timed beside every case, a column each; default none).
+# Call times are also given as GFLOPS (gflops.md), so that parameter sets of one
+# kernel on several case lines of the same shape compare with the peers at a glance.
 # The machine's setup (NVIDIA's OpenCL driver, carried packages) is bench/gpu-env.sh's.
 set -uo pipefail
 cases=${1:?usage: bench/compare-kernels.sh CASES OUTDIR [ARCHIVE.tar.gz]}
@@ -33,6 +36,9 @@ for backend in ${BACKENDS:-opencl cuda}; do
   backends+=("$backend")
 done
 
+peer_args=(--no-peers)
+[ -n "${PEERS:-}" ] && peer_args=(--peers "$PEERS")
+
 i=0
 while read -r sizes trans params; do
   case "$sizes" in '' | '#'*) continue ;; esac
@@ -44,7 +50,7 @@ while read -r sizes trans params; do
       args=(--kernel "$kernel" --sizes "$sizes" --trans "$trans")
       [ "$params" != - ] && args+=(--params "$params")
       GEMMKIT_DEVICE=$device gk_step "$i-$backend-$kernel" 60 "$gemmkit" --backend "$backend" bench "${args[@]}" \
-        --repeat "${REPEAT:-5}" --max-time 10 --no-peers --no-baseline --json "$out/$i-$backend-$kernel.json"
+        --repeat "${REPEAT:-5}" --max-time 10 "${peer_args[@]}" --no-baseline --json "$out/$i-$backend-$kernel.json"
     done
   done
 done <"$cases"
@@ -69,6 +75,40 @@ for key in sorted(rows):
         cells.append("%.4f / %.4f" % (r["kernel_ms"]["median"], r["total_ms"]["median"]) if r else "-")
     print("| %s | %d | %s | %s | %s |" % (key + (" | ".join(cells),)))
 EOF
+python3 - "$out" "$cases" >"$out/gflops.md" <<'EOF'
+import glob, json, os, sys
+# One row per (backend, shape, op): every case line's kernels by their parameters, and the peers.
+params = {}
+n = 0
+for line in open(sys.argv[2]):
+    f = line.split()
+    if not f or f[0].startswith("#"):
+        continue
+    n += 1
+    params[n] = f[2] if len(f) > 2 else "-"
+rows, columns = {}, []
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=lambda p: int(os.path.basename(p).split("-")[0])):
+    case, backend, kernel = os.path.basename(path)[:-5].split("-", 2)
+    for r in json.load(open(path))["results"]:
+        if r["status"] != "ok":
+            continue
+        col = "%s %s" % (kernel, params[int(case)]) if r["kind"] == "gemmkit" else r["name"].split(":")[0]
+        if col not in columns:
+            columns.append(col)
+        key = (backend, "%dx%dx%d" % (r["m"], r["n"], r["k"]), r["trans"])
+        rows.setdefault(key, {}).setdefault(col, []).append(r["rate"]["call"])
+print("call GFLOPS (peers: median over the case lines that timed them)")
+for i, c in enumerate(columns):
+    print("  c%d = %s" % (i + 1, c))
+print("| backend | shape | op | " + " | ".join("c%d" % (i + 1) for i in range(len(columns))) + " |")
+print("| --- | --- | --- |" + " ---: |" * len(columns))
+for key in sorted(rows):
+    cells = []
+    for c in columns:
+        v = sorted(rows[key].get(c, []))
+        cells.append("%.0f" % v[len(v) // 2] if v else "-")
+    print("| %s | %s | %s | %s |" % (key + (" | ".join(cells),)))
+EOF
 [ -n "$archive" ] && tar czf "$archive" -C "$out" . && gk_log "packed $out into $archive"
-cat "$out/compare.md"
+cat "$out/compare.md" "$out/gflops.md"
 gk_steps_end

@@ -127,7 +127,9 @@ static void test_large_leading_dimensions(void **state)
             }
 }
 
-/* The library's own kernels by name, with default and other parameters. */
+/* The library's own kernels by name, with default and other parameters; xgemm's
+ * cp.async ring (plain copies here) with more tiles in K than stages, and fewer
+ * (K = 9: one or two tiles against 3 or 4 stages). */
 static void test_library_kernels_explicitly(void **state)
 {
     (void)state;
@@ -137,6 +139,9 @@ static void test_library_kernels_explicitly(void **state)
         {.kernel = "direct", .params = "TS=16,WPT=4"},
         {.kernel = "xgemm"},
         {.kernel = "xgemm", .params = "TSM=64,TSN=32,TSK=16,WPTM=4,WPTN=8"},
+        {.kernel = "xgemm", .params = "ASYNC_STAGES=3,SWIZZLE=8"},
+        {.kernel = "xgemm", .params = "TSM=64,TSN=32,TSK=8,WPTM=4,WPTN=8,ASYNC_STAGES=4"},
+        {.kernel = "xgemm", .params = "TSM=32,TSN=64,TSK=16,WPTM=4,WPTN=4,ASYNC_STAGES=2"},
     };
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         for (int l = 0; l < 2; l++)
@@ -146,6 +151,7 @@ static void test_library_kernels_explicitly(void **state)
                     c.ldc = l ? 140 : 80;
                     assert_case_ok(&kernels[i], c);
                     assert_case_ok(&kernels[i], make_case(layouts[l], transposes[a], transposes[b], 128, 64, 64, 1.0f, 0.0f));
+                    assert_case_ok(&kernels[i], make_case(layouts[l], transposes[a], transposes[b], 70, 33, 9, 0.5f, -1.0f));
                 }
 }
 

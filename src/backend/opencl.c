@@ -26,6 +26,9 @@ struct gk_device {
     cl_context context;
     cl_command_queue queue;
     int is_gpu;
+    /* NVIDIA's compute capability as 10 * major + minor, 0 elsewhere: kernels
+     * see it as GK_NV_ARCH (inline PTX such as cp.async needs sm_80). */
+    int nv_arch;
     /* The page-locked ring for large copies (staging.h), made at the first
      * one: a CL_MEM_ALLOC_HOST_PTR buffer kept mapped, whose memory NVIDIA's
      * driver copies from at the DMA engine's rate. */
@@ -205,6 +208,10 @@ static gemmkit_status opencl_open(int index, gk_device **out)
     cl_device_type type = 0;
     dev->is_gpu = clGetDeviceInfo(dev->id, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
                   (type & CL_DEVICE_TYPE_GPU);
+    char vendor[256] = "";
+    clGetDeviceInfo(dev->id, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    int major = 0, minor = 0;
+    if (nvidia_compute_capability(dev->id, vendor, &major, &minor)) dev->nv_arch = 10 * major + minor;
     *out = dev;
     return GEMMKIT_SUCCESS;
 }
@@ -216,7 +223,8 @@ static gemmkit_status opencl_open_queue(gk_device *of, gk_device **out)
 {
     gk_device *dev = calloc(1, sizeof *dev);
     if (!dev) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating the device record");
-    *dev = (gk_device){.platform = of->platform, .id = of->id, .context = of->context, .is_gpu = of->is_gpu};
+    *dev = (gk_device){.platform = of->platform, .id = of->id, .context = of->context, .is_gpu = of->is_gpu,
+                     .nv_arch = of->nv_arch};
     cl_int err = CL_SUCCESS;
     dev->queue = clCreateCommandQueue(dev->context, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) {
@@ -408,6 +416,10 @@ static gemmkit_status opencl_build(gk_device *dev, const char *source, const gk_
 {
     char options[1024];
     gk_defines_text(defines, define_count, options, sizeof options);
+    if (dev->nv_arch) {
+        size_t used = strlen(options);
+        snprintf(options + used, sizeof options - used, "%s-DGK_NV_ARCH=%d", used ? " " : "", dev->nv_arch);
+    }
     cl_int err = CL_SUCCESS;
     cl_program program = clCreateProgramWithSource(dev->context, 1, &source, NULL, &err);
     if (err != CL_SUCCESS) return cl_fail(err, "clCreateProgramWithSource");

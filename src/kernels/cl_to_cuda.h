@@ -44,6 +44,9 @@
 #define GK_CL_TO_CUDA_H
 
 #define GK_CUDA 1
+// The compute capability as 10 * major + minor, as NVIDIA's OpenCL builds get it
+// from the OpenCL backend (-DGK_NV_ARCH): kernels test it for inline PTX.
+#define GK_NV_ARCH (__CUDA_ARCH__ / 10)
 
 // ---- work-items and synchronisation --------------------------------------
 typedef unsigned char uchar;

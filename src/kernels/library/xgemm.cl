@@ -21,6 +21,12 @@
 // per z into its own partial result (the packed A and B^T hold the slices one
 // after the other along K), a strided batch one matrix per z. Without STRIDED
 // the kernel compiles exactly as before.
+//
+// ASYNC_STAGES = S >= 2 replaces the register prefetch with a ring of S local
+// tiles filled by asynchronous copies (cp.async on NVIDIA sm_80 and newer:
+// global to local without registers, S - 1 tiles in flight while one is
+// multiplied; one barrier per tile). Elsewhere the same ring is filled by
+// plain copies, so the pipeline's order is tested on any device.
 
 #ifndef TSM
 #define TSM 128 // tile of C in M per work-group
@@ -40,6 +46,9 @@
 #ifndef SWIZZLE
 #define SWIZZLE 1 // tile rows per band of the work-group order (1: plain order)
 #endif
+#ifndef ASYNC_STAGES
+#define ASYNC_STAGES 0 // local tiles in an asynchronously filled ring; 0: two, through registers
+#endif
 
 #define RTSM (TSM / WPTM) // work-items along M
 #define RTSN (TSN / WPTN) // work-items along N
@@ -53,6 +62,40 @@
 #define STRIDE_ARG(name) , const int name
 #else
 #define STRIDE_ARG(name)
+#endif
+
+#if ASYNC_STAGES >= 2
+#if defined(GK_NV_ARCH) && GK_NV_ARCH >= 80
+// 16 bytes global -> local without registers (L2 only: each tile is read once
+// per work-group). The local address is the 32-bit shared-window address.
+#ifdef GK_CUDA
+#define LOCAL_ADDRESS(p) ((uint)__cvta_generic_to_shared(p))
+#else
+#define LOCAL_ADDRESS(p) ((uint)(size_t)(p))
+#endif
+#define COPY_ASYNC(dst, src)                                                                                   \
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(LOCAL_ADDRESS(dst)), "l"(src) : "memory")
+#define COMMIT_ASYNC() asm volatile("cp.async.commit_group;" ::: "memory")
+#define WAIT_ASYNC_(n) asm volatile("cp.async.wait_group " #n ";" ::: "memory")
+#define WAIT_ASYNC(n) WAIT_ASYNC_(n)
+#else
+#define COPY_ASYNC(dst, src) (*(dst) = *(src))
+#define COMMIT_ASYNC()
+#define WAIT_ASYNC(n)
+#endif
+// cp.async.wait_group takes a literal: the copies allowed in flight.
+#if ASYNC_STAGES == 2
+#define IN_FLIGHT 0
+#elif ASYNC_STAGES == 3
+#define IN_FLIGHT 1
+#elif ASYNC_STAGES == 4
+#define IN_FLIGHT 2
+#else
+#error "ASYNC_STAGES must be 0, 2, 3 or 4"
+#endif
+#define TILES_IN_LOCAL ASYNC_STAGES
+#else
+#define TILES_IN_LOCAL 2
 #endif
 
 __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
@@ -85,8 +128,8 @@ void gk_xgemm(const int M, const int N, const int K,
     const int n4 = tile_n * (TSN / 4);
     const int M4 = M / 4, N4 = N / 4;
 
-    __local float4 As[2][TSK][TSM / 4];
-    __local float4 Bs[2][TSK][TSN / 4];
+    __local float4 As[TILES_IN_LOCAL][TSK][TSM / 4];
+    __local float4 Bs[TILES_IN_LOCAL][TSK][TSN / 4];
 
     float4 acc[WPTN][VM];
     #pragma unroll
@@ -95,40 +138,61 @@ void gk_xgemm(const int M, const int N, const int K,
         for (int i = 0; i < VM; i++)
             acc[j][i] = (float4)(0.0f);
 
-    // Load the first tile: consecutive work-items read consecutive float4.
-    #pragma unroll
-    for (int l = 0; l < LPTA; l++) {
-        const int id = tid + l * THREADS;
-        const int kk = id / (TSM / 4), mm = id % (TSM / 4);
-        As[0][kk][mm] = A[kk * M4 + m4 + mm];
-    }
-    #pragma unroll
-    for (int l = 0; l < LPTB; l++) {
-        const int id = tid + l * THREADS;
-        const int kk = id / (TSN / 4), nn = id % (TSN / 4);
-        Bs[0][kk][nn] = B[kk * N4 + n4 + nn];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    // This work-item's float4 of the tile at k0: consecutive work-items read consecutive float4.
+#define A_AT(k0, l) A[((k0) + (tid + (l) * THREADS) / (TSM / 4)) * M4 + m4 + (tid + (l) * THREADS) % (TSM / 4)]
+#define B_AT(k0, l) B[((k0) + (tid + (l) * THREADS) / (TSN / 4)) * N4 + n4 + (tid + (l) * THREADS) % (TSN / 4)]
+#define AS_AT(s, l) As[s][(tid + (l) * THREADS) / (TSM / 4)][(tid + (l) * THREADS) % (TSM / 4)]
+#define BS_AT(s, l) Bs[s][(tid + (l) * THREADS) / (TSN / 4)][(tid + (l) * THREADS) % (TSN / 4)]
 
     const int tiles = K / TSK;
+#if ASYNC_STAGES >= 2
+    // Tiles 0 .. S-2 in flight before the loop; tile t + S - 1 goes into the
+    // slot tile t - 1 used, once the barrier shows everyone is done with it.
+    // Every iteration commits one group (empty past the last tile), so that
+    // "all but IN_FLIGHT groups done" always means "tile t has landed".
+    #pragma unroll
+    for (int s = 0; s < ASYNC_STAGES - 1; s++) {
+        if (s < tiles) {
+            #pragma unroll
+            for (int l = 0; l < LPTA; l++) COPY_ASYNC(&AS_AT(s, l), &A_AT(s * TSK, l));
+            #pragma unroll
+            for (int l = 0; l < LPTB; l++) COPY_ASYNC(&BS_AT(s, l), &B_AT(s * TSK, l));
+        }
+        COMMIT_ASYNC();
+    }
+    int cur = 0, next = ASYNC_STAGES - 1; // slots of tiles t and t + S - 1
+    for (int t = 0; t < tiles; t++) {
+        WAIT_ASYNC(IN_FLIGHT);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t + ASYNC_STAGES - 1 < tiles) {
+            const int k0 = (t + ASYNC_STAGES - 1) * TSK;
+            #pragma unroll
+            for (int l = 0; l < LPTA; l++) COPY_ASYNC(&AS_AT(next, l), &A_AT(k0, l));
+            #pragma unroll
+            for (int l = 0; l < LPTB; l++) COPY_ASYNC(&BS_AT(next, l), &B_AT(k0, l));
+        }
+        COMMIT_ASYNC();
+        next = next + 1 == ASYNC_STAGES ? 0 : next + 1;
+#else
+    // Load the first tile.
+    #pragma unroll
+    for (int l = 0; l < LPTA; l++) AS_AT(0, l) = A_AT(0, l);
+    #pragma unroll
+    for (int l = 0; l < LPTB; l++) BS_AT(0, l) = B_AT(0, l);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
     for (int t = 0; t < tiles; t++) {
         const int cur = t & 1;
         // Prefetch the next tile into registers while this one is computed.
         float4 ra[LPTA], rb[LPTB];
         const int has_next = t + 1 < tiles;
         if (has_next) {
-            const int k0 = (t + 1) * TSK;
             #pragma unroll
-            for (int l = 0; l < LPTA; l++) {
-                const int id = tid + l * THREADS;
-                ra[l] = A[(k0 + id / (TSM / 4)) * M4 + m4 + id % (TSM / 4)];
-            }
+            for (int l = 0; l < LPTA; l++) ra[l] = A_AT((t + 1) * TSK, l);
             #pragma unroll
-            for (int l = 0; l < LPTB; l++) {
-                const int id = tid + l * THREADS;
-                rb[l] = B[(k0 + id / (TSN / 4)) * N4 + n4 + id % (TSN / 4)];
-            }
+            for (int l = 0; l < LPTB; l++) rb[l] = B_AT((t + 1) * TSK, l);
         }
+#endif
 
         #pragma unroll
         for (int k = 0; k < TSK; k++) {
@@ -149,21 +213,20 @@ void gk_xgemm(const int M, const int N, const int K,
             }
         }
 
+#if ASYNC_STAGES >= 2
+        cur = cur + 1 == ASYNC_STAGES ? 0 : cur + 1;
+    }
+#else
         // The other buffer was last read before the previous barrier: safe to fill.
         if (has_next) {
             #pragma unroll
-            for (int l = 0; l < LPTA; l++) {
-                const int id = tid + l * THREADS;
-                As[cur ^ 1][id / (TSM / 4)][id % (TSM / 4)] = ra[l];
-            }
+            for (int l = 0; l < LPTA; l++) AS_AT(cur ^ 1, l) = ra[l];
             #pragma unroll
-            for (int l = 0; l < LPTB; l++) {
-                const int id = tid + l * THREADS;
-                Bs[cur ^ 1][id / (TSN / 4)][id % (TSN / 4)] = rb[l];
-            }
+            for (int l = 0; l < LPTB; l++) BS_AT(cur ^ 1, l) = rb[l];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#endif
 
     #pragma unroll
     for (int j = 0; j < VN; j++) {
