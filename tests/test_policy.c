@@ -89,7 +89,8 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
 
 /* ---- The split-K rows, added after those rules (a separate expectation): on GPUs, where the fast kernel's
  * tiles give GROUPS * 2 <= CUS and K >= 4 (M + N), its split-K build (xgemm-splitk, xgemm-direct-splitk) with
- * the same tiles and SPLITS = min(ceil(4 CUS / GROUPS), 64, K / 256), when that is 2 or more. */
+ * the same tiles and SPLITS = min(ceil(4 CUS / GROUPS), 128, K / 256) rounded down to a power of two, at least 2
+ * where K >= 512; and (mid sizes) xgemm-direct's where GROUPS < 9 CUS, K >= 768, M and N above 32. */
 static old_choice with_split(const gemmkit_device_info *info, old_choice c, int64_t m, int64_t n, int64_t k)
 {
     gk_geometry g;
@@ -101,9 +102,15 @@ static old_choice with_split(const gemmkit_device_info *info, old_choice c, int6
         return c;
     const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
     int64_t splits = (4 * info->compute_units + groups - 1) / groups;
-    splits = splits < 64 ? splits : 64;
+    splits = splits < 128 ? splits : 128;
     splits = splits < k / 256 ? splits : k / 256;
-    if (!(groups * 2 <= info->compute_units && k >= 4 * (m + n)) || splits < 2) return c;
+    int64_t power = 1;
+    while (power * 2 <= splits) power *= 2;
+    splits = power < 2 && k >= 512 ? 2 : power;
+    const int long_k = groups * 2 <= info->compute_units && k >= 4 * (m + n);
+    const int mid = !strcmp(split_name, "xgemm-direct-splitk") && groups < 9 * info->compute_units && k >= 768 &&
+                    m > 32 && n > 32;
+    if (!(long_k || mid) || splits < 2) return c;
     char params[160];
     snprintf(params, sizeof params, "TSM=%d,TSN=%d,TSK=%d,WPTM=%d,WPTN=%d,SPLITS=%d",
              gk_config_value(&c.config, "TSM", 0), gk_config_value(&c.config, "TSN", 0),
@@ -359,15 +366,20 @@ static void test_split_k_for_few_tiles_and_long_k(void **state)
         const char *kernel;
         int splits;
     } cases[] = {
-        {256, 256, 65536, "xgemm-direct-splitk", 33},  /* 16 tiles of xgemm-direct/small's 64 x 64: 4 x 132 / 16 */
-        {128, 128, 131072, "xgemm-direct-splitk", 64}, /* 4 tiles: 132 slices, capped */
-        {256, 256, 131072, "xgemm-splitk", 33},        /* 2^33 multiply-adds: xgemm (packed), its split-K build */
-        {256, 256, 1024, "xgemm-direct", 0},    /* K too short against M + N: the tiles as they are */
+        {256, 256, 65536, "xgemm-direct-splitk", 32},  /* 16 tiles of xgemm-direct/small's 64 x 64: 4 x 132 / 16 -> 32 */
+        {128, 128, 131072, "xgemm-direct-splitk", 128}, /* 4 tiles: 132 slices, capped */
+        {256, 256, 131072, "xgemm-splitk", 32},        /* 2^33 multiply-adds: xgemm (packed), its split-K build */
+        {256, 256, 1024, "xgemm-direct-splitk", 4}, /* K short against M + N, but 16 tiles: the mid-size row, K / 256 */
+        {256, 256, 700, "xgemm-direct", 0},     /* K under 768: the tiles as they are */
+        {999, 999, 999, "xgemm-direct-splitk", 2}, /* 256 tiles: 2 slices (the mid-size row) */
+        {1500, 1500, 1500, "xgemm-direct-splitk", 2},
+        {2049, 2049, 2049, "xgemm", 0},        /* above 2^33 multiply-adds: packed, no mid-size row */
+        {32, 4096, 4096, "xgemm-direct", 0},   /* narrow: its own tiles, one slice */
         {64, 64, 512, "xgemm-direct-splitk", 2}, /* one tile, two slices of 256 */
         {4096, 4096, 4096, "xgemm", 0},
         {8192, 8192, 128, "xgemm", 0},          /* 4096 tiles */
         {1024, 1024, 65536, "xgemm", 0},        /* 256 tiles fill the SMs */
-        {16, 16, 65536, "xgemm-direct-splitk", 64}, /* in place: no padding copies to fall back from */
+        {16, 16, 65536, "xgemm-direct-splitk", 128}, /* in place: no padding copies to fall back from */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gk_sgemm_choice got = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, cases[i].m, cases[i].n, cases[i].k);

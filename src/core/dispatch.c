@@ -32,7 +32,9 @@ int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k)
     int64_t splits = (GK_SPLITK_WAVES * compute_units + groups - 1) / groups;
     if (splits > GK_SPLITK_MAX_SPLITS) splits = GK_SPLITK_MAX_SPLITS;
     if (splits > k / GK_SPLITK_MIN_SLICE) splits = k / GK_SPLITK_MIN_SLICE;
-    return splits < 1 ? 1 : (int)splits;
+    int power = 1;
+    while (power * 2 <= splits) power *= 2;
+    return power;
 }
 
 /* The shape's and the device's variables, and those of configuration c. */
@@ -88,7 +90,10 @@ static int split_config(gemm_state *s, const gk_kernel_def *def)
         gk_config_geometry(s->chosen, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS)
         return 0;
     const int64_t groups = gk_policy_product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1);
-    const int splits = gk_sgemm_splits(s->info->compute_units, groups, s->k);
+    int splits = gk_sgemm_splits(s->info->compute_units, groups, s->k);
+    /* A split row holds where splitting paid, also with several work-groups
+     * per unit already (mid sizes, policy.tsv): two slices there. */
+    if (splits < 2 && s->k >= 2 * GK_SPLITK_MIN_SLICE) splits = 2;
     if (splits < 2) return 0;
     char overrides[sizeof s->split.options];
     size_t used = (size_t)snprintf(overrides, sizeof overrides, "SPLITS=%d", splits);
