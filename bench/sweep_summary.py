@@ -70,10 +70,10 @@ def tflops(x):
     return f"{x / 1000:.1f}" if x >= 10000 else f"{x / 1000:.3g}"
 
 
-def times(x):
+def times(x, digits=2):
     if x is None:
         return "-"
-    return f"**{x:.2f}**" if x < FLOOR else f"{x:.2f}"
+    return f"**{x:.{digits}f}**" if x < FLOOR else f"{x:.{digits}f}"
 
 
 def table(rows):
@@ -104,7 +104,7 @@ def table(rows):
                      f"| {tflops(cublas)} | {tflops(ocl.get('clblast'))} | {times(best)} | {times(r_ocl)} "
                      f"| {'; '.join(flags)} |")
     g_best, g_ocl = geomean([b for _, b, _ in ratios]), geomean([o for _, _, o in ratios])
-    lines.append(f"| geometric mean | | | | | | {times(g_best)} | {times(g_ocl)} "
+    lines.append(f"| geometric mean | | | | | | {times(g_best, 3)} | {times(g_ocl, 3)} "
                  f"| over {sum(1 for _, b, _ in ratios if b)} / {sum(1 for _, _, o in ratios if o)} shapes |")
     return lines, ratios, g_best
 
@@ -128,7 +128,7 @@ def targets(ratios, g_best):
                 f"(below: {names(low_best)}; unmeasured: {names(missing)})"),
         verdict(not low_ocl, f"every shape >= {FLOOR:.2f}x cuBLAS on OpenCL (below or unmeasured: {names(low_ocl)})"),
         verdict(g_best is not None and g_best >= 1.0 and not missing,
-                f"geometric mean >= 1.00x cuBLAS (best backend: {times(g_best)})"),
+                f"geometric mean >= 1.00x cuBLAS (best backend: {times(g_best, 3)})"),
         verdict(bool(large) and all(b is not None and b >= 1.0 for _, b in large),
                 f"large squares ({LARGE_SQUARES} and up) >= 1.00x cuBLAS: "
                 + (", ".join(f"{k[0]} {times(b)}" for k, b in large) or "none measured")),

@@ -39,11 +39,13 @@ tune_variant() {
     [ "$(grep -c $'\t'"$kernel/$name"$'\t'"$params"$'\t' "$db")" = 1 ] || fail "$kernel/$name $params not saved once"
     shape=$(sed -n 's/^  \([0-9]*x[0-9]*x[0-9]*\): .*/\1/p' <<< "$out" | head -n 1)
     [ -n "$shape" ] || fail "tune does not report what a new context runs"
-    # The kernel tuned is the one the library runs at the variant's shape.
+    # The kernel tuned is the one the library runs at the variant's shape (or its split-K build, with the same
+    # tiles: policy.tsv's split rows, on GPUs at mid sizes).
     local bench
     bench=$(GEMMKIT_TUNING_DB=$db "$gemmkit" bench --sizes "$shape" --repeat 1 --no-peers --no-baseline --quiet 2>&1)
     echo "$bench"
-    grep -q "^best:$kernel " <<< "$bench" || fail "tuned $kernel for $name, but the library runs another kernel at $shape"
+    grep -qE "^best:$kernel(-splitk)? " <<< "$bench" ||
+        fail "tuned $kernel for $name, but the library runs another kernel at $shape"
 }
 
 case $case in
@@ -62,7 +64,7 @@ variant_small)
     # --small is --variant small: the same line, replaced in place.
     tune_variant small --variant small
     first=$params
-    grep -qE "  $shape: $kernel (with $kernel/small|-- not the line saved: the variant row does not hold here)" \
+    grep -qE "  $shape: $kernel(-splitk)? (with $kernel/small|-- not the line saved: the variant row does not hold here)" \
         <<< "$out" || fail "no truthful report of where $kernel/small is used"
     tune_variant small --small
     [ "$(grep -c $'\t'"$kernel/small"$'\t' "$db")" = 1 ] || fail "--small added a second line: $(cat "$db")"
