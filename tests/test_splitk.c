@@ -26,7 +26,9 @@ static void test_odd_and_tiny_sizes(void **state)
     /* K not a multiple of SPLITS * TSK, dimensions of 1 and 2, primes. */
     static const int64_t sizes[][3] = {{1, 1, 1}, {2, 3, 5}, {1, 1, 300}, {7, 13, 301}, {33, 65, 1000},
                                        {97, 31, 517}, {64, 64, 1024}, {1, 70, 129}, {70, 1, 129}};
-    static const char *const params[] = {TILES ",SPLITS=2", TILES ",SPLITS=3", TILES ",SPLITS=7", "SPLITS=4"};
+    /* The last two: xgemm's cp.async ring (plain copies here) and its work-group order, per slice. */
+    static const char *const params[] = {TILES ",SPLITS=2", TILES ",SPLITS=3", TILES ",SPLITS=7", "SPLITS=4",
+                                         TILES ",SPLITS=3,ASYNC_STAGES=3,SWIZZLE=2", "SPLITS=2,ASYNC_STAGES=4"};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         for (size_t p = 0; p < sizeof params / sizeof params[0]; p++) {
             const gemmkit_options o = splitk(params[p]);

@@ -15,4 +15,12 @@
         "(TSK * TSM / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0", "(TSK * TSN / 4) % ((TSM / WPTM) * (TSN / WPTN)) == 0", \
         "(TSK * TSM / 4) >= (TSM / WPTM) * (TSN / WPTN)", "(TSK * TSN / 4) >= (TSM / WPTM) * (TSN / WPTN)"
 
+/* xgemm.cl's work-group order and tile pipeline (xgemm and its split-K build). */
+#define XGEMM_ORDER_PARAMS                                                                                            \
+    {"SWIZZLE", 1, "1,8", "tile rows per band of the work-group order (1: plain)"},                                  \
+        {"ASYNC_STAGES", 0, "0,3,4",                                                                                  \
+         "local tiles in a ring filled by cp.async (NVIDIA sm_80+; plain copies elsewhere); 0: two, through registers"}
+#define XGEMM_ORDER_CONSTRAINTS                                                                                       \
+    "SWIZZLE >= 1 && SWIZZLE <= 64", "ASYNC_STAGES == 0 || (ASYNC_STAGES >= 2 && ASYNC_STAGES <= 4)"
+
 #endif
