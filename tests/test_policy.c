@@ -60,6 +60,19 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
     gk_config config = fast.config;
     gk_geometry g;
     if (gk_config_geometry(&config, m, n, k, &g) != GEMMKIT_SUCCESS) return direct;
+    /* Added after the old rules (issue 13, 2026-11-23): on GPUs a "KERNEL/long-k" line, where the device has one,
+     * serves few tiles (by the kernel's own) and a long K, before the narrow and small rules. */
+    char long_key[80];
+    snprintf(long_key, sizeof long_key, "%s/long-k", fast_def->name);
+    const char *long_k = gk_tuning_params(tuned, long_key);
+    const int64_t own_groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
+    if (info->is_gpu && long_k && own_groups * 2 <= info->compute_units && k >= 4 * (m + n) &&
+        gk_config_resolve(fast_def, long_k, &config) == GEMMKIT_SUCCESS &&
+        gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS) {
+        fast.params = long_k;
+        fast.config = config;
+        return fast;
+    }
     /* Added after the old rules (issue 13): a "KERNEL/narrow-n" or "KERNEL/narrow-m" line, where the device
      * has one, serves results at most 32 columns or rows wide (and 8 times as long), before the "/small" rule. */
     const char *narrow = n <= 32 && m >= 8 * n ? "narrow-n" : m <= 32 && n >= 8 * m ? "narrow-m" : NULL;
@@ -89,8 +102,9 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
 
 /* ---- The split-K rows, added after those rules (a separate expectation): on GPUs, where the fast kernel's
  * tiles give GROUPS * 2 <= CUS and K >= 4 (M + N), its split-K build (xgemm-splitk, xgemm-direct-splitk) with
- * the same tiles and SPLITS = min(ceil(4 CUS / GROUPS), 128, K / 256) rounded down to a power of two, at least 2
- * where K >= 512; and (mid sizes) xgemm-direct's where GROUPS < 9 CUS, K >= 768, M and N above 32. */
+ * the same tiles and SPLITS = min(ceil(4 CUS / GROUPS), 128, K / 256, 2 K / max(M, N)) rounded down to a power
+ * of two, at least 2 where K >= 512; and (mid sizes, narrow results) xgemm-direct's where GROUPS < 9 CUS and
+ * K >= 768. */
 static old_choice with_split(const gemmkit_device_info *info, old_choice c, int64_t m, int64_t n, int64_t k)
 {
     gk_geometry g;
@@ -104,12 +118,12 @@ static old_choice with_split(const gemmkit_device_info *info, old_choice c, int6
     int64_t splits = (4 * info->compute_units + groups - 1) / groups;
     splits = splits < 128 ? splits : 128;
     splits = splits < k / 256 ? splits : k / 256;
+    splits = splits < 2 * k / (m > n ? m : n) ? splits : 2 * k / (m > n ? m : n);
     int64_t power = 1;
     while (power * 2 <= splits) power *= 2;
     splits = power < 2 && k >= 512 ? 2 : power;
     const int long_k = groups * 2 <= info->compute_units && k >= 4 * (m + n);
-    const int mid = !strcmp(split_name, "xgemm-direct-splitk") && groups < 9 * info->compute_units && k >= 768 &&
-                    m > 32 && n > 32;
+    const int mid = !strcmp(split_name, "xgemm-direct-splitk") && groups < 9 * info->compute_units && k >= 768;
     if (!(long_k || mid) || splits < 2) return c;
     char params[160];
     snprintf(params, sizeof params, "TSM=%d,TSN=%d,TSK=%d,WPTM=%d,WPTN=%d,SPLITS=%d",
@@ -339,12 +353,15 @@ static void test_narrow_variants(void **state)
     gemmkit_device_info info = device(1);
     gk_tuning_set tuned;
     gk_tuning_load(&info, "sm_90", &tuned);
+    /* Their tiles over two K-slices (the mid-size split row). */
     gk_sgemm_choice wide = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 32, 16384);
-    assert_string_equal(wide.def->name, "xgemm-direct");
+    assert_string_equal(wide.def->name, "xgemm-direct-splitk");
     assert_int_equal(gk_config_value(&wide.config, "TSN", 0), 32);
+    assert_int_equal(gk_config_value(&wide.config, "SPLITS", 0), 2);
     gk_sgemm_choice tall = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 32, 16384, 16384);
-    assert_string_equal(tall.def->name, "xgemm-direct");
+    assert_string_equal(tall.def->name, "xgemm-direct-splitk");
     assert_int_equal(gk_config_value(&tall.config, "TSM", 0), 32);
+    assert_int_equal(gk_config_value(&tall.config, "SPLITS", 0), 2);
     /* 16 columns would still be padded to 32: twice the work, so the matrix-vector-like kernel. */
     assert_string_equal(gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 16, 16384).def->name, "skinny-n");
     /* Without such lines (a CPU, or another GPU), the rules as before. */
@@ -374,7 +391,8 @@ static void test_split_k_for_few_tiles_and_long_k(void **state)
         {999, 999, 999, "xgemm-direct-splitk", 2}, /* 256 tiles: 2 slices (the mid-size row) */
         {1500, 1500, 1500, "xgemm-direct-splitk", 2},
         {2049, 2049, 2049, "xgemm", 0},        /* above 2^33 multiply-adds: packed, no mid-size row */
-        {32, 4096, 4096, "xgemm-direct", 0},   /* narrow: its own tiles, one slice */
+        {32, 4096, 4096, "xgemm-direct-splitk", 2}, /* narrow: its own tiles, two slices */
+        {16384, 32, 16384, "xgemm-direct-splitk", 2}, /* four would fit the units better: capped by 2 K / M */
         {64, 64, 512, "xgemm-direct-splitk", 2}, /* one tile, two slices of 256 */
         {4096, 4096, 4096, "xgemm", 0},
         {8192, 8192, 128, "xgemm", 0},          /* 4096 tiles */
@@ -419,8 +437,8 @@ static void test_small_edge_and_short_k_kernels(void **state)
         {8192, 8192, 1, "small-k"},    {8192, 8192, 16, "small-k"},   {17, 17, 16, "small-k"},
         {2, 8192, 2, "skinny-m"},      /* a small edge wins over a short K */
         {16, 16, 65536, "xgemm-direct-splitk"}, /* both edges small: neither skinny kernel; split-K in place */
-        {17, 16384, 16384, "xgemm-direct"}, /* narrow-m's 32 rows, not packed: no fallback for the padding */
-        {32, 16384, 16384, "xgemm-direct"}, /* the narrow tiles */
+        {17, 16384, 16384, "xgemm-direct-splitk"}, /* narrow-m's 32 rows in place (two K-slices): no fallback */
+        {32, 16384, 16384, "xgemm-direct-splitk"}, /* the narrow tiles, two K-slices */
         {8192, 8192, 17, "xgemm-direct"},   {8192, 8192, 128, "xgemm"},    {4096, 4096, 4096, "xgemm"},
     };
     gemmkit_device_info info = device(1);

@@ -26,12 +26,14 @@ typedef struct gemm_state {
     gk_config split;         /* split rows: the row's kernel with the chosen tiles and its slices */
 } gemm_state;
 
-int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k)
+int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t m, int64_t n, int64_t k)
 {
     if (compute_units < 1 || groups < 1) return 1;
     int64_t splits = (GK_SPLITK_WAVES * compute_units + groups - 1) / groups;
     if (splits > GK_SPLITK_MAX_SPLITS) splits = GK_SPLITK_MAX_SPLITS;
     if (splits > k / GK_SPLITK_MIN_SLICE) splits = k / GK_SPLITK_MIN_SLICE;
+    const int64_t edge = m > n ? m : n;
+    if (edge > 0 && splits > 2 * k / edge) splits = 2 * k / edge;
     int power = 1;
     while (power * 2 <= splits) power *= 2;
     return power;
@@ -90,7 +92,7 @@ static int split_config(gemm_state *s, const gk_kernel_def *def)
         gk_config_geometry(s->chosen, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS)
         return 0;
     const int64_t groups = gk_policy_product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1);
-    int splits = gk_sgemm_splits(s->info->compute_units, groups, s->k);
+    int splits = gk_sgemm_splits(s->info->compute_units, groups, s->m, s->n, s->k);
     /* A split row holds where splitting paid, also with several work-groups
      * per unit already (mid sizes, policy.tsv): two slices there. */
     if (splits < 2 && s->k >= 2 * GK_SPLITK_MIN_SLICE) splits = 2;

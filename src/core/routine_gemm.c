@@ -128,10 +128,11 @@ static gemmkit_status plan_pack(gemmkit_context *ctx, int slot, const gk_matrix 
  * holds as partials of `partial` floats each, each kslice long (a multiple of the kernel's K step, TSK), and
  * only as many as hold part of k, so that no slice is all padding (SPLITS above k / TSK clamps). */
 static int64_t split_k(const gemmkit_context *ctx, const gk_config *config, int64_t tiles, int64_t partial_floats,
-                       int64_t k, int64_t *kslice)
+                       const gk_sgemm_problem *p, int64_t *kslice)
 {
+    const int64_t k = p->k;
     int64_t splits = gk_config_value(config, "SPLITS", 1);
-    if (splits == 0) splits = gk_sgemm_splits(ctx->info.compute_units, tiles, k);
+    if (splits == 0) splits = gk_sgemm_splits(ctx->info.compute_units, tiles, p->m, p->n, k);
     const int64_t partial = partial_floats * (int64_t)sizeof(float);
     if (ctx->info.max_alloc_bytes && splits * partial > (int64_t)ctx->info.max_alloc_bytes)
         splits = (int64_t)ctx->info.max_alloc_bytes / partial;
@@ -157,7 +158,7 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
     const int strided = config->def->contract == GK_CONTRACT_GEMM_PACKED_BT_STRIDED;
     int64_t splits = 1, kslice = kp;
     if (strided) {
-        splits = split_k(ctx, config, mp / g->tile_m * (np / g->tile_n), mp * np, p->k, &kslice);
+        splits = split_k(ctx, config, mp / g->tile_m * (np / g->tile_n), mp * np, p, &kslice);
         kp = splits * kslice;
     }
     gk_operands main = {.m = mp, .n = np, .k = kslice, .batch = splits, .a = p->a, .b = p->b, .c = p->c,
@@ -189,7 +190,7 @@ static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *c
     const int64_t ldp = gk_round_up(p->m, 4);
     const int64_t tiles = (p->m + g->tile_m - 1) / g->tile_m * ((p->n + g->tile_n - 1) / g->tile_n);
     int64_t kslice = p->k;
-    const int64_t splits = split_k(ctx, config, tiles, ldp * p->n, p->k, &kslice);
+    const int64_t splits = split_k(ctx, config, tiles, ldp * p->n, p, &kslice);
     gk_mem *partials = NULL;
     GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, (size_t)(splits * ldp * p->n) * sizeof(float), &partials));
     const gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,

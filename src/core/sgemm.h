@@ -85,18 +85,20 @@ gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_devi
 /* Split-K's slice count for a shape whose tiles give `groups` work-groups:
  * enough slices for GK_SPLITK_WAVES work-groups per compute unit,
  * ceil(GK_SPLITK_WAVES * compute_units / groups), at most GK_SPLITK_MAX_SPLITS
- * and no more than leave GK_SPLITK_MIN_SLICE of K per slice, rounded down to
- * a power of two; 1 means no split. The policy's split rows (which take at
+ * and no more than leave GK_SPLITK_MIN_SLICE of K per slice, nor a slice
+ * shorter than half the longer edge of C (the partials' traffic then stays
+ * under the operands'), rounded down to a power of two; 1 means no split. The policy's split rows (which take at
  * least 2 where K allows) and xgemm-splitk's SPLITS=0 use it. Four per unit:
  * on the H200, 256 x 256 x 65536 in 64 x 64 tiles ran its main kernel in
  * 0.401 ms with 9 slices (one work-group per SM) and 0.216 ms with 32
  * (docs/PERFORMANCE.md, "Split-K"); powers of two: 999^3 on 64 x 64 tiles
  * (256 work-groups) ran 2 slices 17% faster than 3, and 128 x 128 x 131072
- * 128 slices 7% faster than 64. */
+ * 128 slices 7% faster than 64; 16384 x 32 x 16384 on 128 x 32 tiles: 2
+ * slices +12%, 4 slices -24%. */
 #define GK_SPLITK_WAVES 4
 #define GK_SPLITK_MAX_SPLITS 128
 #define GK_SPLITK_MIN_SLICE 256
-int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t k);
+int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t m, int64_t n, int64_t k);
 
 /* The kernel the policy's kernel rows give an n x n x n problem on this device
  * (before variants, split-K and fallbacks): what `gemmkit tune --size n`

@@ -54,7 +54,9 @@ variant_narrow)
     # shapes (what the dispatch takes, reported by tune from a fresh context).
     for name in narrow-n narrow-m; do
         tune_variant $name --variant $name
+        # (on GPUs over two K-slices: the split-K build of the kernel, with the line's tiles)
         grep -qF "  $shape: $kernel with $kernel/$name ($params)" <<< "$out" ||
+            grep -qF "  $shape: $kernel-splitk with $kernel/$name ($params)" <<< "$out" ||
             fail "a new context does not run $kernel/$name at $shape"
     done
     [ "$(grep -c $'\t' "$db")" = 2 ] || fail "want exactly the two variant lines: $(cat "$db")"
@@ -81,11 +83,11 @@ all_variants)
     kernel=$(sed -n 's/^tuning \([^ /]*\) on .*/\1/p' <<< "$out")
     [ -n "$kernel" ] || fail "which kernel was tuned?"
     grep -q '^summary: lines saved to ' <<< "$out" || fail "no summary"
-    for line in "$kernel" "$kernel/small" "$kernel/narrow-n" "$kernel/narrow-m"; do
+    for line in "$kernel" "$kernel/small" "$kernel/narrow-n" "$kernel/narrow-m" "$kernel/long-k"; do
         grep -qE "^  $line +[A-Z]" <<< "$out" || fail "$line not in the summary"
         [ "$(grep -c $'\t'"$line"$'\t' "$db")" = 1 ] || fail "$line not saved once: $(cat "$db")"
     done
-    [ "$(grep -c $'\t' "$db")" = 4 ] || fail "want 4 lines: $(cat "$db")"
+    [ "$(grep -c $'\t' "$db")" = 5 ] || fail "want 5 lines: $(cat "$db")"
     no_temporary_files
     ;;
 variant_concurrent)
@@ -116,7 +118,7 @@ variant_bad_usage)
         grep -q 'gemmkit tune: ' <<< "$out" || fail "tune $args: no message"
     done
     run tune --variant no-such-variant --db "$db"
-    grep -qE 'no variant "no-such-variant" on a (CPU|GPU) \(its variants: narrow-n, narrow-m, small\)' <<< "$out" ||
+    grep -qE 'no variant "no-such-variant" on a (CPU|GPU) \(its variants: long-k, narrow-n, narrow-m, small\)' <<< "$out" ||
         fail "the message does not list the variants"
     run tune --kernel direct --variant narrow-n --db "$db"
     grep -qE 'kernel rows never run direct on a (CPU|GPU)' <<< "$out" || fail "the message does not say why direct is refused"
