@@ -12,7 +12,8 @@
 // (never 0), offset and stride multiples of 4 floats. A work-group's matrices
 // of that operand are then one contiguous block starting on 16 bytes.
 //
-// A work-group takes MPG consecutive matrices (ELEMS elements of C in all):
+// A work-group takes MPG consecutive matrices (ELEMS elements of C in all, or
+// fewer matrices where they would need more than 48 KiB of local memory):
 // 1. it copies their stored A and B into local memory: a dense operand's block
 //    as float4, consecutive work-items on consecutive float4 (512 bytes per
 //    warp-wide load); any other operand float by float, consecutive work-items
@@ -27,13 +28,14 @@
 //    the registers, rows consecutive across work-items.
 //
 // Local memory. A and B keep an odd local leading dimension (stored rows | 1):
-// the products read one operand strided by it across work-items (plain B,
+// the products read one of them strided by it across work-items (plain B,
 // transposed A), and an odd stride spreads up to 32 such reads over distinct
-// banks. Those reads come RM or RN times per element, the copy's stores once,
-// so the copy stores the four floats of each float4 one by one (into an odd
-// stride they do not fit as one float4); a stride that is a multiple of 4
-// would take float4 stores but conflict on strided reads of more than 8
-// columns, and cost half as much memory again at 8 x 8. Each matrix takes the
+// banks. The products read each element TN or TM times, the copy stores it
+// once, so the copy takes the cost: the four floats of a float4 go in one by
+// one (a float4 does not fit an odd stride). A stride that is a multiple of 4
+// would take whole float4, but strided reads would then reach 8 distinct banks
+// only (conflicts beyond 8 columns in a warp), and 8 x 8 matrices would need a
+// third more memory (12 floats a column instead of 9). Each matrix takes the
 // slot of its larger transpose, and a dense C's block (M*N floats a matrix,
 // contiguous) overlays A and B, so that the local memory depends on M, N, K
 // and the parameters alone: LOCAL4 float4 = the registry's local_mem_bytes.
@@ -72,17 +74,14 @@
 #define RN 2
 #endif
 
-// The registry's tile_m, local_x and local_mem_bytes (registry_batched.c) are the same formulas.
 #define MAX_(a, b) ((a) > (b) ? (a) : (b))
+#define MIN_(a, b) ((a) < (b) ? (a) : (b))
 #define MN (SIZE_M * SIZE_N)
-#define MPG (ELEMS / MN > 1 ? ELEMS / MN : 1)
-#define WG (ELEMS / (RM * RN))
 #define RM_ (SIZE_M % RM == 0 ? RM : 1)
 #define RN_ (SIZE_N % RN == 0 ? RN : 1)
 #define TM (SIZE_M / RM_) // work-items along a matrix's rows
 #define TN (SIZE_N / RN_)
-#define TILES (TM * TN)                      // micro-tiles per matrix
-#define ITERS ((MPG * TILES + WG - 1) / WG) // micro-tiles per work-item
+#define TILES (TM * TN) // micro-tiles per matrix
 
 // Stored operands (column-major): A is M x K, or K x M when transposed.
 #define ROWS_A (TRANS_A ? SIZE_K : SIZE_M)
@@ -99,6 +98,14 @@
 #define A_SLOT MAX_(ODD(SIZE_M) * SIZE_K, ODD(SIZE_K) * SIZE_M)
 #define B_SLOT MAX_(ODD(SIZE_K) * SIZE_N, ODD(SIZE_N) * SIZE_K)
 #define SLOT MAX_(A_SLOT + B_SLOT, MN) // A and B, or later a dense C's block
+
+// The registry's tile_m, local_x and local_mem_bytes (registry_batched.c) are the same formulas:
+// ELEMS / (M*N) matrices a work-group, fewer where their slots would pass 48 KiB (any parameters
+// fit a GPU's static local memory at every size up to 32^3; at least one matrix).
+#define LOCAL_FLOATS 12288
+#define MPG MAX_(1, MIN_(ELEMS / MN, LOCAL_FLOATS / SLOT))
+#define WG (ELEMS / (RM * RN))
+#define ITERS ((MPG * TILES + WG - 1) / WG) // micro-tiles per work-item
 #define LOCAL4 ((MPG * SLOT + 3) / 4)
 
 // Dense paths only where float4 tile the matrices (the library's defines imply it; a hand build may not).
@@ -174,7 +181,8 @@ void gk_sgemm_batched_small(const int batch, const int M, const int N, const int
     #pragma unroll
     for (int l = 0; l < (MPG * A_ELEMS + WG - 1) / WG; l++) {
         const int e = tid + l * WG, z = e / A_ELEMS, r = e % A_ELEMS;
-        if (z < count) As[z * A_SLOT + (r / ROWS_A) * LDA_L + r % ROWS_A] = a0[z * strideA + (r / ROWS_A) * lda + r % ROWS_A];
+        if (z < count)
+            As[z * A_SLOT + (r / ROWS_A) * LDA_L + r % ROWS_A] = a0[z * strideA + (r / ROWS_A) * lda + r % ROWS_A];
     }
 #endif
 #if DENSE_B_
@@ -189,7 +197,8 @@ void gk_sgemm_batched_small(const int batch, const int M, const int N, const int
     #pragma unroll
     for (int l = 0; l < (MPG * B_ELEMS + WG - 1) / WG; l++) {
         const int e = tid + l * WG, z = e / B_ELEMS, r = e % B_ELEMS;
-        if (z < count) Bs[z * B_SLOT + (r / ROWS_B) * LDB_L + r % ROWS_B] = b0[z * strideB + (r / ROWS_B) * ldb + r % ROWS_B];
+        if (z < count)
+            Bs[z * B_SLOT + (r / ROWS_B) * LDB_L + r % ROWS_B] = b0[z * strideB + (r / ROWS_B) * ldb + r % ROWS_B];
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -232,7 +241,8 @@ void gk_sgemm_batched_small(const int batch, const int M, const int N, const int
             #pragma unroll
             for (int q = 0; q < RN_; q++)
                 #pragma unroll
-                for (int p = 0; p < RM_; p++) Cs[z * MN + (ti + p * TM) + (tj + q * TN) * SIZE_M] = alpha * acc[it][p][q];
+                for (int p = 0; p < RM_; p++)
+                    Cs[z * MN + (ti + p * TM) + (tj + q * TN) * SIZE_M] = alpha * acc[it][p][q];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
