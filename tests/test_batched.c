@@ -6,10 +6,18 @@
  * gapped strides, every transpose and layout, offsets, alpha/beta, each
  * kernel (batched-small, xgemm-direct-batched, the per-matrix plain plan);
  * and the errors, with nothing written. Few distinct shapes: PoCL compiles
- * batched-small once per shape and transpose pair. */
+ * batched-small once per shape, transpose pair, dense flags and parameters.
+ * batched-small's two paths per operand (float4 copies of a dense batch, the
+ * general element-wise one), each named by the build a fresh context made;
+ * its parameters at the registry's extremes; the sizes the policy sends it;
+ * and its local memory, as the device's compiler reports it, against the
+ * registry's formula. */
 #include <math.h>
 
 #include "check_batched.h"
+#include "context.h" /* the context's program cache: which build of batched-small a call used */
+#include "gemmkit_cl.h"
+#include "kernel_config.h"
 #include "test_support.h"
 
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
@@ -20,10 +28,10 @@ static const gemmkit_options small_kernel = {.kernel = "batched-small"};
 static const gemmkit_options tiled = {.kernel = "xgemm-direct-batched", .params = "TSM=32,TSN=32,TSK=8,WPTM=4,WPTN=4"};
 static const gemmkit_options per_matrix = {.kernel = "direct"};
 
-static void assert_batch_ok(const gemmkit_options *options, gk_batched_case c)
+static void assert_batch_ok_on(gemmkit_context *ctx, const gemmkit_options *options, gk_batched_case c)
 {
     gk_check_result r;
-    const gemmkit_status status = gk_check_batched_run(test_ctx, options, c, &test_rng, 1e7, &r);
+    const gemmkit_status status = gk_check_batched_run(ctx, options, c, &test_rng, 1e7, &r);
     if (status != GEMMKIT_SUCCESS || !r.passed) {
         char text[256];
         gk_batched_describe(&c, text, sizeof text);
@@ -32,6 +40,11 @@ static void assert_batch_ok(const gemmkit_options *options, gk_batched_case c)
     }
     assert_int_equal(status, GEMMKIT_SUCCESS);
     assert_true(r.passed);
+}
+
+static void assert_batch_ok(const gemmkit_options *options, gk_batched_case c)
+{
+    assert_batch_ok_on(test_ctx, options, c);
 }
 
 static gk_sgemm_case make(gemmkit_layout l, int a, int b, int64_t m, int64_t n, int64_t k, float alpha, float beta)
@@ -105,7 +118,8 @@ static void test_medium_and_alpha_beta(void **state)
 }
 
 /* Buffers: each operand's batch at an offset; the rest of each buffer unchanged. */
-static void run_buffers_case(const gemmkit_options *options, gk_batched_case c, size_t off[3])
+static void run_buffers_case_on(gemmkit_context *ctx, const gemmkit_options *options, gk_batched_case c,
+                                const size_t off[3])
 {
     gk_case_complete(&c.one);
     size_t e[3];
@@ -119,11 +133,11 @@ static void run_buffers_case(const gemmkit_options *options, gk_batched_case c, 
     }
     gk_batched_fill(&c, &test_rng, host[0] + off[0], host[1] + off[1], host[2] + off[2]);
     for (int i = 0; i < 3; i++) {
-        assert_int_equal(gemmkit_buffer_create(test_ctx, off[i] + e[i] + 4, &dev[i]), GEMMKIT_SUCCESS);
-        assert_int_equal(gemmkit_buffer_write(test_ctx, dev[i], 0, off[i] + e[i] + 4, host[i]), GEMMKIT_SUCCESS);
+        assert_int_equal(gemmkit_buffer_create(ctx, off[i] + e[i] + 4, &dev[i]), GEMMKIT_SUCCESS);
+        assert_int_equal(gemmkit_buffer_write(ctx, dev[i], 0, off[i] + e[i] + 4, host[i]), GEMMKIT_SUCCESS);
     }
     const gk_sgemm_case *g = &c.one;
-    assert_int_equal(gemmkit_sgemm_strided_batched_buffers(test_ctx, options, g->layout, g->trans_a, g->trans_b, g->m,
+    assert_int_equal(gemmkit_sgemm_strided_batched_buffers(ctx, options, g->layout, g->trans_a, g->trans_b, g->m,
                                                            g->n, g->k, g->alpha, dev[0], off[0], g->lda, c.stride_a,
                                                            dev[1], off[1], g->ldb, c.stride_b, g->beta, dev[2], off[2],
                                                            g->ldc, c.stride_c, c.batch),
@@ -131,7 +145,7 @@ static void run_buffers_case(const gemmkit_options *options, gk_batched_case c, 
     const size_t nc = off[2] + e[2] + 4;
     res = malloc(nc * sizeof(float));
     assert_non_null(res);
-    assert_int_equal(gemmkit_buffer_read(test_ctx, dev[2], 0, nc, res), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_buffer_read(ctx, dev[2], 0, nc, res), GEMMKIT_SUCCESS);
     assert_memory_equal(res, host[2], off[2] * sizeof(float));
     assert_memory_equal(res + off[2] + e[2], host[2] + off[2] + e[2], 4 * sizeof(float));
     gk_check_result r;
@@ -143,6 +157,11 @@ static void run_buffers_case(const gemmkit_options *options, gk_batched_case c, 
         free(host[i]);
     }
     free(res);
+}
+
+static void run_buffers_case(const gemmkit_options *options, gk_batched_case c, const size_t off[3])
+{
+    run_buffers_case_on(test_ctx, options, c, off);
 }
 
 static void test_buffers_with_offsets(void **state)
@@ -322,13 +341,207 @@ static void test_errors_write_nothing(void **state)
     gemmkit_buffer_destroy(dc);
 }
 
+/* ---- batched-small: dense and general paths, parameters, sizes, local memory ---- */
+
+/* The build options of the one batched_small.cl program ctx holds. */
+static const char *batched_small_build(const gemmkit_context *ctx)
+{
+    static const char source[] = "library/batched_small.cl\n";
+    const char *found = NULL;
+    int count = 0;
+    for (const gk_program_entry *e = ctx->programs; e; e = e->next)
+        if (strncmp(e->key, source, sizeof source - 1) == 0) found = e->key + sizeof source - 1, count++;
+    assert_int_equal(count, 1);
+    return found;
+}
+
+/* One call of batched-small in a fresh context (host arrays, or buffers at offsets `off`), checked against the
+ * reference; the one build it made must have taken the dense path for exactly the operands flagged (the caller's
+ * A, B, C: a row-major call runs as C^T = B^T A^T, its A as the kernel's B). */
+static void assert_paths(gk_batched_case c, const size_t *off, int dense_a, int dense_b, int dense_c)
+{
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
+    if (off) run_buffers_case_on(ctx, &small_kernel, c, off);
+    else assert_batch_ok_on(ctx, &small_kernel, c);
+    const int row = c.one.layout == GEMMKIT_ROW_MAJOR;
+    char expected[96];
+    snprintf(expected, sizeof expected, "-DDENSE_A=%d -DDENSE_B=%d -DDENSE_C=%d", row ? dense_b : dense_a,
+             row ? dense_a : dense_b, dense_c);
+    const char *build = batched_small_build(ctx);
+    if (!strstr(build, expected)) {
+        char text[256];
+        gk_batched_describe(&c, text, sizeof text);
+        print_error("%s: built with \"%s\", expected \"%s\"\n", text, build, expected);
+    }
+    assert_non_null(strstr(build, expected));
+    gemmkit_context_destroy(ctx);
+}
+
+/* Each operand's path: dense (float4 copies) where its batch is one aligned run, the general path where a
+ * leading dimension, a stride (gap, broadcast) or an offset breaks it, each operand on its own. */
+static void test_dense_and_general_paths(void **state)
+{
+    (void)state;
+    /* Tight 8^3 batches, every transpose and layout, beta = 0 (NaN in C) and not; 1000 = 62 work-groups of 16
+     * and one of 8. */
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                const float beta = (a ^ b) ? 0.5f : 0.0f;
+                assert_paths(gk_batched_tight(make(layouts[l], a, b, 8, 8, 8, 1.0f, beta), 1000), NULL, 1, 1, 1);
+            }
+    assert_paths(gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 0, 16, 16, 16, -1.5f, 2.0f), 100), NULL, 1, 1, 1);
+    /* Dense blocks whose float4 cross columns (rows not a multiple of 4): A 6x2 (B 2x3, C 6x3 no float4 runs);
+     * B^T 6x2 (A 3x2, C 3x6 not); A^T 4x3, B 4x8, C 3x8. */
+    assert_paths(gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 0, 6, 3, 2, 1.0f, 0.0f), 33), NULL, 1, 0, 0);
+    assert_paths(gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 1, 3, 6, 2, 1.0f, 0.0f), 33), NULL, 0, 1, 0);
+    assert_paths(gk_batched_tight(make(GEMMKIT_COL_MAJOR, 1, 0, 3, 8, 4, 0.5f, -1.0f), 33), NULL, 1, 1, 1);
+    /* Odd sizes: nothing tiles into float4. */
+    assert_paths(gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 0, 7, 5, 6, 1.0f, 0.0f), 33), NULL, 0, 0, 0);
+
+    /* A leading dimension above the rows (strides still multiples of 4): that operand only goes general. */
+    gk_sgemm_case one = make(GEMMKIT_COL_MAJOR, 0, 0, 8, 8, 8, 1.0f, 0.0f);
+    one.lda = 12;
+    assert_paths(gk_batched_tight(one, 100), NULL, 0, 1, 1);
+    one = make(GEMMKIT_ROW_MAJOR, 0, 0, 8, 8, 8, 1.0f, 0.0f);
+    one.lda = 12; /* row-major: the kernel's B */
+    assert_paths(gk_batched_tight(one, 100), NULL, 0, 1, 1);
+    one = make(GEMMKIT_COL_MAJOR, 1, 1, 8, 8, 8, 1.0f, 1.0f);
+    one.ldc = 12;
+    assert_paths(gk_batched_tight(one, 100), NULL, 1, 1, 0);
+    /* Strides above the matrix (gaps of 4 and 8 floats; C's gaps must stay untouched). */
+    gk_batched_case c = gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 0, 8, 8, 8, 1.0f, 0.0f), 100);
+    c.stride_b += 4;
+    assert_paths(c, NULL, 1, 0, 1);
+    c = gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 1, 8, 8, 8, 2.0f, 0.5f), 100);
+    c.stride_c += 8;
+    assert_paths(c, NULL, 1, 1, 0);
+    /* Broadcasts: stride 0 is never dense. */
+    c = gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 0, 8, 8, 8, 1.0f, 0.0f), 100);
+    c.stride_a = 0;
+    assert_paths(c, NULL, 0, 1, 1);
+    c = gk_batched_tight(make(GEMMKIT_COL_MAJOR, 1, 0, 8, 8, 8, 1.0f, 0.0f), 100);
+    c.stride_b = 0;
+    assert_paths(c, NULL, 1, 0, 1);
+
+    /* Buffers at offsets: multiples of 4 keep the dense path, others do not (per operand). */
+    const size_t aligned[3] = {4, 8, 12}, mixed[3] = {4, 2, 9}, unaligned[3] = {1, 3, 7};
+    for (int l = 0; l < 2; l++) {
+        c = gk_batched_tight(make(layouts[l], l, 0, 8, 8, 8, 1.0f, 0.0f), 50);
+        assert_paths(c, aligned, 1, 1, 1);
+        assert_paths(c, unaligned, 0, 0, 0);
+        c.one.beta = -0.5f;
+        assert_paths(c, mixed, 1, 0, 0);
+    }
+}
+
+/* batched-small's parameters at the registry's extremes: the smallest and largest ELEMS, one C element and a
+ * whole 8x8 C per work-item, 32 and 1024 work-items, on dense, general and mixed batches; 999 matrices leave the
+ * last work-group part full. */
+static void test_small_parameter_extremes(void **state)
+{
+    (void)state;
+    static const char *const params[] = {"ELEMS=256,RM=1,RN=1", "ELEMS=256,RM=1,RN=8", "ELEMS=4096,RM=8,RN=8",
+                                         "ELEMS=4096,RM=4,RN=1"};
+    for (size_t p = 0; p < sizeof params / sizeof params[0]; p++) {
+        const gemmkit_options options = {.kernel = "batched-small", .params = params[p]};
+        assert_batch_ok(&options, gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 0, 8, 8, 8, 1.0f, 0.0f), 999));
+        assert_batch_ok(&options, gk_batched_tight(make(GEMMKIT_ROW_MAJOR, 1, 0, 16, 16, 16, -1.0f, 0.5f), 99));
+        gk_batched_case c = gk_batched_tight(make(GEMMKIT_COL_MAJOR, 1, 1, 7, 5, 6, 1.5f, 0.0f), 999);
+        c.stride_c += 3; /* general everywhere */
+        if (p % 2) c = gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 1, 6, 3, 2, 1.0f, 2.0f), 999); /* A dense only */
+        assert_batch_ok(&options, c);
+    }
+    /* Several micro-tiles per work-item before a dense C's block goes through local memory: 32^3 with 256
+     * work-items of one element (4 each), 3x8 with RM = 4 (not a divisor: 1) and 1024 work-items. */
+    const gemmkit_options one_each = {.kernel = "batched-small", .params = params[0]};
+    assert_batch_ok(&one_each, gk_batched_tight(make(GEMMKIT_COL_MAJOR, 0, 0, 32, 32, 32, 1.0f, 0.0f), 9));
+    const gemmkit_options wide = {.kernel = "batched-small", .params = params[3]};
+    assert_batch_ok(&wide, gk_batched_tight(make(GEMMKIT_COL_MAJOR, 1, 0, 3, 8, 4, 1.0f, -1.0f), 999));
+}
+
+/* Sizes the policy sends batched-small (GPUs: M, N <= 16, K <= 32; CPUs: all three up to 32), tight (dense where
+ * they tile into float4) and with a gap after every C; 37 matrices (a part-full last work-group). With the
+ * default parameters each fits 48 KiB of local memory, so these run on GPUs too. */
+static void test_small_policy_sizes(void **state)
+{
+    (void)state;
+    static const int64_t sizes[][3] = {{1, 1, 1},   {1, 16, 32}, {16, 1, 32},  {2, 2, 32},   {16, 16, 32},
+                                       {13, 11, 7}, {12, 12, 12}, {16, 16, 1}, {3, 32, 5},   {32, 32, 32}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const int t = (int)(i % 4);
+        gk_batched_case c = gk_batched_tight(make(GEMMKIT_COL_MAJOR, t & 1, t >> 1, sizes[i][0], sizes[i][1],
+                                                  sizes[i][2], 1.0f, i % 2 ? 0.5f : 0.0f), 37);
+        assert_batch_ok(&small_kernel, c);
+        c.stride_c += 1;
+        assert_batch_ok(&small_kernel, c);
+    }
+}
+
+/* The registry's local_mem_bytes is batched-small's __local declaration exactly, as the device's OpenCL compiler
+ * reports it (CL_KERNEL_LOCAL_MEM_SIZE), for either transpose and dense flag; and tile_m is its matrices per
+ * work-group (the grid). On the OpenCL backend only. */
+static void test_small_local_memory_is_the_registry_formula(void **state)
+{
+    (void)state;
+    cl_context cl = NULL;
+    if (gemmkit_cl_handles(test_ctx, &cl, NULL) != GEMMKIT_SUCCESS) skip_because("not on the OpenCL backend");
+    cl_device_id device;
+    assert_int_equal(clGetContextInfo(cl, CL_CONTEXT_DEVICES, sizeof device, &device, NULL), CL_SUCCESS);
+    const gk_kernel_def *def = gk_kernel_find("batched-small");
+    const char *source = gk_kernel_source(def->source);
+    static const int64_t sizes[][3] = {{8, 8, 8}, {16, 16, 16}, {16, 16, 32}, {1, 1, 32},
+                                       {7, 5, 6}, {32, 32, 32}, {2, 16, 3},   {16, 16, 1}};
+    static const char *const params[] = {"ELEMS=256,RM=1,RN=1", "ELEMS=4096,RM=8,RN=8", "ELEMS=1024,RM=2,RN=2",
+                                         "ELEMS=4096,RM=4,RN=1"};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (size_t j = 0; j < 2; j++) {
+            const char *p = params[(i + j) % 4];
+            gk_config config;
+            assert_int_equal(gk_config_resolve(def, p, &config), GEMMKIT_SUCCESS);
+            gk_geometry g;
+            assert_int_equal(gk_config_geometry(&config, sizes[i][0], sizes[i][1], sizes[i][2], &g), GEMMKIT_SUCCESS);
+            assert_true(g.local_mem_bytes <= 48 * 1024);
+            char options[sizeof config.options + 160];
+            const int v = (int)(i + j);
+            snprintf(options, sizeof options,
+                     "%s -DSIZE_M=%lld -DSIZE_N=%lld -DSIZE_K=%lld -DTRANS_A=%d -DTRANS_B=%d -DDENSE_A=%d -DDENSE_B=%d "
+                     "-DDENSE_C=%d", config.options, (long long)sizes[i][0], (long long)sizes[i][1],
+                     (long long)sizes[i][2], v & 1, (v >> 1) & 1, v & 1, v & 1, (v >> 2) & 1);
+            cl_int err = CL_SUCCESS;
+            cl_program program = clCreateProgramWithSource(cl, 1, &source, NULL, &err);
+            assert_int_equal(err, CL_SUCCESS);
+            err = clBuildProgram(program, 1, &device, options, NULL, NULL);
+            if (err != CL_SUCCESS) print_error("build with \"%s\": error %d\n", options, err);
+            assert_int_equal(err, CL_SUCCESS);
+            cl_kernel kernel = clCreateKernel(program, def->function, &err);
+            assert_int_equal(err, CL_SUCCESS);
+            cl_ulong local = 0;
+            size_t required[3] = {0};
+            assert_int_equal(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local,
+                                                      NULL), CL_SUCCESS);
+            assert_int_equal(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                                      sizeof required, required, NULL), CL_SUCCESS);
+            if ((int64_t)local != g.local_mem_bytes)
+                print_error("%s: the kernel declares %llu bytes, the registry says %lld\n", options,
+                            (unsigned long long)local, (long long)g.local_mem_bytes);
+            assert_int_equal((int64_t)local, g.local_mem_bytes);
+            assert_int_equal((int64_t)required[0], g.local_x);
+            clReleaseKernel(kernel);
+            clReleaseProgram(program);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels_transposes_layouts), cmocka_unit_test(test_batch_counts),
         cmocka_unit_test(test_broadcast),                  cmocka_unit_test(test_medium_and_alpha_beta),
         cmocka_unit_test(test_buffers_with_offsets),       cmocka_unit_test(test_per_matrix_offsets),
-        cmocka_unit_test(test_errors_write_nothing),
+        cmocka_unit_test(test_errors_write_nothing),       cmocka_unit_test(test_dense_and_general_paths),
+        cmocka_unit_test(test_small_parameter_extremes),   cmocka_unit_test(test_small_policy_sizes),
+        cmocka_unit_test(test_small_local_memory_is_the_registry_formula),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
 }

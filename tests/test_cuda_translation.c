@@ -152,7 +152,8 @@ static void test_every_registry_kernel_compiles(void **state)
             fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
         /* Every op(A), op(B) of a kernel that takes them; with float4 access for NT and TN and without for NN
          * and TT, so that each operand's two orders are compiled with and without it. */
-        const int trans = (def->defines & GK_DEFINE_TRANS_A) != 0, vec = (def->defines & GK_DEFINE_VEC_A) != 0;
+        const int trans = (def->defines & GK_DEFINE_TRANS_A) != 0, vec = (def->defines & GK_DEFINE_VEC_A) != 0,
+                  dense = (def->defines & GK_DEFINE_DENSE_A) != 0;
         const int variants = trans ? 4 : 1;
         for (int v = 0; v < variants; v++) {
             gk_define defines[GK_MAX_DEFINES];
@@ -167,6 +168,12 @@ static void test_every_registry_kernel_compiles(void **state)
                 defines[count++] = (gk_define){"VEC_B", on};
                 defines[count++] = (gk_define){"VEC_C", on};
             }
+            if (dense) { /* the float4 block copies of tiny batched kernels, likewise */
+                const int on = v == 1 || v == 2;
+                defines[count++] = (gk_define){"DENSE_A", on};
+                defines[count++] = (gk_define){"DENSE_B", on};
+                defines[count++] = (gk_define){"DENSE_C", on};
+            }
             gk_cuda_image image;
             char what[160];
             snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
@@ -180,6 +187,61 @@ static void test_every_registry_kernel_compiles(void **state)
     }
     print_message("%d kernel configurations compiled for sm_%d\n", compiled, arch);
     assert_true(compiled > 0);
+}
+
+/* batched-small beyond its defaults (8^3): its parameters at the registry's extremes, sizes whose dense blocks
+ * float4 cross columns, mixed dense and general operands, one matrix larger than ELEMS, every transpose. */
+static void test_batched_small_builds(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    const gk_kernel_def *def = gk_kernel_find("batched-small");
+    assert_non_null(def);
+    static const struct {
+        const char *params;
+        int64_t m, n, k;
+        int dense_a, dense_b, dense_c;
+    } builds[] = {
+        {"ELEMS=4096,RM=8,RN=8", 16, 16, 32, 1, 1, 1}, {"ELEMS=256,RM=1,RN=1", 7, 5, 6, 0, 0, 0},
+        {"ELEMS=256,RM=1,RN=8", 6, 3, 2, 1, 0, 0},     {"ELEMS=4096,RM=4,RN=1", 3, 8, 4, 1, 1, 1},
+        {"ELEMS=2048,RM=8,RN=8", 32, 32, 32, 0, 1, 1}, {"ELEMS=512,RM=8,RN=1", 8, 8, 8, 1, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++) {
+        gk_config config;
+        assert_int_equal(gk_config_resolve(def, builds[i].params, &config), GEMMKIT_SUCCESS);
+        gk_define defines[GK_MAX_DEFINES];
+        unsigned count = gk_config_defines(&config, defines);
+        defines[count++] = (gk_define){"TRANS_A", (int64_t)(i & 1)};
+        defines[count++] = (gk_define){"TRANS_B", (int64_t)((i >> 1) & 1)};
+        defines[count++] = (gk_define){"SIZE_M", builds[i].m};
+        defines[count++] = (gk_define){"SIZE_N", builds[i].n};
+        defines[count++] = (gk_define){"SIZE_K", builds[i].k};
+        defines[count++] = (gk_define){"DENSE_A", builds[i].dense_a};
+        defines[count++] = (gk_define){"DENSE_B", builds[i].dense_b};
+        defines[count++] = (gk_define){"DENSE_C", builds[i].dense_c};
+        gk_cuda_image image;
+        compile_ok("kernel batched-small", gk_kernel_source(def->source), defines, count, test_arch(), &image);
+        assert_true(image_has(&image, def->function));
+        free(image.data);
+    }
+    /* Dense A, B and C at 8^3 (PTX, readable): 128-bit loads of A and B (and of C for beta), 128-bit stores of C;
+     * the general build has none. */
+    for (int dense = 0; dense < 2; dense++) {
+        gk_config config;
+        assert_int_equal(gk_config_resolve(def, NULL, &config), GEMMKIT_SUCCESS);
+        gk_define defines[GK_MAX_DEFINES];
+        unsigned count = gk_config_defines(&config, defines);
+        defines[count++] = (gk_define){"DENSE_A", dense};
+        defines[count++] = (gk_define){"DENSE_B", dense};
+        defines[count++] = (gk_define){"DENSE_C", dense};
+        gk_cuda_image image;
+        compile_ok("kernel batched-small", gk_kernel_source(def->source), defines, count, 9990, &image);
+        assert_false(image.is_cubin);
+        const int v4_loads = strstr(image.data, "ld.global.nc.v4.") || strstr(image.data, "ld.global.v4.");
+        assert_int_equal(v4_loads, dense);
+        assert_int_equal(strstr(image.data, "st.global.v4.") != NULL, dense); /* .f32, or .u32 for a copy */
+        free(image.data);
+    }
 }
 
 /* The tensor-core kernels (math modes other than fp32) for sm_80 and sm_90, the
@@ -388,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_rewrites_vector_literals_and_local_pointers),
         cmocka_unit_test(test_leaves_calls_and_conditions_alone),
         cmocka_unit_test(test_every_registry_kernel_compiles),
+        cmocka_unit_test(test_batched_small_builds),
         cmocka_unit_test(test_tensor_core_kernels_compile_for_sm80_and_sm90),
         cmocka_unit_test(test_header_idioms_compile),
         cmocka_unit_test(test_float4_pointers_give_vector_loads),

@@ -562,6 +562,14 @@ static void test_batched_choice(void **state)
         /* A tiny result but a long K: the tiles. */
         const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &info, &tuned, 8, 8, 100000, 10);
         assert_string_equal(c.def->name, "xgemm-direct-batched");
+        /* Up to K = 32 even the tiniest results fit batched-small in 48 KiB (fewer matrices a work-group). */
+        static const int64_t tiny[][3] = {{2, 2, 32}, {1, 16, 32}, {16, 1, 32}, {16, 16, 32}};
+        for (size_t i = 0; i < sizeof tiny / sizeof tiny[0]; i++) {
+            const gk_batched_choice t =
+                gk_batched_choose(gk_policy_builtin(), &info, &tuned, tiny[i][0], tiny[i][1], tiny[i][2], 100000);
+            assert_non_null(t.def);
+            assert_string_equal(t.def->name, "batched-small");
+        }
     }
 }
 

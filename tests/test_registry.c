@@ -1,5 +1,6 @@
 /* The registry and its expression language: every registered kernel is
  * complete and consistent, and the evaluator gets precedence and errors right. */
+#include "contract.h"
 #include "expr.h"
 #include "kernel_config.h"
 #include "test_support.h"
@@ -75,11 +76,94 @@ static void test_every_kernel_is_consistent(void **state)
     }
 }
 
+/* batched-small fits 48 KiB of local memory and 1024 work-items with every parameter choice its constraints
+ * allow, at every size the policy can send it (M, N, K up to 32; sampled), and its work-group holds at least one
+ * matrix: the registry's formulas, which batched_small.cl repeats (test_batched checks the two agree). */
+static void test_batched_small_fits_everywhere(void **state)
+{
+    (void)state;
+    const gk_kernel_def *def = gk_kernel_find("batched-small");
+    assert_non_null(def);
+    static const int elems[] = {256, 512, 1024, 2048, 4096}, per[] = {1, 2, 4, 8};
+    static const int64_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 31, 32};
+    const int count = (int)(sizeof sizes / sizeof sizes[0]);
+    int configs = 0;
+    for (int e = 0; e < 5; e++)
+        for (int m = 0; m < 4; m++)
+            for (int n = 0; n < 4; n++) {
+                char params[64];
+                snprintf(params, sizeof params, "ELEMS=%d,RM=%d,RN=%d", elems[e], per[m], per[n]);
+                gk_config config;
+                if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS) continue;
+                configs++;
+                for (int i = 0; i < count; i++)
+                    for (int j = 0; j < count; j++)
+                        for (int k = 0; k < count; k++) {
+                            const int64_t m = sizes[i], n = sizes[j], kk = sizes[k];
+                            const int64_t most = elems[e] / (m * n) > 1 ? elems[e] / (m * n) : 1; /* ELEMS / (M*N) */
+                            gk_geometry g;
+                            assert_int_equal(gk_config_geometry(&config, m, n, kk, &g), GEMMKIT_SUCCESS);
+                            if (g.local_mem_bytes > 48 * 1024 || g.local_x > 1024 || g.tile_m < 1 || g.tile_m > most)
+                                print_error("%s at %lldx%lldx%lld: %lld bytes, %lld work-items, %lld matrices\n",
+                                            params, (long long)m, (long long)n, (long long)kk,
+                                            (long long)g.local_mem_bytes, (long long)g.local_x, (long long)g.tile_m);
+                            assert_true(g.local_mem_bytes <= 48 * 1024 && g.local_x <= 1024);
+                            assert_true(g.tile_m >= 1 && g.tile_m <= most);
+                        }
+            }
+    assert_int_equal(configs, 66);
+    /* 8^3 and 16^3 keep ELEMS / (M*N) matrices even at ELEMS = 4096 */
+    gk_config big;
+    assert_int_equal(gk_config_resolve(def, "ELEMS=4096,RM=4,RN=4", &big), GEMMKIT_SUCCESS);
+    gk_geometry g;
+    assert_int_equal(gk_config_geometry(&big, 8, 8, 8, &g), GEMMKIT_SUCCESS);
+    assert_int_equal(g.tile_m, 64);
+    assert_int_equal(gk_config_geometry(&big, 16, 16, 16, &g), GEMMKIT_SUCCESS);
+    assert_int_equal(g.tile_m, 16);
+}
+
+/* DENSE_A/B/C: an operand's batch is one dense, float4-aligned run (ld = stored rows, stride = rows * cols,
+ * offset and stride multiples of 4; never a broadcast), each operand on its own, stored shapes per transpose. */
+static void test_dense_defines(void **state)
+{
+    (void)state;
+    gk_operands o = {.m = 8, .n = 6, .k = 2, .batch = 10, .stride_a = 16, .stride_b = 12, .stride_c = 48};
+    o.a.ld = 8, o.b.ld = 2, o.c.ld = 8;
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_A, &o), 1);
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_B, &o), 1);
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_C, &o), 1);
+    gk_operands x = o;
+    x.a.offset = 4, x.b.offset = 8, x.c.offset = 400;
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_A, &x), 1);
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_B, &x), 1);
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_C, &x), 1);
+    x.a.offset = 2; /* misaligned: A alone goes general */
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_A, &x), 0);
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_B, &x), 1);
+    x = o, x.a.ld = 12, x.stride_a = 24; /* a leading dimension above the rows */
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_A, &x), 0);
+    x = o, x.stride_b = 16; /* a gap between matrices */
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_B, &x), 0);
+    x = o, x.stride_a = 0; /* a broadcast */
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_A, &x), 0);
+    x = o, x.m = 7, x.stride_a = 14, x.a.ld = 7, x.c.ld = 7, x.stride_c = 42; /* 14 and 42 floats: no float4 runs */
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_A, &x), 0);
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_C, &x), 0);
+    /* Transposed: A stored K x M (ld 2), B stored N x K (ld 6). */
+    x = o, x.trans_a = 1, x.trans_b = 1, x.a.ld = 2, x.b.ld = 6;
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_A, &x), 1);
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_B, &x), 1);
+    x.a.ld = 8; /* the untransposed ld is no longer tight */
+    assert_int_equal(gk_contract_define_value(GK_DEFINE_DENSE_A, &x), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_expressions),
         cmocka_unit_test(test_every_kernel_is_consistent),
+        cmocka_unit_test(test_batched_small_fits_everywhere),
+        cmocka_unit_test(test_dense_defines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

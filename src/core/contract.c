@@ -142,6 +142,14 @@ static int float4_aligned(const gk_matrix *x, int64_t stride)
     return x->offset % 4 == 0 && x->ld % 4 == 0 && stride % 4 == 0;
 }
 
+/* The batch of a rows x cols matrix is one dense run starting on 16 bytes: no gaps within or
+ * between matrices (ld = rows, stride = rows * cols; a broadcast, stride 0, never), offset and
+ * stride multiples of 4 floats, so that every run of consecutive matrices is float4-aligned. */
+static int dense_batch(const gk_matrix *x, int64_t rows, int64_t cols, int64_t stride)
+{
+    return stride > 0 && x->ld == rows && stride == rows * cols && x->offset % 4 == 0 && stride % 4 == 0;
+}
+
 int64_t gk_contract_define_value(unsigned define, const gk_operands *o)
 {
     switch (define) {
@@ -153,6 +161,11 @@ int64_t gk_contract_define_value(unsigned define, const gk_operands *o)
     case GK_DEFINE_SIZE_M: return o->m;
     case GK_DEFINE_SIZE_N: return o->n;
     case GK_DEFINE_SIZE_K: return o->k;
+    case GK_DEFINE_DENSE_A: /* stored A: M x K, K x M when transposed */
+        return dense_batch(&o->a, o->trans_a ? o->k : o->m, o->trans_a ? o->m : o->k, o->stride_a);
+    case GK_DEFINE_DENSE_B: /* stored B: K x N, N x K when transposed */
+        return dense_batch(&o->b, o->trans_b ? o->n : o->k, o->trans_b ? o->k : o->n, o->stride_b);
+    case GK_DEFINE_DENSE_C: return dense_batch(&o->c, o->m, o->n, o->stride_c);
     default: return 0;
     }
 }

@@ -8,7 +8,8 @@ static const struct {
     const char *name;
 } problem_defines[] = {{GK_DEFINE_TRANS_A, "TRANS_A"}, {GK_DEFINE_TRANS_B, "TRANS_B"}, {GK_DEFINE_VEC_A, "VEC_A"},
                        {GK_DEFINE_VEC_B, "VEC_B"},     {GK_DEFINE_VEC_C, "VEC_C"},
-                       {GK_DEFINE_SIZE_M, "SIZE_M"},   {GK_DEFINE_SIZE_N, "SIZE_N"}, {GK_DEFINE_SIZE_K, "SIZE_K"}};
+                       {GK_DEFINE_SIZE_M, "SIZE_M"},   {GK_DEFINE_SIZE_N, "SIZE_N"}, {GK_DEFINE_SIZE_K, "SIZE_K"},
+                       {GK_DEFINE_DENSE_A, "DENSE_A"}, {GK_DEFINE_DENSE_B, "DENSE_B"}, {GK_DEFINE_DENSE_C, "DENSE_C"}};
 
 _Static_assert(GK_MAX_PARAMS + sizeof problem_defines / sizeof problem_defines[0] <= GK_MAX_DEFINES,
                "a step's defines: every parameter and every problem define");

@@ -14,8 +14,12 @@
 #include "tuning.h"
 
 /* Geometry is checked at this size: only the slides' tile_m depends on the
- * problem, and no work-group size or local-memory need does. */
+ * problem, and no work-group size or local-memory need does, but for the tiny
+ * batched kernel's (whole matrices in local memory): its lines are checked at
+ * the largest size the policy sends it (M = N = K = 32), where its local
+ * memory is that of at least one whole matrix. */
 #define CHECK_SIZE 1024
+#define CHECK_SIZE_BATCHED_SMALL 32
 
 /* The status message without its "kernel NAME (options): " prefix, which the warning already says. */
 static const char *reason(void)
@@ -103,9 +107,10 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
     char saved[512];
     snprintf(saved, sizeof saved, "%s", gemmkit_last_error_message());
     gk_geometry g;
-    const int64_t k = routine ? CHECK_SIZE : 0;
+    const int64_t size = def->contract == GK_CONTRACT_GEMM_BATCHED_SMALL ? CHECK_SIZE_BATCHED_SMALL : CHECK_SIZE;
+    const int64_t k = routine ? size : 0;
     int fails = gk_config_resolve(def, e->params, config) != GEMMKIT_SUCCESS ||
-                gk_config_geometry(config, CHECK_SIZE, CHECK_SIZE, k, &g) != GEMMKIT_SUCCESS ||
+                gk_config_geometry(config, size, size, k, &g) != GEMMKIT_SUCCESS ||
                 gk_config_check_device(config, &g, info) != GEMMKIT_SUCCESS;
     if (fails) snprintf(why, why_size, "%s", reason());
     gk_fail(GEMMKIT_SUCCESS, "%s", saved);

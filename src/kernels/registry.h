@@ -100,7 +100,14 @@ enum gk_problem_define {
     /* -DSIZE_M/SIZE_N/SIZE_K: the problem's M, N, K compiled in (tiny batched kernels: constant loops) */
     GK_DEFINE_SIZE_M = 1u << 5,
     GK_DEFINE_SIZE_N = 1u << 6,
-    GK_DEFINE_SIZE_K = 1u << 7
+    GK_DEFINE_SIZE_K = 1u << 7,
+    /* -DDENSE_A/DENSE_B/DENSE_C=1 when that operand's batch is one dense run: leading
+     * dimension = stored rows, stride = rows * cols (not 0), offset and stride multiples
+     * of 4 floats, so that consecutive matrices form one contiguous block starting on
+     * 16 bytes (tiny batched kernels: float4 copies of whole blocks), else 0 */
+    GK_DEFINE_DENSE_A = 1u << 8,
+    GK_DEFINE_DENSE_B = 1u << 9,
+    GK_DEFINE_DENSE_C = 1u << 10
 };
 
 /* The arithmetic a kernel computes in (gemmkit_math in gemmkit.h, docs/MATH.md):

@@ -5,6 +5,14 @@
 #include "registry.h"
 #include "registry_xgemm.h"
 
+/* batched_small.cl's local memory per matrix (floats): A and B with odd local leading dimensions
+ * (R | 1 = R + (R % 2 == 0)), each the larger of its two transposes, or a dense C's M*N block
+ * (which overlays them), whichever is larger; and its matrices per work-group. */
+#define BATCHED_SMALL_SLOT                                                                                       \
+    "max(max((M + (M % 2 == 0)) * K, (K + (K % 2 == 0)) * M) + max((K + (K % 2 == 0)) * N, (N + (N % 2 == 0)) * K), " \
+    "M * N)"
+#define BATCHED_SMALL_MPG "max(1, min(ELEMS / max(1, M * N), 12288 / max(1, " BATCHED_SMALL_SLOT ")))"
+
 static const gk_kernel_def kernels[] = {
     {
         .name = "batched-small",
@@ -13,18 +21,21 @@ static const gk_kernel_def kernels[] = {
         .step = 20,
         .source = "library/batched_small.cl",
         .function = "gk_sgemm_batched_small",
-        .summary = "batched, tiny matrices: ELEMS/(M*N) whole products per work-group, coalesced loads, "
-                   "RM x RN per work-item",
-        .params = {{"ELEMS", 1024, "256,512,1024,2048", "C elements per work-group (matrices = ELEMS / (M*N))"},
-                   {"RM", 2, "1,2,4", "C rows per work-item (TM apart)"},
-                   {"RN", 2, "1,2,4", "C columns per work-item (TN apart)"}},
+        .summary = "batched, tiny matrices: ELEMS/(M*N) whole products per work-group, RM x RN per work-item; "
+                   "float4 copies of densely stored batches",
+        .params = {{"ELEMS", 1024, "256,512,1024,2048,4096", "C elements per work-group (matrices = ELEMS / (M*N))"},
+                   {"RM", 2, "1,2,4,8", "C rows per work-item (TM apart; 1 where RM does not divide M)"},
+                   {"RN", 2, "1,2,4,8", "C columns per work-item (TN apart; 1 where RN does not divide N)"}},
         .constraints = {"ELEMS % (RM * RN) == 0", "ELEMS / (RM * RN) >= 32 && ELEMS / (RM * RN) <= 1024"},
-        /* batched_small.cl's MPG and WG are the same formulas */
+        /* batched_small.cl's MPG, WG and LOCAL4 are the same formulas: MPG matrices a work-group (ELEMS / (M*N),
+         * fewer where their slots would pass 48 KiB = 12288 floats), each a slot of BATCHED_SMALL_SLOT floats, in
+         * whole float4 */
         .local_x = "ELEMS / (RM * RN)", .local_y = "1",
-        .tile_m = "max(1, ELEMS / max(1, M * N))", .tile_n = "1",
+        .tile_m = BATCHED_SMALL_MPG, .tile_n = "1",
         .k_multiple = "1",
-        .local_mem_bytes = "max(1, ELEMS / max(1, M * N)) * ((M + 1) * (K + 1) + (K + 1) * (N + 1)) * 4",
-        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_SIZE_M | GK_DEFINE_SIZE_N | GK_DEFINE_SIZE_K,
+        .local_mem_bytes = "(" BATCHED_SMALL_MPG " * " BATCHED_SMALL_SLOT " + 3) / 4 * 16",
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_SIZE_M | GK_DEFINE_SIZE_N | GK_DEFINE_SIZE_K |
+                   GK_DEFINE_DENSE_A | GK_DEFINE_DENSE_B | GK_DEFINE_DENSE_C,
     },
     {
         .name = "xgemm-direct-batched",
