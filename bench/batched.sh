@@ -16,7 +16,7 @@ backend=${BACKEND:-opencl}
 repeat=${REPEAT:-20}
 mkdir -p "$out" || exit 1
 status=0
-for row in 100000x8 10000x32 10000x64 1000x128 100x512 16x2048; do
+for row in 100000x8 100000x16 10000x32 10000x64 1000x128 100x512 16x2048; do
   batch=${row%x*} n=${row#*x}
   "$gemmkit" --backend "$backend" bench --batch "$batch" --sizes "$n" --repeat "$repeat" --no-baseline \
     --json "$out/batched-$row.json" | tee "$out/batched-$row.txt" || status=1
