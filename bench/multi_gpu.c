@@ -92,7 +92,9 @@ static int budget_allows(const bench *b, const mg_runner *r, char *why)
     if (b->best_rate <= 0) return 1; /* nothing measured yet to estimate from */
     const double flops = 2.0 * (double)b->o.n * (double)b->o.n * (double)b->o.n;
     const int full_warmup = b->o.warmup == b->o.n || (b->o.warmup > 0 && !r->small_warmup);
-    const double need = (1 + full_warmup) * flops / (b->best_rate * (r->devices > 0 ? r->devices : 1));
+    /* A timed call, a full-size warm-up where there is one, and as much again for setup, copies and the check
+     * (without it a runner on more devices started in the last call's worth of the budget on a fast GPU). */
+    const double need = 2 * (1 + full_warmup) * flops / (b->best_rate * (r->devices > 0 ? r->devices : 1));
     if (need <= left) return 1;
     snprintf(why, MG_ERR, "would need about %.0f s at the best rate seen, %.0f s of the budget left", need, left);
     return 0;

@@ -21,7 +21,8 @@
 // 2. each work-item computes RM x RN micro-tiles of C in registers, rows TM
 //    apart and columns TN apart, so that consecutive work-items hold
 //    consecutive rows (conflict-free local reads);
-// 3. a dense C: the work-group writes alpha * op(A) op(B) into local memory
+// 3. a dense C where a work-item holds whole columns (RM = M, a multiple of 4):
+//    float4 stores from the registers; any other dense C: the work-group writes alpha * op(A) op(B) into local memory
 //    (over A and B, once every work-item has read them), then stores the block
 //    of C as float4 (beta != 0: fma with float4 reads of C), consecutive
 //    work-items on consecutive float4; any other C element by element from
@@ -231,7 +232,27 @@ void gk_sgemm_batched_small(const int batch, const int M, const int N, const int
     }
 
     // 3. C.
-#if DENSE_C_
+#if DENSE_C_ && TM == 1 && SIZE_M % 4 == 0
+    // Each work-item holds whole columns of C (RM = M), contiguous in a dense C: float4 straight from the
+    // registers, consecutive work-items on consecutive columns.
+    __global float4* c4 = (__global float4*)(C + offC + first * strideC);
+    #pragma unroll
+    for (int it = 0; it < ITERS; it++) {
+        const int u = tid + it * WG, z = u / TILES, tj = u % TILES;
+        if (z < count) {
+            #pragma unroll
+            for (int q = 0; q < RN_; q++)
+                #pragma unroll
+                for (int p = 0; p < SIZE_M / 4; p++) {
+                    const int f = (z * MN + (tj + q * TN) * SIZE_M) / 4 + p;
+                    float4 v = alpha * (float4)(acc[it][4 * p][q], acc[it][4 * p + 1][q], acc[it][4 * p + 2][q],
+                                                acc[it][4 * p + 3][q]);
+                    if (beta != 0.0f) v = fma((float4)(beta), c4[f], v);
+                    c4[f] = v;
+                }
+        }
+    }
+#elif DENSE_C_
     barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read A and B: C's block goes over them
     __local float* Cs = As;
     #pragma unroll
