@@ -593,6 +593,16 @@ static void test_batched_variants(void **state)
     /* A 32-column result with a long M is no tiny matrix: the kernel's own line. */
     const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &info, &tuned, 512, 32, 512, 100);
     assert_int_equal(gk_config_value(&c.config, "TSM", 0), 64);
+    /* batched-small: whole columns (RM = 8) at 8 x 8, its own line (2 x 4) at 16 x 16 and 7 x 8. */
+    static const struct {
+        int64_t m, n, k, rm;
+    } small[] = {{8, 8, 8, 8}, {8, 4, 32, 8}, {16, 16, 16, 2}, {7, 8, 8, 2}, {8, 16, 8, 2}};
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
+        const gk_batched_choice b =
+            gk_batched_choose(gk_policy_builtin(), &info, &tuned, small[i].m, small[i].n, small[i].k, 100000);
+        assert_string_equal(b.def->name, "batched-small");
+        assert_int_equal(gk_config_value(&b.config, "RM", 0), small[i].rm);
+    }
 }
 
 int main(void)
