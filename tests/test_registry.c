@@ -3,6 +3,7 @@
 #include "contract.h"
 #include "expr.h"
 #include "kernel_config.h"
+#include "test_choices.h"
 #include "test_support.h"
 
 static int64_t eval_ok(const char *text, const gk_variables *vars)
@@ -76,6 +77,29 @@ static void test_every_kernel_is_consistent(void **state)
     }
 }
 
+/* One parameter choice at every size. */
+static void small_fits_at_every_size(const char *params, const gk_config *config, void *data)
+{
+    (void)data;
+    static const int64_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 31, 32};
+    const int count = (int)(sizeof sizes / sizeof sizes[0]);
+    const int64_t elems = gk_config_value(config, "ELEMS", 0);
+    for (int i = 0; i < count; i++)
+        for (int j = 0; j < count; j++)
+            for (int k = 0; k < count; k++) {
+                const int64_t m = sizes[i], n = sizes[j], kk = sizes[k];
+                const int64_t most = elems / (m * n) > 1 ? elems / (m * n) : 1; /* ELEMS / (M*N) */
+                gk_geometry g;
+                assert_int_equal(gk_config_geometry(config, m, n, kk, &g), GEMMKIT_SUCCESS);
+                if (g.local_mem_bytes > 48 * 1024 || g.local_x > 1024 || g.tile_m < 1 || g.tile_m > most)
+                    print_error("%s at %lldx%lldx%lld: %lld bytes, %lld work-items, %lld matrices\n", params,
+                                (long long)m, (long long)n, (long long)kk, (long long)g.local_mem_bytes,
+                                (long long)g.local_x, (long long)g.tile_m);
+                assert_true(g.local_mem_bytes <= 48 * 1024 && g.local_x <= 1024);
+                assert_true(g.tile_m >= 1 && g.tile_m <= most);
+            }
+}
+
 /* batched-small fits 48 KiB of local memory and 1024 work-items with every parameter choice its constraints
  * allow, at every size the policy can send it (M, N, K up to 32; sampled), and its work-group holds at least one
  * matrix: the registry's formulas, which batched_small.cl repeats (test_batched checks the two agree). */
@@ -84,33 +108,7 @@ static void test_batched_small_fits_everywhere(void **state)
     (void)state;
     const gk_kernel_def *def = gk_kernel_find("batched-small");
     assert_non_null(def);
-    static const int elems[] = {256, 512, 1024, 2048, 4096}, per[] = {1, 2, 4, 8};
-    static const int64_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 31, 32};
-    const int count = (int)(sizeof sizes / sizeof sizes[0]);
-    int configs = 0;
-    for (int e = 0; e < 5; e++)
-        for (int m = 0; m < 4; m++)
-            for (int n = 0; n < 4; n++) {
-                char params[64];
-                snprintf(params, sizeof params, "ELEMS=%d,RM=%d,RN=%d", elems[e], per[m], per[n]);
-                gk_config config;
-                if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS) continue;
-                configs++;
-                for (int i = 0; i < count; i++)
-                    for (int j = 0; j < count; j++)
-                        for (int k = 0; k < count; k++) {
-                            const int64_t m = sizes[i], n = sizes[j], kk = sizes[k];
-                            const int64_t most = elems[e] / (m * n) > 1 ? elems[e] / (m * n) : 1; /* ELEMS / (M*N) */
-                            gk_geometry g;
-                            assert_int_equal(gk_config_geometry(&config, m, n, kk, &g), GEMMKIT_SUCCESS);
-                            if (g.local_mem_bytes > 48 * 1024 || g.local_x > 1024 || g.tile_m < 1 || g.tile_m > most)
-                                print_error("%s at %lldx%lldx%lld: %lld bytes, %lld work-items, %lld matrices\n",
-                                            params, (long long)m, (long long)n, (long long)kk,
-                                            (long long)g.local_mem_bytes, (long long)g.local_x, (long long)g.tile_m);
-                            assert_true(g.local_mem_bytes <= 48 * 1024 && g.local_x <= 1024);
-                            assert_true(g.tile_m >= 1 && g.tile_m <= most);
-                        }
-            }
+    const int configs = test_each_choice(def, small_fits_at_every_size, NULL);
     assert_int_equal(configs, 66);
     /* 8^3 and 16^3 keep ELEMS / (M*N) matrices even at ELEMS = 4096 */
     gk_config big;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "test_choices.h"
 #include "test_fake_device.h"
 #include "test_support.h"
 #include "sgemm.h"
@@ -319,6 +320,20 @@ static void test_unusable_line_keeps_the_kernel_with_defaults(void **state)
                                              1.0f, 0.0f, 0, 0, 0});
 }
 
+/* One parameter choice as a line of the H200's database: loaded, as the registry resolves it. */
+static void small_line_loads(const char *params, const gk_config *config, void *data)
+{
+    (void)data;
+    const gemmkit_device_info gpu = device(1);
+    const gk_tuning_entry line = entry_for(&gpu, "batched-small", params);
+    gk_tuned t;
+    char why[256] = "";
+    if (gk_tuning_check_entry(&line, &gpu, &t, why, sizeof why) != 0)
+        print_error("batched-small %s refused: %s\n", params, why);
+    assert_int_equal(gk_tuning_check_entry(&line, &gpu, &t, why, sizeof why), 0);
+    assert_string_equal(t.config.options, config->options);
+}
+
 /* Every parameter choice of the tiny batched kernel that its constraints allow makes a line that a 48 KiB,
  * 1024-work-item GPU loads: its local memory (whole matrices) is checked at a size the kernel serves, not at
  * 1024^3, where no line of it would fit; a line its constraints refuse still warns. */
@@ -328,24 +343,7 @@ static void test_batched_small_lines_load(void **state)
     const gemmkit_device_info gpu = device(1);
     const gk_kernel_def *def = gk_kernel_find("batched-small");
     assert_non_null(def);
-    static const int elems[] = {256, 512, 1024, 2048, 4096}, per[] = {1, 2, 4, 8};
-    int usable = 0;
-    for (int e = 0; e < 5; e++)
-        for (int m = 0; m < 4; m++)
-            for (int n = 0; n < 4; n++) {
-                char params[64];
-                snprintf(params, sizeof params, "ELEMS=%d,RM=%d,RN=%d", elems[e], per[m], per[n]);
-                gk_config config;
-                if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS) continue; /* its constraints */
-                const gk_tuning_entry line = entry_for(&gpu, def->name, params);
-                gk_tuned t;
-                char why[256] = "";
-                if (gk_tuning_check_entry(&line, &gpu, &t, why, sizeof why) != 0)
-                    print_error("batched-small %s refused: %s\n", params, why);
-                assert_int_equal(gk_tuning_check_entry(&line, &gpu, &t, why, sizeof why), 0);
-                assert_string_equal(t.config.options, config.options);
-                usable++;
-            }
+    const int usable = test_each_choice(def, small_line_loads, NULL);
     assert_true(usable >= 40);
     const gk_tuning_entry wide = entry_for(&gpu, def->name, "ELEMS=4096,RM=1,RN=1"); /* 4096 work-items */
     gk_tuned t;
