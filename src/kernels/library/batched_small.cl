@@ -155,6 +155,28 @@ HELPER void put4(__local float* s, const int e, const float4 v, const int rows, 
     }
 }
 
+// The work-group's `count` stored matrices of one operand (rows x elems / rows each, the first at X, the next
+// stride floats on) into their local slots: a dense block as float4, consecutive work-items on consecutive
+// float4; otherwise float by float, consecutive work-items on consecutive elements (rows fastest).
+HELPER void copy_in(__local float* s, const __global float* X, const long stride, const int ld, const int rows,
+                    const int elems, const int ld_l, const int slot, const int dense, const int tid, const int count)
+{
+    if (dense) {
+        const __global float4* x4 = (const __global float4*)X;
+        #pragma unroll
+        for (int l = 0; l < (MPG * elems / 4 + WG - 1) / WG; l++) {
+            const int f = tid + l * WG;
+            if (f < count * (elems / 4)) put4(s, 4 * f, x4[f], rows, elems, ld_l, slot);
+        }
+    } else {
+        #pragma unroll
+        for (int l = 0; l < (MPG * elems + WG - 1) / WG; l++) {
+            const int e = tid + l * WG, z = e / elems, r = e % elems;
+            if (z < count) s[z * slot + (r / rows) * ld_l + r % rows] = X[z * stride + (r / rows) * ld + r % rows];
+        }
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void gk_sgemm_batched_small(const int batch, const int M, const int N, const int K, const float alpha,
                             const __global float* A, const int offA, const int lda, const long strideA,
@@ -170,38 +192,8 @@ void gk_sgemm_batched_small(const int batch, const int M, const int N, const int
     const int count = min(MPG, batch - first); // the last work-group may hold fewer
 
     // 1. Whole stored matrices into local memory.
-#if DENSE_A_
-    const __global float4* a4 = (const __global float4*)(A + offA + first * strideA);
-    #pragma unroll
-    for (int l = 0; l < (MPG * A_ELEMS / 4 + WG - 1) / WG; l++) {
-        const int f = tid + l * WG;
-        if (f < count * (A_ELEMS / 4)) put4(As, 4 * f, a4[f], ROWS_A, A_ELEMS, LDA_L, A_SLOT);
-    }
-#else
-    const __global float* a0 = A + offA + first * strideA;
-    #pragma unroll
-    for (int l = 0; l < (MPG * A_ELEMS + WG - 1) / WG; l++) {
-        const int e = tid + l * WG, z = e / A_ELEMS, r = e % A_ELEMS;
-        if (z < count)
-            As[z * A_SLOT + (r / ROWS_A) * LDA_L + r % ROWS_A] = a0[z * strideA + (r / ROWS_A) * lda + r % ROWS_A];
-    }
-#endif
-#if DENSE_B_
-    const __global float4* b4 = (const __global float4*)(B + offB + first * strideB);
-    #pragma unroll
-    for (int l = 0; l < (MPG * B_ELEMS / 4 + WG - 1) / WG; l++) {
-        const int f = tid + l * WG;
-        if (f < count * (B_ELEMS / 4)) put4(Bs, 4 * f, b4[f], ROWS_B, B_ELEMS, LDB_L, B_SLOT);
-    }
-#else
-    const __global float* b0 = B + offB + first * strideB;
-    #pragma unroll
-    for (int l = 0; l < (MPG * B_ELEMS + WG - 1) / WG; l++) {
-        const int e = tid + l * WG, z = e / B_ELEMS, r = e % B_ELEMS;
-        if (z < count)
-            Bs[z * B_SLOT + (r / ROWS_B) * LDB_L + r % ROWS_B] = b0[z * strideB + (r / ROWS_B) * ldb + r % ROWS_B];
-    }
-#endif
+    copy_in(As, A + offA + first * strideA, strideA, lda, ROWS_A, A_ELEMS, LDA_L, A_SLOT, DENSE_A_, tid, count);
+    copy_in(Bs, B + offB + first * strideB, strideB, ldb, ROWS_B, B_ELEMS, LDB_L, B_SLOT, DENSE_B_, tid, count);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // 2. Micro-tiles: rows ti + p*TM, columns tj + q*TN of matrix z = u / TILES.
