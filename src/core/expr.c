@@ -1,6 +1,7 @@
 /* The compiler of gk_expr_compile: a recursive-descent parser, precedence from
- * || (lowest) through &&, equality, comparison, + -, * / %, unary, to
- * primaries, emitting postfix code for expr_run.c. Names and syntax are
+ * || (lowest) through &&, then the binary levels of one table (equality,
+ * comparison, + -, * / %), unary, to primaries, emitting postfix code for
+ * expr_run.c. Names and syntax are
  * checked here, on both sides of && and ||; arithmetic (division by zero,
  * overflow, literals beyond int64) only fails when evaluated, and && and ||
  * jump over the side C would skip, so "X == 0 || 32 % X == 0" is a valid
@@ -146,60 +147,39 @@ static void parse_unary(parser *p)
     }
 }
 
-static void parse_product(parser *p)
+/* The left-associative binary operators, from the tightest level to the
+ * loosest; within a level a longer token comes before its prefix ("<=" before
+ * "<"). */
+static const struct binary_op {
+    const char *token;
+    gk_expr_op op;
+} binary_levels[][4] = {
+    {{"*", GK_EXPR_MUL}, {"/", GK_EXPR_DIV}, {"%", GK_EXPR_MOD}},
+    {{"+", GK_EXPR_ADD}, {"-", GK_EXPR_SUB}},
+    {{"<=", GK_EXPR_LE}, {">=", GK_EXPR_GE}, {"<", GK_EXPR_LT}, {">", GK_EXPR_GT}},
+    {{"==", GK_EXPR_EQ}, {"!=", GK_EXPR_NE}},
+};
+#define EQUALITY_LEVEL ((int)(sizeof binary_levels / sizeof binary_levels[0]) - 1)
+
+/* Operands of the level below (unary below level 0) joined by the operators of `level`. */
+static void parse_binary(parser *p, int level)
 {
-    parse_unary(p);
-    for (;;) {
-        gk_expr_op op;
-        if (accept(p, "*")) op = GK_EXPR_MUL;
-        else if (accept(p, "/")) op = GK_EXPR_DIV;
-        else if (accept(p, "%")) op = GK_EXPR_MOD;
-        else return;
+    if (level < 0) {
         parse_unary(p);
-        emit(p, op, -1, 0);
+        return;
+    }
+    parse_binary(p, level - 1);
+    for (;;) {
+        const struct binary_op *found = NULL;
+        for (int i = 0; i < 4 && binary_levels[level][i].token && !found; i++)
+            if (accept(p, binary_levels[level][i].token)) found = &binary_levels[level][i];
+        if (!found) return;
+        parse_binary(p, level - 1);
+        emit(p, found->op, -1, 0);
     }
 }
 
-static void parse_sum(parser *p)
-{
-    parse_product(p);
-    for (;;) {
-        gk_expr_op op;
-        if (accept(p, "+")) op = GK_EXPR_ADD;
-        else if (accept(p, "-")) op = GK_EXPR_SUB;
-        else return;
-        parse_product(p);
-        emit(p, op, -1, 0);
-    }
-}
-
-static void parse_compare(parser *p)
-{
-    parse_sum(p);
-    for (;;) {
-        gk_expr_op op;
-        if (accept(p, "<=")) op = GK_EXPR_LE;
-        else if (accept(p, ">=")) op = GK_EXPR_GE;
-        else if (accept(p, "<")) op = GK_EXPR_LT;
-        else if (accept(p, ">")) op = GK_EXPR_GT;
-        else return;
-        parse_sum(p);
-        emit(p, op, -1, 0);
-    }
-}
-
-static void parse_equality(parser *p)
-{
-    parse_compare(p);
-    for (;;) {
-        gk_expr_op op;
-        if (accept(p, "==")) op = GK_EXPR_EQ;
-        else if (accept(p, "!=")) op = GK_EXPR_NE;
-        else return;
-        parse_compare(p);
-        emit(p, op, -1, 0);
-    }
-}
+static void parse_equality(parser *p) { parse_binary(p, EQUALITY_LEVEL); }
 
 /* left op right for && and ||: the jump over the right side, taken on the left's value alone. */
 static void parse_logic(parser *p, const char *token, gk_expr_op op, void (*side)(parser *))
