@@ -57,60 +57,7 @@ while read -r sizes trans params; do
   done
 done <"$cases"
 
-python3 - "$out" >"$out/compare.md" <<'EOF'
-import glob, json, os, sys
-rows = {}
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
-    for r in json.load(open(path))["results"]:
-        if r["kind"] != "gemmkit" or r["status"] != "ok":
-            continue
-        case, backend, kernel = os.path.basename(path)[:-5].split("-", 2)
-        key = (backend, int(case), "%dx%dx%d" % (r["m"], r["n"], r["k"]), r["trans"])
-        rows.setdefault(key, {})[kernel] = r
-kernels = sorted({k for v in rows.values() for k in v})
-print("| backend | case | shape | op | " + " | ".join("%s kernel / call ms" % k for k in kernels) + " |")
-print("| --- | --- | --- | --- |" + " ---: |" * len(kernels))
-for key in sorted(rows):
-    cells = []
-    for k in kernels:
-        r = rows[key].get(k)
-        cells.append("%.4f / %.4f" % (r["kernel_ms"]["median"], r["total_ms"]["median"]) if r else "-")
-    print("| %s | %d | %s | %s | %s |" % (key + (" | ".join(cells),)))
-EOF
-python3 - "$out" "$cases" >"$out/gflops.md" <<'EOF'
-import glob, json, os, sys
-# One row per (backend, shape, op): every case line's kernels by their parameters, and the peers.
-params = {}
-n = 0
-for line in open(sys.argv[2]):
-    f = line.split()
-    if not f or f[0].startswith("#"):
-        continue
-    n += 1
-    params[n] = f[2] if len(f) > 2 else "-"
-rows, columns = {}, []
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=lambda p: int(os.path.basename(p).split("-")[0])):
-    case, backend, kernel = os.path.basename(path)[:-5].split("-", 2)
-    for r in json.load(open(path))["results"]:
-        if r["status"] != "ok":
-            continue
-        col = "%s %s" % (kernel, params[int(case)]) if r["kind"] == "gemmkit" else r["name"].split(":")[0]
-        if col not in columns:
-            columns.append(col)
-        key = (backend, "%dx%dx%d" % (r["m"], r["n"], r["k"]), r["trans"])
-        rows.setdefault(key, {}).setdefault(col, []).append(r["rate"]["call"])
-print("call GFLOPS (peers: median over the case lines that timed them)")
-for i, c in enumerate(columns):
-    print("  c%d = %s" % (i + 1, c))
-print("| backend | shape | op | " + " | ".join("c%d" % (i + 1) for i in range(len(columns))) + " |")
-print("| --- | --- | --- |" + " ---: |" * len(columns))
-for key in sorted(rows):
-    cells = []
-    for c in columns:
-        v = sorted(rows[key].get(c, []))
-        cells.append("%.0f" % v[len(v) // 2] if v else "-")
-    print("| %s | %s | %s | %s |" % (key + (" | ".join(cells),)))
-EOF
+python3 "$root/bench/compare_tables.py" "$out" "$cases"
 [ -n "$archive" ] && tar czf "$archive" -C "$out" . && gk_log "packed $out into $archive"
 cat "$out/compare.md" "$out/gflops.md"
 gk_steps_end
