@@ -12,7 +12,8 @@
 # BACKENDS (default "opencl cuda", those without a device skipped), REPEAT
 # (default 5), BUDGET (seconds, default 300), BUILD (default build-gpu), PEERS (e.g.
 # "cublas": those peers timed beside every case, a column each; default none), BATCH (a
-# strided batch of that many matrices per case: batched kernels, `bench --batch`).
+# strided batch of that many matrices per case: batched kernels, `bench --batch`), MATH
+# (`bench --math`: tensor-core kernels; PEERS=cublas puts cuBLAS fp32 and TF32 beside).
 # Call times are also given as GFLOPS (gflops.md), so that parameter sets of one
 # kernel on several case lines of the same shape compare with the peers at a glance.
 # The machine's setup (NVIDIA's OpenCL driver, carried packages) is bench/gpu-env.sh's.
@@ -51,6 +52,7 @@ while read -r sizes trans params; do
       args=(--kernel "$kernel" --sizes "$sizes" --trans "$trans")
       [ "$params" != - ] && args+=(--params "$params")
       [ -n "${BATCH:-}" ] && args+=(--batch "$BATCH")
+      [ -n "${MATH:-}" ] && args+=(--math "$MATH")
       GEMMKIT_DEVICE=$device gk_step "$i-$backend-$kernel" 60 "$gemmkit" --backend "$backend" bench "${args[@]}" \
         --repeat "${REPEAT:-5}" --max-time 10 "${peer_args[@]}" --no-baseline --json "$out/$i-$backend-$kernel.json"
     done

@@ -121,7 +121,7 @@ static void run_on(const backend_case *b, int device_index)
     assert_int_equal(ops->write(dev, mout, 0, out_count * sizeof *out, out), GEMMKIT_SUCCESS);
 
     gk_arg args[] = {GK_INT(n), GK_MEM(ma), GK_MEM(mout), GK_FLOAT(alpha)};
-    gk_launch launch = {"semantics", 2, {LX * GROUPS_X, LY * GROUPS_Y}, {LX, LY}, args, 4};
+    gk_launch launch = {"semantics", 2, {LX * GROUPS_X, LY * GROUPS_Y}, {LX, LY}, args, 4, 0};
     double ms = 0.0;
     status = ops->launch(dev, prog, &launch, &ms);
     if (status != GEMMKIT_SUCCESS) fail_msg("%s launch: %s", b->name, gemmkit_last_error_message());
@@ -141,7 +141,7 @@ static void run_on(const backend_case *b, int device_index)
     gk_fill_value(out, out_count, NAN);
     assert_int_equal(ops->write(dev, mout, 0, out_count * sizeof *out, out), GEMMKIT_SUCCESS);
     gk_arg args4[] = {GK_MEM(ma), GK_MEM(mout), GK_FLOAT(alpha)};
-    gk_launch launch4 = {"scale4", 1, {(size_t)items, 1}, {LX, 1}, args4, 3};
+    gk_launch launch4 = {"scale4", 1, {(size_t)items, 1}, {LX, 1}, args4, 3, 0};
     assert_int_equal(ops->launch(dev, prog, &launch4, NULL), GEMMKIT_SUCCESS);
     const size_t skip = 5; /* floats */
     assert_int_equal(ops->read(dev, mout, skip * sizeof *out, ((size_t)items * 4 - skip) * sizeof *out, out),

@@ -15,6 +15,7 @@
 #include "gemmkit.h"
 #include "kernel_config.h"
 #include "registry.h"
+#include "test_choices.h"
 
 /* Hopper (H100/H200) unless GEMMKIT_CUDA_TEST_ARCH names another, e.g. 80. */
 static int test_arch(void)
@@ -145,6 +146,7 @@ static void test_every_registry_kernel_compiles(void **state)
     for (size_t i = 0; i < gk_kernel_count(); i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
         if (def->math != GK_MATH_FP32 && arch < 80) continue; /* mma.sync with TF32: sm_80 on (test below) */
+        if (def->arch_specific && def->arch_specific != arch) continue; /* sm_90a's wgmma: only there */
         const char *source = gk_kernel_source(def->source);
         if (!source) fail_msg("kernel %s: no embedded source %s", def->name, def->source);
         gk_config config;
@@ -174,6 +176,7 @@ static void test_every_registry_kernel_compiles(void **state)
                 defines[count++] = (gk_define){"DENSE_B", on};
                 defines[count++] = (gk_define){"DENSE_C", on};
             }
+            if (def->arch_specific) defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
             gk_cuda_image image;
             char what[160];
             snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
@@ -263,12 +266,14 @@ static void test_tensor_core_kernels_compile_for_sm80_and_sm90(void **state)
             fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
         for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
             for (int v = 0; v < 16; v++) {
+                if (def->arch_specific && def->arch_specific != archs[a]) continue;
                 gk_define defines[GK_MAX_DEFINES];
                 unsigned count = gk_config_defines(&config, defines);
                 defines[count++] = (gk_define){"TRANS_A", v & 1};
                 defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
                 defines[count++] = (gk_define){"VEC_A", (v >> 2) & 1};
                 defines[count++] = (gk_define){"VEC_B", (v >> 3) & 1};
+                if (def->arch_specific) defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
                 gk_cuda_image image;
                 char what[160];
                 snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
@@ -280,6 +285,65 @@ static void test_tensor_core_kernels_compile_for_sm80_and_sm90(void **state)
             }
     }
     print_message("%d builds of %d tensor-core kernels for sm_80 and sm_90\n", compiled, rows);
+    assert_true(rows >= 2);
+}
+
+/* An arch-specific kernel (wgmma, sm_90a) at every parameter choice of its row (each instruction
+ * shape the tuner may pick), both operand orders; and refused by NVRTC's plain sm_90 target, so
+ * that the GK_ARCH_SPECIFIC define is what makes it build. */
+typedef struct arch_build {
+    const gk_kernel_def *def;
+    int compiled;
+} arch_build;
+
+static void compile_choice(const char *params, const gk_config *config, void *data)
+{
+    arch_build *b = data;
+    for (int trans = 0; trans < 2; trans++) {
+        gk_define defines[GK_MAX_DEFINES];
+        unsigned count = gk_config_defines(config, defines);
+        defines[count++] = (gk_define){"TRANS_A", trans};
+        defines[count++] = (gk_define){"TRANS_B", trans};
+        defines[count++] = (gk_define){"VEC_A", 1};
+        defines[count++] = (gk_define){"VEC_B", 1};
+        defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
+        gk_cuda_image image;
+        char what[200];
+        snprintf(what, sizeof what, "kernel %s (%s)", b->def->name, params);
+        compile_ok(what, gk_kernel_source(b->def->source), defines, count, b->def->arch_specific, &image);
+        assert_string_equal(image.target, "sm_90a");
+        free(image.data);
+        b->compiled++;
+    }
+}
+
+static void test_arch_specific_kernels_compile_for_their_target(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    int rows = 0;
+    for (size_t i = 0; i < gk_kernel_count(); i++) {
+        const gk_kernel_def *def = gk_kernel_at(i);
+        if (!def->arch_specific) continue;
+        rows++;
+        arch_build b = {def, 0};
+        const int choices = test_each_choice(def, compile_choice, &b);
+        print_message("%s: %d builds of %d parameter choices for sm_%da\n", def->name, b.compiled, choices,
+                      def->arch_specific);
+        assert_true(choices >= 2);
+
+        gk_config config;
+        assert_int_equal(gk_config_resolve(def, NULL, &config), GEMMKIT_SUCCESS);
+        gk_define defines[GK_MAX_DEFINES];
+        unsigned count = gk_config_defines(&config, defines);
+        gk_cuda_image image;
+        char *log = NULL;
+        assert_int_not_equal(gk_cuda_compile_source(gk_kernel_source(def->source), defines, count,
+                                                    def->arch_specific, &image, &log),
+                             GEMMKIT_SUCCESS);
+        assert_non_null(log);
+        free(log);
+    }
     assert_true(rows >= 2);
 }
 
@@ -452,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_every_registry_kernel_compiles),
         cmocka_unit_test(test_batched_small_builds),
         cmocka_unit_test(test_tensor_core_kernels_compile_for_sm80_and_sm90),
+        cmocka_unit_test(test_arch_specific_kernels_compile_for_their_target),
         cmocka_unit_test(test_header_idioms_compile),
         cmocka_unit_test(test_float4_pointers_give_vector_loads),
         cmocka_unit_test(test_build_errors_return_the_log),

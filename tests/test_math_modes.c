@@ -11,6 +11,8 @@
 
 #include "context.h"
 #include "math_mode.h"
+#include "plan.h"
+#include "registry.h"
 #include "sgemm.h"
 #include "tf32_model.h"
 
@@ -219,6 +221,32 @@ static void test_policy_per_mode(void **state)
     }
 }
 
+/* The wgmma kernels (sm_90a) run only through the CUDA backend on a device of compute capability 9.0:
+ * elsewhere the policy passes over them to the mma.sync kernel of the mode, and naming one is an error
+ * that says why. */
+static void test_arch_specific_kernels_only_where_they_run(void **state)
+{
+    (void)state;
+    const char *names[] = {"xgemm-wgmma-3xtf32", "xgemm-wgmma-tf32"}, *fallbacks[] = {"xgemm-3xtf32", "xgemm-tf32"};
+    const int hopper_cuda = strcmp(test_ctx->info.backend, "cuda") == 0 && strcmp(test_ctx->arch, "sm_90") == 0;
+    for (int mode = 0; mode < 2; mode++) {
+        const gk_kernel_def *def = gk_kernel_find(names[mode]);
+        assert_non_null(def);
+        assert_int_equal(def->arch_specific, 90);
+        assert_int_equal(gk_plan_kernel_runs_here(test_ctx, def), hopper_cuda);
+        if (!hopper_cuda) {
+            assert_int_not_equal(gk_plan_check_backend(test_ctx, def), GEMMKIT_SUCCESS);
+            const char *why = gemmkit_last_error_message();
+            assert_true(strstr(why, "CUDA backend") || strstr(why, "sm_90a"));
+        }
+        if (!device_has_tensor_cores()) continue;
+        gk_math math;
+        assert_true(gk_math_from_public(tc_modes[mode], &math));
+        assert_string_equal(gk_sgemm_default_kernel_math(test_ctx, 4096, 4096, 4096, math).def->name,
+                            hopper_cuda ? names[mode] : fallbacks[mode]);
+    }
+}
+
 /* cvt.rna.tf32.f32 as modelled: 13 low bits zero, ties away from zero, within half a TF32 ulp; the split exact. */
 static void test_tf32_rounding(void **state)
 {
@@ -280,18 +308,24 @@ static void test_modes_on_the_device(void **state)
     if (!device_has_tensor_cores()) skip_because("%s", gemmkit_last_error_message());
     static const int64_t sizes[][3] = {{1, 1, 1},     {7, 13, 17},   {33, 65, 9},   {128, 128, 16},
                                        {129, 257, 31}, {300, 5, 700}, {5, 300, 700}, {513, 511, 1029}};
-    const char *kernels[] = {"xgemm-3xtf32", "xgemm-tf32"};
     for (int mode = 0; mode < 2; mode++) {
-        const gemmkit_options by_policy = {.math = tc_modes[mode]}, by_name = {.kernel = kernels[mode]};
+        const gemmkit_options by_policy = {.math = tc_modes[mode]};
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             for (int t = 0; t < 8; t++) {
                 gk_sgemm_case c = {t & 4 ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR, t & 1 ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
                                    t & 2 ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, sizes[i][0], sizes[i][1], sizes[i][2],
                                    1.0f, 0.0f, 0, 0, 0};
                 assert_case_ok(&by_policy, c);
+                /* Every kernel of the mode that runs here (wgmma's only on sm_90 through CUDA), by name. */
                 c.alpha = -1.25f, c.beta = 0.5f;
                 c.lda = (t & 4 ? (t & 1 ? c.m : c.k) : (t & 1 ? c.k : c.m)) + 3; /* not multiples of 4: no float4 */
-                assert_case_ok(&by_name, c);
+                for (size_t d = 0; d < gk_kernel_count(); d++) {
+                    const gk_kernel_def *def = gk_kernel_at(d);
+                    if (gk_math_to_public(def->math) != tc_modes[mode] || !gk_plan_kernel_runs_here(test_ctx, def))
+                        continue;
+                    const gemmkit_options by_name = {.kernel = def->name};
+                    assert_case_ok(&by_name, c);
+                }
             }
     }
 }
@@ -323,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_bad_options_are_refused),
         cmocka_unit_test(test_environment_variable),
         cmocka_unit_test(test_policy_per_mode),
+        cmocka_unit_test(test_arch_specific_kernels_only_where_they_run),
         cmocka_unit_test(test_tf32_rounding),
         cmocka_unit_test(test_model_accuracy),
         cmocka_unit_test(test_modes_on_the_device),

@@ -50,6 +50,7 @@ typedef struct gk_launch {
     size_t local[3];
     const gk_arg *args;
     unsigned arg_count;
+    size_t dynamic_local_bytes; /* one block of local memory sized at launch (GK_FLAG_DYNAMIC_LOCAL); 0: none */
 } gk_launch;
 
 /* Which backends a registry kernel runs on (gk_kernel_def.backends; 0: all). */

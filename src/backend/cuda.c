@@ -328,6 +328,20 @@ static gemmkit_status load_module(gk_device *dev, const gk_cuda_image *image, CU
     return gk_cu_fail(r, "cuModuleLoadDataEx");
 }
 
+/* Dynamic shared memory beyond 48 KiB must be allowed per function first, up to the device's opt-in limit. */
+static gemmkit_status allow_dynamic_local(const gk_device *dev, CUfunction function, const gk_launch *launch)
+{
+    if (launch->dynamic_local_bytes == 0) return GEMMKIT_SUCCESS;
+    const int limit = attribute(dev->cu, dev->device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    if (launch->dynamic_local_bytes > (size_t)limit)
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
+                       "%s: needs %zu bytes of shared memory per block, the device allows %d", launch->function,
+                       launch->dynamic_local_bytes, limit);
+    const CUresult r = dev->cu->cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                   (int)launch->dynamic_local_bytes);
+    return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "cuFuncSetAttribute (dynamic shared memory)");
+}
+
 static gemmkit_status cuda_build(gk_device *dev, const char *source, const gk_define *defines,
                                  unsigned define_count, gk_program **out, char **log)
 {
@@ -434,8 +448,9 @@ static gemmkit_status launch_kernel(gk_device *dev, gk_program *prog, const gk_l
     }
     if (elapsed_ms && (r = cu->cuEventRecord(dev->start, dev->stream)) != CUDA_SUCCESS)
         return gk_cu_fail(r, "cuEventRecord");
-    r = cu->cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, dev->stream, params,
-                           NULL);
+    GK_TRY(allow_dynamic_local(dev, function, launch));
+    r = cu->cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                           (unsigned)launch->dynamic_local_bytes, dev->stream, params, NULL);
     if (r != CUDA_SUCCESS) return gk_cu_fail(r, "cuLaunchKernel");
     if (!elapsed_ms) return GEMMKIT_SUCCESS;
     float ms = 0.0f;

@@ -38,6 +38,7 @@
     X(cuModuleUnload)                                                                              \
     X(cuModuleGetFunction)                                                                         \
     X(cuFuncGetAttribute)                                                                          \
+    X(cuFuncSetAttribute)                                                                          \
     X(cuLaunchKernel)                                                                              \
     X(cuEventCreate)                                                                               \
     X(cuEventDestroy)                                                                              \

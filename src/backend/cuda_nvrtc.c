@@ -111,8 +111,9 @@ void gk_cuda_nvrtc_version(int *major, int *minor)
 }
 
 /* sm_XY when NVRTC knows the architecture; otherwise PTX for the newest one
- * it knows below it, which the driver compiles for the device. */
-static gemmkit_status pick_target(int arch, gk_cuda_image *image)
+ * it knows below it, which the driver compiles for the device. sm_XYa (the
+ * architecture-specific instructions, e.g. wgmma) when asked: exact only. */
+static gemmkit_status pick_target(int arch, int specific, gk_cuda_image *image)
 {
     int best = 0, exact = 0;
     for (int i = 0; i < nv.arch_count; i++) {
@@ -124,8 +125,13 @@ static gemmkit_status pick_target(int arch, gk_cuda_image *image)
         return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
                        "NVRTC %d.%d cannot compile for compute capability %d.%d (its oldest is %d.%d)",
                        nv.major, nv.minor, arch / 10, arch % 10, nv.archs[0] / 10, nv.archs[0] % 10);
+    if (specific && !exact)
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
+                       "NVRTC %d.%d cannot compile sm_%da (architecture-specific instructions) for this device",
+                       nv.major, nv.minor, arch);
     image->is_cubin = exact;
-    snprintf(image->target, sizeof image->target, "%s_%d", exact ? "sm" : "compute", exact ? arch : best);
+    snprintf(image->target, sizeof image->target, "%s_%d%s", exact ? "sm" : "compute", exact ? arch : best,
+             specific ? "a" : "");
     return GEMMKIT_SUCCESS;
 }
 
@@ -212,7 +218,10 @@ gemmkit_status gk_cuda_compile_source(const char *source, const gk_define *defin
     if (log) *log = NULL;
     memset(image, 0, sizeof *image);
     GK_TRY(gk_cuda_nvrtc_load());
-    GK_TRY(pick_target(arch, image));
+    int specific = 0;
+    for (unsigned i = 0; i < define_count; i++)
+        if (strcmp(defines[i].name, "GK_ARCH_SPECIFIC") == 0) specific = defines[i].value != 0;
+    GK_TRY(pick_target(arch, specific, image));
     nvrtc_options opts = {.argc = 0, .used = 0};
     GK_TRY(nvrtc_arguments(defines, define_count, image, &opts));
     char *text = gk_cuda_translate(source);

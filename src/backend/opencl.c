@@ -501,6 +501,9 @@ static gemmkit_status opencl_launch(gk_device *dev, gk_program *prog, const gk_l
 {
     if (launch->dims < 1 || launch->dims > 3)
         return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "launches have 1 to 3 dimensions, not %u", launch->dims);
+    if (launch->dynamic_local_bytes)
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "%s: local memory sized at launch is the CUDA backend's",
+                       launch->function);
     cl_kernel kernel = NULL;
     int transient = 0;
     GK_TRY(kernel_for(prog, launch->function, &kernel, &transient));

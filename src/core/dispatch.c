@@ -13,10 +13,13 @@
 #include <string.h>
 
 #include "context.h"
+#include "plan.h"
 #include "sgemm.h"
 
 typedef struct gemm_state {
     const gemmkit_device_info *info;
+    const gemmkit_context *ctx; /* NULL when choosing for a described device: kernels limited to a backend or an
+                                   architecture are then skipped */
     const gk_tuning_set *tuned;
     int64_t m, n, k;
     gk_math math;           /* the call's: rows of kernels in another mode are skipped */
@@ -60,10 +63,17 @@ static int set_variables(const gemm_state *s, const gk_config *c, int64_t *value
     return 1;
 }
 
+/* Whether the row's kernel can run on the device chosen for. */
+static int runs_here(const gemm_state *s, const gk_kernel_def *def)
+{
+    if (s->ctx) return gk_plan_kernel_runs_here(s->ctx, def);
+    return def->backends == 0 && def->arch_specific == 0;
+}
+
 static int kernel_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
     gemm_state *s = data;
-    return gk_kernel_op(rule->kernel) == GK_OP_SGEMM && rule->kernel->math == s->math &&
+    return gk_kernel_op(rule->kernel) == GK_OP_SGEMM && rule->kernel->math == s->math && runs_here(s, rule->kernel) &&
            gk_tuning_resolve(s->tuned, rule->kernel, &s->candidate) == GEMMKIT_SUCCESS &&
            set_variables(s, &s->candidate, values);
 }
@@ -133,10 +143,13 @@ static gk_sgemm_choice plain(const gk_tuning_set *tuned, const gk_kernel_def *de
     return choice;
 }
 
-gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_device_info *info,
-                                     const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, gk_math math)
+/* The policy's choice for s (its shape, mode and device set). */
+static gk_sgemm_choice choose(const gk_policy *policy, gemm_state s)
 {
-    gemm_state s = {.info = info, .tuned = tuned, .m = m, .n = n, .k = k, .math = math};
+    const gemmkit_device_info *info = s.info;
+    const gk_tuning_set *tuned = s.tuned;
+    const int64_t m = s.m, n = s.n, k = s.k;
+    const gk_math math = s.math;
     if (!kernel_step(policy, &s)) return plain(tuned, math == GK_MATH_FP32 ? gk_kernel_find("direct") : NULL);
     gk_sgemm_choice choice = {s.candidate.def, NULL, s.candidate};
     s.chosen = &s.candidate;
@@ -156,6 +169,12 @@ gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_devi
     return fallback ? plain(tuned, fallback->kernel) : choice;
 }
 
+gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_device_info *info,
+                                     const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, gk_math math)
+{
+    return choose(policy, (gemm_state){.info = info, .tuned = tuned, .m = m, .n = n, .k = k, .math = math});
+}
+
 gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
                                 int64_t m, int64_t n, int64_t k)
 {
@@ -164,7 +183,8 @@ gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_in
 
 gk_sgemm_choice gk_sgemm_default_kernel_math(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k, gk_math math)
 {
-    return gk_sgemm_choose_math(gk_policy_builtin(), &ctx->info, &ctx->tuned, m, n, k, math);
+    return choose(gk_policy_builtin(), (gemm_state){.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned, .m = m,
+                                                    .n = n, .k = k, .math = math});
 }
 
 gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)

@@ -128,7 +128,9 @@ gemmkit_status gk_config_check_device(const gk_config *config, const gk_geometry
         return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
                        "kernel %s (%s): work-group of %lld work-items exceeds the device's %zu",
                        config->def->name, config->options, (long long)items, info->max_work_group_size);
-    if (info->local_mem_bytes && (size_t)g->local_mem_bytes > info->local_mem_bytes)
+    /* Dynamic local memory goes beyond the static limit the info gives; the backend checks it at launch. */
+    if (info->local_mem_bytes && (size_t)g->local_mem_bytes > info->local_mem_bytes &&
+        !(config->def->flags & GK_FLAG_DYNAMIC_LOCAL))
         return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
                        "kernel %s (%s): needs %lld bytes of local memory, the device has %zu",
                        config->def->name, config->options, (long long)g->local_mem_bytes,

@@ -1,6 +1,9 @@
 /* Building and executing plans (plan.h). */
 #include "plan.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "status.h"
 
 static const struct {
@@ -11,8 +14,8 @@ static const struct {
                        {GK_DEFINE_SIZE_M, "SIZE_M"},   {GK_DEFINE_SIZE_N, "SIZE_N"}, {GK_DEFINE_SIZE_K, "SIZE_K"},
                        {GK_DEFINE_DENSE_A, "DENSE_A"}, {GK_DEFINE_DENSE_B, "DENSE_B"}, {GK_DEFINE_DENSE_C, "DENSE_C"}};
 
-_Static_assert(GK_MAX_PARAMS + sizeof problem_defines / sizeof problem_defines[0] <= GK_MAX_DEFINES,
-               "a step's defines: every parameter and every problem define");
+_Static_assert(GK_MAX_PARAMS + sizeof problem_defines / sizeof problem_defines[0] + 1 <= GK_MAX_DEFINES,
+               "a step's defines: every parameter, every problem define and GK_ARCH_SPECIFIC");
 
 static const char *backends_text(unsigned mask)
 {
@@ -20,11 +23,30 @@ static const char *backends_text(unsigned mask)
                                                                                             : "another backend";
 }
 
+/* "sm_90" for an arch-specific kernel of capability 9.0. */
+static int arch_matches(const gemmkit_context *ctx, int arch)
+{
+    char want[16];
+    snprintf(want, sizeof want, "sm_%d", arch);
+    return strcmp(ctx->arch, want) == 0;
+}
+
 gemmkit_status gk_plan_check_backend(const gemmkit_context *ctx, const gk_kernel_def *def)
 {
-    if (gk_kernel_runs_on(def, ctx->ops->bit)) return GEMMKIT_SUCCESS;
-    return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "kernel \"%s\" needs %s", def->name,
-                   backends_text(def->backends));
+    if (!gk_kernel_runs_on(def, ctx->ops->bit))
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "kernel \"%s\" needs %s", def->name,
+                       backends_text(def->backends));
+    if (def->arch_specific && !arch_matches(ctx, def->arch_specific))
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE,
+                       "kernel \"%s\" uses instructions of compute capability %d.%d only (sm_%da); %s is %s",
+                       def->name, def->arch_specific / 10, def->arch_specific % 10, def->arch_specific,
+                       ctx->info.name, ctx->arch[0] ? ctx->arch : "no NVIDIA GPU");
+    return GEMMKIT_SUCCESS;
+}
+
+int gk_plan_kernel_runs_here(const gemmkit_context *ctx, const gk_kernel_def *def)
+{
+    return gk_kernel_runs_on(def, ctx->ops->bit) && (!def->arch_specific || arch_matches(ctx, def->arch_specific));
 }
 
 gemmkit_status gk_plan_add(const gemmkit_context *ctx, gk_plan *plan, const gk_config *config,
@@ -47,6 +69,7 @@ gemmkit_status gk_plan_add(const gemmkit_context *ctx, gk_plan *plan, const gk_c
         if (def->defines & problem_defines[i].bit)
             step->defines[step->define_count++] =
                 (gk_define){problem_defines[i].name, gk_contract_define_value(problem_defines[i].bit, o)};
+    if (def->arch_specific) step->defines[step->define_count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
 
     gk_contract_bind(def, &step->geometry, o, &step->binding);
     if (step->binding.dims > 2 && !(ctx->ops->caps & GK_CAP_LAUNCH_3D))
@@ -76,6 +99,8 @@ gemmkit_status gk_plan_execute(gemmkit_context *ctx, const gk_plan *plan, double
             .local = {b->local[0], b->local[1], b->local[2]},
             .args = b->args,
             .arg_count = b->arg_count,
+            .dynamic_local_bytes = step->config.def->flags & GK_FLAG_DYNAMIC_LOCAL
+                                       ? (size_t)step->geometry.local_mem_bytes : 0,
         };
         const int timed = total_ms || (step->main && kernel_ms);
         double ms = 0.0;

@@ -36,8 +36,10 @@ gemmkit_status gk_plan_add(const gemmkit_context *ctx, gk_plan *plan, const gk_c
 gemmkit_status gk_plan_add_helper(const gemmkit_context *ctx, gk_plan *plan, gk_helper helper,
                                   const gk_operands *operands, int main);
 
-/* Fails unless the kernel runs on the context's backend. */
+/* Fails unless the kernel runs on the context's backend and, for an arch-specific kernel, device. */
 gemmkit_status gk_plan_check_backend(const gemmkit_context *ctx, const gk_kernel_def *def);
+/* Whether def can run on ctx's device and backend (the check above, as a yes or no). */
+int gk_plan_kernel_runs_here(const gemmkit_context *ctx, const gk_kernel_def *def);
 
 /* Builds (or finds) each step's program and launches the steps in order.
  * Adds the main steps' device time to *kernel_ms and every timed step's to

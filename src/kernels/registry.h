@@ -85,7 +85,11 @@ typedef enum gk_family {
 
 /* Shape restrictions beyond the contract's. */
 enum gk_kernel_flags {
-    GK_FLAG_SQUARE_ONLY = 1u << 0 /* M == N == K only, as in the slides' kernels: padded to a cube */
+    GK_FLAG_SQUARE_ONLY = 1u << 0, /* M == N == K only, as in the slides' kernels: padded to a cube */
+    /* Its local memory (local_mem_bytes) is one block sized at launch: CUDA's extern __shared__, up to the
+     * device's opt-in limit (227 KiB on Hopper) rather than the 48 KiB of static arrays; the backend checks
+     * the size when it launches. CUDA-only kernels (OpenCL would need a __local argument). */
+    GK_FLAG_DYNAMIC_LOCAL = 1u << 1
 };
 
 /* Defines a kernel takes from the problem (not tuning parameters). */
@@ -146,6 +150,10 @@ typedef struct gk_kernel_def {
     unsigned backends; /* gk_backend_bit mask of the backends it runs on; 0: all */
     unsigned defines;  /* gk_problem_define mask */
     gk_math math;      /* its arithmetic; GK_MATH_FP32 (0) unless it uses tensor cores */
+    /* A compute capability whose architecture-specific instructions it uses (90: sm_90a's
+     * wgmma): it runs only on devices of exactly that capability, through a backend that
+     * compiles for the "a" target (the define GK_ARCH_SPECIFIC=1 asks for it); 0: none. */
+    int arch_specific;
 } gk_kernel_def;
 
 /* All registered kernels, in ladder order; count via gk_kernel_count(). */

@@ -17,6 +17,25 @@
     .k_multiple = "1", .local_mem_bytes = "2 * TSK * (WARPS_M*MI*16 + WARPS_N*NI*8 + 16) * 4",                    \
     .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B
 
+/* The wgmma kernel (library/xgemm_wgmma.cl, sm_90a, CUDA only): warpgroups of 4
+ * warps along M, each 64 x NI*8 of C; a ring of STAGES tiles filled by cp.async
+ * in local memory sized at launch (up to 227 KiB: the last constraint). */
+#define WG_PARAMS                                                                                                 \
+    {"WARPS_M", 8, "4,8", "warps along M (4 per warpgroup of 64 rows)"},                                        \
+        {"NI", 16, "8,16,32", "n8 tiles per warp: the instruction's N / 8 (64, 128, 256)"},                   \
+        {"TSK", 32, "32,64", "K per local tile (whole 32-k swizzle atoms)"},                                   \
+        {"STAGES", 4, "3,4,5", "local tiles in the cp.async ring"}
+#define WG_CONSTRAINTS                                                                                            \
+    "WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16 || NI == 32", "TSK == 32 || TSK == 64",              \
+        "STAGES >= 3 && STAGES <= 6", "(TSK * NI) % (16 * WARPS_M) == 0",                                         \
+        "STAGES * ((SPLIT + 1) * TSK * NI*8 + ((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256) * 4 + 1024 <= 232448"
+#define WG_GEOMETRY                                                                                               \
+    .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma", .local_x = "WARPS_M*32", .local_y = "1",   \
+    .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1",                                                  \
+    .local_mem_bytes = "STAGES * ((SPLIT + 1) * TSK * NI*8 + ((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256) * 4 + 1024",                               \
+    .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B,                          \
+    .flags = GK_FLAG_DYNAMIC_LOCAL, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90
+
 static const gk_kernel_def kernels[] = {
     {
         .name = "xgemm-3xtf32",
@@ -43,6 +62,29 @@ static const gk_kernel_def kernels[] = {
         .params = {TC_PARAMS, {"SPLIT", 0, "0", "1xTF32 (this row: always 0)"}},
         .constraints = {TC_CONSTRAINTS, "SPLIT == 0"},
         TC_GEOMETRY,
+        .math = GK_MATH_TF32,
+    },
+    {
+        .name = "xgemm-wgmma-3xtf32",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 22,
+        .summary = "Hopper's warpgroup tensor-core instruction (wgmma, sm_90a, CUDA backend) at fp32 accuracy "
+                   "(math 3xtf32): xgemm-3xtf32's scheme on a cp.async ring",
+        .params = {WG_PARAMS, {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"}},
+        .constraints = {WG_CONSTRAINTS, "SPLIT == 1", "NI <= 16 && TSK == 32"}, /* registers: sums and fragments */
+        WG_GEOMETRY,
+        .math = GK_MATH_3XTF32,
+    },
+    {
+        .name = "xgemm-wgmma-tf32",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 23,
+        .summary = "Hopper's warpgroup tensor-core instruction (wgmma, sm_90a, CUDA backend) in TF32 (math tf32)",
+        .params = {WG_PARAMS, {"SPLIT", 0, "0", "1xTF32 (this row: always 0)"}},
+        .constraints = {WG_CONSTRAINTS, "SPLIT == 0"},
+        WG_GEOMETRY,
         .math = GK_MATH_TF32,
     },
 };

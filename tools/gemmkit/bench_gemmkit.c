@@ -113,7 +113,7 @@ gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const cha
     st->kernel = kernel;
     st->params = params;
     /* The mode it computes in (a named kernel's own, else the context's) widens the check's bound
-     * as gk_sgemm_bound does (tools/check/check.h): TF32 rounds both operands to 11 bits. */
+     * as gk_sgemm_bound does (tools/check/check.h): TF32 keeps 11 bits of each operand. */
     const gk_kernel_def *def = kernel ? gk_kernel_find(kernel) : NULL;
     gemmkit_math math = GEMMKIT_MATH_FP32;
     if (def) math = def->math == GK_MATH_3XTF32 ? GEMMKIT_MATH_3XTF32 : def->math == GK_MATH_TF32 ? GEMMKIT_MATH_TF32 : math;

@@ -1,0 +1,445 @@
+// SGEMM on Hopper's warpgroup tensor-core instruction, wgmma.mma_async
+// (compute capability 9.0, target sm_90a: the CUDA backend only, registry rows
+// xgemm-wgmma-3xtf32 and xgemm-wgmma-tf32). The math modes are those of
+// xgemm_tc.cl (docs/MATH.md): SPLIT=1 is 3xTF32 at fp32 accuracy, SPLIT=0 TF32.
+//
+// Contract (GK_CONTRACT_GEMM_DIRECT), column-major, any shape: C = alpha *
+// op(A) * op(B) + beta * C, C not read when beta == 0; TRANS_A/TRANS_B pick
+// each operand's storage order, VEC_A/VEC_B allow 16-byte copies. Elements
+// outside the matrices are copied as zeros (cp.async's zero fill).
+//
+// Work-group: WARPS_M warps, WARPS_M / 4 warpgroups of 64 rows, a TSM x TSN
+// tile of C (TSM = 16 WARPS_M, TSN = 8 NI = the instruction's N). Warp w owns
+// rows 16w..16w+15 as NI m16n8 tiles (the accumulator layout of wgmma is that
+// of NI mma.m16n8 tiles per warp: c0 (g, 2t), c1 (g, 2t+1), c2 (g+8, 2t),
+// c3 (g+8, 2t+1), g = lane / 4, t = lane % 4).
+//
+// Pipeline: a ring of STAGES local tiles filled by cp.async (no registers),
+// STAGES - 1 tiles ahead of the one multiplied. Per K tile: the copy of tile
+// t + STAGES - 1 is issued; A's fragments (as mma.sync's: a0 (g, t), a1 (g+8,
+// t), a2 (g, t+4), a3 (g+8, t+4)) are read from local memory and split into
+// big and small TF32 in registers; the wgmmas are issued (B through a matrix
+// descriptor); while the tensor cores run, each work-item rounds the elements
+// of tile t+1's B that it copied itself (no barrier needed for that) into
+// big, over the raw value, and small, beside it; then the wgmmas are waited
+// for and the tile's partial added in fp32 (3xTF32: the per-tile partial of
+// xgemm_tc.cl, from zero via scale-d = 0; one tensor-core accumulator over all
+// K measured 3.4e-6 max error at n = 8192 on the H200 against cuBLAS fp32's
+// 2e-7, the partials 5e-8). One barrier per tile.
+//
+// Local layout per stage: B big, then (SPLIT) B small, in wgmma's K-major
+// layout with the 128-byte swizzle: per 32 k (an "atom" column), per 8 n, 8
+// rows of 128 bytes (n, k..k+31) whose 16-byte chunks c are stored at c ^ (n %
+// 8), so that the tensor cores' reads of eight rows at once meet eight
+// different bank groups (the unswizzled layout measured a quarter of the
+// speed); SBO (the next 8 n) = 1024 bytes, the next k8 step 32 bytes on, the
+// next atom TSN * 128 bytes on. Then A (A_AT below).
+// Local memory is one block sized at launch (GK_FLAG_DYNAMIC_LOCAL), beyond
+// the 48 KiB of static arrays, used from a 1024-byte boundary (the swizzle's).
+
+#ifndef WARPS_M
+#define WARPS_M 8 // warps along M (4 per warpgroup)
+#endif
+#ifndef NI
+#define NI 16 // n8 tiles per warp: wgmma's N / 8
+#endif
+#ifndef TSK
+#define TSK 32 // K per local tile (32 or 64: whole swizzle atoms)
+#endif
+#ifndef STAGES
+#define STAGES 4 // local tiles in the ring (3 or more)
+#endif
+#ifndef SPLIT
+#define SPLIT 1 // 1: 3xTF32; 0: 1xTF32
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0
+#endif
+#ifndef VEC_A
+#define VEC_A 0
+#endif
+#ifndef VEC_B
+#define VEC_B 0
+#endif
+
+#define TSM (WARPS_M * 16)
+#define TSN (NI * 8)
+#define THREADS (WARPS_M * 32)
+// A tile: [k][m] rows of TSM + 8 floats when M is contiguous, [m][k] rows of
+// TSK + 4 floats when K is (TRANS_A): either way the 32 work-items of a
+// fragment load meet 32 banks, and the copies need no transposing. Both fit
+// in A_FLOATS, rounded up to whole 1024 bytes (B's tiles follow it).
+#if TRANS_A
+#define A_AT(m, k) ((m) * (TSK + 4) + (k))
+#else
+#define A_AT(m, k) ((k) * (TSM + 8) + (m))
+#endif
+#define A_FLOATS (((TSM + 8) * (TSK + 4) + 255) / 256 * 256)
+#define B_FLOATS (TSK * TSN)
+#define STAGE_FLOATS (A_FLOATS + (SPLIT + 1) * B_FLOATS)
+#if TSK % 32
+#error "TSK must be a multiple of 32 (whole swizzle atoms)"
+#endif
+
+#define HELPER static inline __attribute__((always_inline))
+
+// ---- PTX ----------------------------------------------------------------
+// The 32-bit shared-window address (cp.async and matrix descriptors take it).
+#define LOCAL_ADDRESS(p) ((uint)__cvta_generic_to_shared(p))
+// Copies of `bytes` (0..size) bytes, the rest of `size` zero-filled.
+#define COPY16(dst, src, bytes)                                                                                 \
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(LOCAL_ADDRESS(dst)), "l"(src), "r"(bytes) \
+                 : "memory")
+#define COPY4(dst, src, bytes)                                                                                  \
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(LOCAL_ADDRESS(dst)), "l"(src), "r"(bytes)  \
+                 : "memory")
+#define COPY_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
+#define COPY_WAIT_(n) asm volatile("cp.async.wait_group " #n ";" ::: "memory")
+#define COPY_WAIT(n) COPY_WAIT_(n)
+#define WGMMA_FENCE() asm volatile("wgmma.fence.sync.aligned;" ::: "memory")
+#define WGMMA_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
+#define WGMMA_WAIT_(n) asm volatile("wgmma.wait_group.sync.aligned " #n ";" ::: "memory")
+#define WGMMA_WAIT(n) WGMMA_WAIT_(n) // until at most n groups of this warpgroup run
+// Local stores made visible to the tensor cores' (the async proxy's) reads.
+#define FENCE_PROXY_ASYNC() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
+
+// The accumulator operands: "%0, %1, ..." in tens, and a "+f" per register.
+#define P10(t) "%" #t "0, %" #t "1, %" #t "2, %" #t "3, %" #t "4, %" #t "5, %" #t "6, %" #t "7, %" #t "8, %" #t "9, "
+#define F4(d, j) "+f"((d)[j][0]), "+f"((d)[j][1]), "+f"((d)[j][2]), "+f"((d)[j][3])
+#define F32(d, j) F4(d, j), F4(d, j + 1), F4(d, j + 2), F4(d, j + 3), F4(d, j + 4), F4(d, j + 5), F4(d, j + 6), F4(d, j + 7)
+#if NI == 8
+#define WG_N "64"
+#define WG_OPERANDS "{" P10() P10(1) P10(2) "%30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1;\n"
+#define WG_SCALE "%37"
+#define WG_D(d) F32(d, 0)
+#elif NI == 16
+#define WG_N "128"
+#define WG_OPERANDS "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) "%60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1;\n"
+#define WG_SCALE "%69"
+#define WG_D(d) F32(d, 0), F32(d, 8)
+#elif NI == 32
+#define WG_N "256"
+#define WG_OPERANDS                                                                                             \
+    "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) P10(6) P10(7) P10(8) P10(9) P10(10) P10(11)                   \
+    "%120, %121, %122, %123, %124, %125, %126, %127}, {%128, %129, %130, %131}, %132, p, 1, 1;\n"
+#define WG_SCALE "%133"
+#define WG_D(d) F32(d, 0), F32(d, 8), F32(d, 16), F32(d, 24)
+#else
+#error "NI must be 8, 16 or 32 (wgmma N = 64, 128, 256)"
+#endif
+// d (this warp's NI m16n8 tiles) = a (a 16 x 8 fragment, 4 registers) * the
+// 8 x TSN of B at descriptor desc, plus d unless scale_d is 0. Asynchronous
+// until WGMMA_WAIT covers it.
+#define WGMMA(d, a, desc, scale_d)                                                                             \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " WG_SCALE ", 0;\n"                                        \
+                 "wgmma.mma_async.sync.aligned.m64n" WG_N "k8.f32.tf32.tf32 " WG_OPERANDS "}\n"               \
+                 : WG_D(d)                                                                                    \
+                 : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale_d))
+
+// Keeps the compiler from reading accumulators before WGMMA_WAIT.
+HELPER void fence_registers(float (*d)[4])
+{
+    #pragma unroll
+    for (int j = 0; j < NI; j++)
+        #pragma unroll
+        for (int q = 0; q < 4; q++) asm volatile("" : "+f"(d[j][q])::"memory");
+}
+
+// Descriptor of a B tile (header): 128-byte swizzle (mode 1), SBO 1024 bytes,
+// LBO unused there (1).
+HELPER ulong b_descriptor(const __local float* tile)
+{
+    return (ulong)((LOCAL_ADDRESS(tile) & 0x3FFFF) >> 4) | (1ul << 16) | ((ulong)(1024 >> 4) << 32) | (1ul << 62);
+}
+// The k8 step kk of a tile from its descriptor, in 16-byte units.
+#define B_STEP(kk) ((ulong)(((kk) / 4) * TSN * 8 + ((kk) % 4) * 2))
+
+// ---- TF32 rounding --------------------------------------------------------
+// x rounded to TF32 (ties away from zero, as cvt.rna.tf32.f32), as bits.
+HELPER uint tf32_bits(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
+HELPER float tf32_of(const float x) { return as_float(tf32_bits(x)); }
+HELPER float component(const float4 v, const int j) { return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w; }
+
+// x's big parts over x, their small parts at small (3xTF32).
+HELPER void split4_in_place(__local float4* x, __local float4* small)
+{
+    const float4 v = *x;
+    const float4 big = (float4)(tf32_of(v.x), tf32_of(v.y), tf32_of(v.z), tf32_of(v.w));
+    *x = big;
+    *small = (float4)(tf32_of(v.x - big.x), tf32_of(v.y - big.y), tf32_of(v.z - big.z), tf32_of(v.w - big.w));
+}
+
+// ---- Copies of a K tile into a stage --------------------------------------
+HELPER int clamp4(const int left) { return left < 0 ? 0 : left > 4 ? 4 : left; }
+
+// A tile (element (m, k) of op(A), k in [k0, k0 + TSK)) at A_AT: four floats
+// along the contiguous dimension per copy, consecutive work-items along it.
+HELPER void copy_a(__local float* As, const __global float* A, const int lda, const int M, const int K, const int m0,
+                   const int k0, const int tid)
+{
+    #pragma unroll
+    for (int l = 0; l < TSK * TSM / 4 / THREADS; l++) {
+        const int id = tid + l * THREADS;
+#if TRANS_A // K contiguous: (m, k..k+3)
+        const int k = 4 * (id % (TSK / 4)), m = id / (TSK / 4);
+        const int left = m0 + m < M ? clamp4(K - k0 - k) : 0;
+        const __global float* src = A + (k0 + k) + (m0 + m) * lda;
+#define A_NEXT(j) A_AT(m, k + (j))
+#else // M contiguous: (m..m+3, k)
+        const int m = 4 * (id % (TSM / 4)), k = id / (TSM / 4);
+        const int left = k0 + k < K ? clamp4(M - m0 - m) : 0;
+        const __global float* src = A + (m0 + m) + (k0 + k) * lda;
+#define A_NEXT(j) A_AT(m + (j), k)
+#endif
+#if VEC_A
+        COPY16(As + A_NEXT(0), left ? src : A, 4 * left);
+#else
+        #pragma unroll
+        for (int j = 0; j < 4; j++) COPY4(As + A_NEXT(j), j < left ? src + j : A, j < left ? 4 : 0);
+#endif
+#undef A_NEXT
+    }
+}
+
+// Element (n, k) of a B tile in the swizzled layout (header), in floats.
+#define B_AT(n, k) (((k) / 32) * TSN * 32 + ((n) / 8) * 256 + ((n) % 8) * 32 + ((((k) % 32) / 4) ^ ((n) % 8)) * 4 + (k) % 4)
+#if TRANS_B
+// N contiguous: wgmma wants B K-major, which a copy cannot transpose. Each
+// work-item loads 4 x 4 blocks (four float4 along n, at four consecutive k)
+// into registers when the tile's copies are issued, and stores them as four
+// rows (n, k..k+3), rounded and split, at the end of the tile (a tile's time
+// for the loads to land). Consecutive work-items take consecutive k chunks of
+// the same four columns: eight of them write one row's eight chunks, which
+// the swizzle puts on eight bank groups.
+#define B_BLOCKS (TSK * TSN / 16 / THREADS)
+#define B_BLOCK_K(id) (4 * ((id) % (TSK / 4)))
+#define B_BLOCK_N(id) (4 * ((id) / (TSK / 4)))
+
+HELPER void load_b(float4 (*r)[4], const __global float* B, const int ldb, const int N, const int K, const int n0,
+                   const int k0, const int tid)
+{
+    #pragma unroll
+    for (int u = 0; u < B_BLOCKS; u++) {
+        const int id = tid + u * THREADS, n = n0 + B_BLOCK_N(id), k = k0 + B_BLOCK_K(id);
+        const int full = n + 4 <= N && k + 4 <= K;
+        #pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const __global float* row = B + n + (k + i) * ldb;
+#if VEC_B
+            if (full) r[u][i] = *(const __global float4*)row;
+#else
+            if (full) r[u][i] = (float4)(row[0], row[1], row[2], row[3]);
+#endif
+            else {
+                const int left = k + i < K ? N - n : 0;
+                r[u][i] = (float4)(left > 0 ? row[0] : 0.0f, left > 1 ? row[1] : 0.0f, left > 2 ? row[2] : 0.0f,
+                                   left > 3 ? row[3] : 0.0f);
+            }
+        }
+    }
+}
+
+HELPER void store_b(__local float* Bs, __local float* Bsmall, const float4 (*r)[4], const int tid)
+{
+    #pragma unroll
+    for (int u = 0; u < B_BLOCKS; u++) {
+        const int id = tid + u * THREADS, n = B_BLOCK_N(id), k = B_BLOCK_K(id);
+        #pragma unroll
+        for (int j = 0; j < 4; j++) {
+            const float4 v = (float4)(component(r[u][0], j), component(r[u][1], j), component(r[u][2], j),
+                                      component(r[u][3], j));
+            const float4 big = (float4)(tf32_of(v.x), tf32_of(v.y), tf32_of(v.z), tf32_of(v.w));
+            *(__local float4*)(Bs + B_AT(n + j, k)) = big;
+#if SPLIT
+            *(__local float4*)(Bsmall + B_AT(n + j, k)) = (float4)(tf32_of(v.x - big.x), tf32_of(v.y - big.y),
+                                                                 tf32_of(v.z - big.z), tf32_of(v.w - big.w));
+#endif
+        }
+    }
+}
+#else
+// K contiguous: a float4 (n, k..k+3) per copy, consecutive work-items down a
+// column (whole 128-byte lines; the swizzle keeps the local writes of eight
+// work-items on eight bank groups). Each work-item later rounds what it
+// copied itself (round_b), in the same order.
+#define B_UNITS (TSK * TSN / 4 / THREADS)
+#define B_UNIT_N(id) ((id) / (TSK / 4))
+#define B_UNIT_K(id) (4 * ((id) % (TSK / 4)))
+
+HELPER void copy_b(__local float* Bs, const __global float* B, const int ldb, const int N, const int K, const int n0,
+                   const int k0, const int tid)
+{
+    #pragma unroll
+    for (int l = 0; l < B_UNITS; l++) {
+        const int id = tid + l * THREADS, n = B_UNIT_N(id), k = B_UNIT_K(id);
+        const int left = n0 + n < N ? clamp4(K - k0 - k) : 0;
+        const __global float* src = B + (k0 + k) + (n0 + n) * ldb;
+#if VEC_B
+        COPY16(Bs + B_AT(n, k), left ? src : B, 4 * left);
+#else
+        #pragma unroll
+        for (int j = 0; j < 4; j++) COPY4(Bs + B_AT(n, k) + j, j < left ? src + j : B, j < left ? 4 : 0);
+#endif
+    }
+}
+
+// 3xTF32: this work-item's copied float4 of a B tile rounded in place to TF32
+// (big), their small parts at the same places of Bsmall. TF32 (SPLIT=0)
+// leaves B as copied: the tensor cores read its top 19 bits (the TF32 bound
+// of tools/check allows one operand truncated).
+HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
+{
+#if SPLIT
+    #pragma unroll
+    for (int l = 0; l < B_UNITS; l++) {
+        const int at = B_AT(B_UNIT_N(tid + l * THREADS), B_UNIT_K(tid + l * THREADS));
+        split4_in_place((__local float4*)(Bs + at), (__local float4*)(Bsmall + at));
+    }
+#endif
+}
+#endif
+
+#define B_STAGE(s) (L + (s) * STAGE_FLOATS)
+#define B_SMALL(s) (B_STAGE(s) + (SPLIT ? B_FLOATS : 0))
+#define A_STAGE(s) (B_STAGE(s) + (SPLIT + 1) * B_FLOATS)
+// Issues the copies of a tile into its stage (TRANS_B: B's loads into rb, stored by STORE_B).
+#if TRANS_B
+#define COPY_B(tile) load_b(rb, B, ldb, N, K, n0, (tile) * TSK, tid)
+#define STORE_B(tile) store_b(B_STAGE((tile) % STAGES), B_SMALL((tile) % STAGES), rb, tid)
+#define ROUND_B(tile)
+#else
+#define COPY_B(tile) copy_b(B_STAGE((tile) % STAGES), B, ldb, N, K, n0, (tile) * TSK, tid)
+#define STORE_B(tile)
+#define ROUND_B(tile) round_b(B_STAGE((tile) % STAGES), B_SMALL((tile) % STAGES), tid)
+#endif
+#define COPY_TILE(tile)                                                                                        \
+    do {                                                                                                       \
+        copy_a(A_STAGE((tile) % STAGES), A, lda, M, K, m0, (tile) * TSK, tid);                                 \
+        COPY_B(tile);                                                                                          \
+    } while (0)
+
+// This warp's A fragments of a stage (rows wm0 + g, + 8; k t, t + 4 of each 8),
+// rounded to TF32 (big) and, for 3xTF32, the remainders (small).
+HELPER void load_fragments(const __local float* as, uint (*big)[4], uint (*small)[4], const int r, const int t)
+{
+    #pragma unroll
+    for (int kk = 0; kk < TSK / 8; kk++) {
+        const int k = 8 * kk;
+        const float x[4] = {as[A_AT(r, k + t)], as[A_AT(r + 8, k + t)], as[A_AT(r, k + t + 4)],
+                            as[A_AT(r + 8, k + t + 4)]};
+        #pragma unroll
+        for (int q = 0; q < 4; q++) {
+            big[kk][q] = tf32_bits(x[q]);
+#if SPLIT
+            small[kk][q] = tf32_bits(x[q] - as_float(big[kk][q]));
+#endif
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
+                    const __global float* A, const int offA, const int lda,
+                    const __global float* B, const int offB, const int ldb,
+                    const float beta, __global float* C, const int offC, const int ldc)
+{
+    A += offA;
+    B += offB;
+    C += offC;
+    const int tid = get_local_id(0);
+    const int lane = tid % 32, warp = tid / 32;
+    const int g = lane / 4, t = lane % 4;
+    const int wm0 = warp * 16;
+    const int m0 = get_group_id(0) * TSM;
+    const int n0 = get_group_id(1) * TSN;
+    // The block (sized at launch with 1024 bytes to spare) from its first 1024-byte boundary on.
+    extern __local float4 dynamic_local[];
+    __local float* L = (__local float*)dynamic_local + ((1024 - (LOCAL_ADDRESS(dynamic_local) & 1023)) & 1023) / 4;
+
+    float acc[NI][4];
+    #pragma unroll
+    for (int j = 0; j < NI; j++)
+        #pragma unroll
+        for (int q = 0; q < 4; q++) acc[j][q] = 0.0f;
+
+    // The ring's first STAGES - 1 tiles, one copy group each (empty past the
+    // end: the count of groups per tile stays fixed for COPY_WAIT).
+    const int tiles = (K + TSK - 1) / TSK;
+#if TRANS_B
+    float4 rb[B_BLOCKS][4];
+#endif
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < tiles) {
+            COPY_TILE(s);
+            STORE_B(s);
+        }
+        COPY_COMMIT();
+    }
+    COPY_WAIT(STAGES - 2); // tile 0 has landed
+    ROUND_B(0);
+    FENCE_PROXY_ASYNC();
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // Each tile's wgmmas are waited for within it: A's fragments come from
+    // registers, and ptxas serializes wgmmas whose register inputs are written
+    // while an earlier group still runs (its warning C7513), so a group cannot
+    // stay in flight across the next tile's fragment loads.
+    uint a_big[TSK / 8][4], a_small[TSK / 8][4];
+    for (int tile = 0; tile < tiles; tile++) {
+        // Into the slot tile - 1 used: its wgmmas were waited for before the last barrier.
+        if (tile + STAGES - 1 < tiles) COPY_TILE(tile + STAGES - 1);
+        COPY_COMMIT();
+        const int s = tile % STAGES;
+        load_fragments(A_STAGE(s), a_big, a_small, wm0 + g, t);
+#if SPLIT
+        float part[NI][4]; // this tile's sum in the tensor cores (its first product: scale-d = 0)
+#define SUM part
+#else
+#define SUM acc
+#endif
+        const ulong big = b_descriptor(B_STAGE(s)), small = b_descriptor(B_SMALL(s));
+        WGMMA_FENCE();
+        #pragma unroll
+        for (int kk = 0; kk < TSK / 8; kk++) {
+#if SPLIT
+            WGMMA(SUM, a_small[kk], big + B_STEP(kk), kk);
+            WGMMA(SUM, a_big[kk], small + B_STEP(kk), 1);
+#endif
+            WGMMA(SUM, a_big[kk], big + B_STEP(kk), 1);
+        }
+        WGMMA_COMMIT();
+        // While the tensor cores work: tile + 1's copies by this work-item,
+        // rounded (TRANS_B: the loads issued above, stored).
+        COPY_WAIT(STAGES - 2);
+        if (tile + 1 < tiles) ROUND_B(tile + 1);
+        if (tile + STAGES - 1 < tiles) STORE_B(tile + STAGES - 1);
+        FENCE_PROXY_ASYNC();
+        WGMMA_WAIT(0);
+        fence_registers(SUM);
+#if SPLIT
+        #pragma unroll
+        for (int j = 0; j < NI; j++)
+            #pragma unroll
+            for (int q = 0; q < 4; q++) acc[j][q] += part[j][q];
+#endif
+#undef SUM
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    // C = alpha * acc + beta * C, element by element (c0..c3 as in the header).
+    #pragma unroll
+    for (int j = 0; j < NI; j++)
+        #pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const int m = m0 + wm0 + g + (q / 2) * 8;
+            const int n = n0 + j * 8 + 2 * t + q % 2;
+            if (m < M && n < N) {
+                __global float* out = C + m + n * ldc;
+                const float v = alpha * acc[j][q];
+                *out = beta == 0.0f ? v : fma(beta, *out, v);
+            }
+        }
+}
