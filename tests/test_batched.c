@@ -11,13 +11,16 @@
  * general element-wise one), each named by the build a fresh context made;
  * its parameters at the registry's extremes; the sizes the policy sends it;
  * and its local memory, as the device's compiler reports it, against the
- * registry's formula. */
+ * registry's formula. xgemm-direct-batched's cp.async ring at every stage
+ * count. */
 #include <math.h>
 
 #include "check_batched.h"
 #include "context.h" /* the context's program cache: which build of batched-small a call used */
 #include "gemmkit_cl.h"
 #include "kernel_config.h"
+#include "test_choices.h"
+#include "test_local_memory.h"
 #include "test_support.h"
 
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
@@ -162,6 +165,46 @@ static void run_buffers_case_on(gemmkit_context *ctx, const gemmkit_options *opt
 static void run_buffers_case(const gemmkit_options *options, gk_batched_case c, const size_t off[3])
 {
     run_buffers_case_on(test_ctx, options, c, off);
+}
+
+/* xgemm-direct-batched's cp.async ring (every ASYNC_STAGES choice of its row; plain copies on PoCL) on one matrix
+ * per grid z: edges in M, N and K (K shorter than a tile and than the ring), every transpose and layout, gaps
+ * (scalar copies) and float4-aligned leading dimensions and strides (16-byte copies), NaN-poisoned C, a broadcast
+ * A, offsets inside buffers. */
+static void tiled_ring_cases(const char *params, const gk_config *config, void *data)
+{
+    (void)config, (void)data;
+    const gemmkit_options o = {.kernel = "xgemm-direct-batched", .params = params};
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                gk_batched_case c = gk_batched_tight(make(layouts[l], a, b, 37, 45, 29, 1.5f, -0.5f), 3);
+                c.stride_a += 3, c.stride_b += 1, c.stride_c += 5;
+                assert_batch_ok(&o, c);
+                c.one.beta = 0.0f;
+                assert_batch_ok(&o, c);
+                gk_sgemm_case aligned = make(layouts[l], a, b, 37, 45, 9, 0.5f, 2.0f); /* 2 K steps of 8 */
+                aligned.lda = aligned.ldb = aligned.ldc = 48;
+                c = gk_batched_tight(aligned, 3);
+                c.stride_c += 4;
+                assert_batch_ok(&o, c);
+                c = gk_batched_tight(make(layouts[l], a, b, 7, 5, 6, 1.0f, 0.0f), 2); /* K under one step */
+                c.stride_a = 0;
+                assert_batch_ok(&o, c);
+            }
+    size_t unaligned[3] = {3, 11, 7}, offsets[3] = {4, 8, 12};
+    gk_batched_case c = gk_batched_tight(make(GEMMKIT_COL_MAJOR, 1, 0, 33, 21, 17, 0.5f, 2.0f), 3);
+    run_buffers_case(&o, c, unaligned);
+    c.one.beta = 0.0f;
+    run_buffers_case(&o, c, offsets);
+}
+
+static void test_tiled_ring(void **state)
+{
+    (void)state;
+    const gk_kernel_def *def = gk_kernel_find(tiled.kernel);
+    assert_non_null(def);
+    assert_true(test_each_choice_of(def, tiled.params, "ASYNC_STAGES", tiled_ring_cases, NULL) >= 3); /* 0 and rings */
 }
 
 static void test_buffers_with_offsets(void **state)
@@ -500,12 +543,7 @@ static void test_small_policy_sizes(void **state)
 static void test_small_local_memory_is_the_registry_formula(void **state)
 {
     (void)state;
-    cl_context cl = NULL;
-    if (gemmkit_cl_handles(test_ctx, &cl, NULL) != GEMMKIT_SUCCESS) skip_because("not on the OpenCL backend");
-    cl_device_id device;
-    assert_int_equal(clGetContextInfo(cl, CL_CONTEXT_DEVICES, sizeof device, &device, NULL), CL_SUCCESS);
     const gk_kernel_def *def = gk_kernel_find("batched-small");
-    const char *source = gk_kernel_source(def->source);
     static const int64_t sizes[][3] = {{8, 8, 8}, {16, 16, 16}, {16, 16, 32}, {1, 1, 32},
                                        {7, 5, 6}, {32, 32, 32}, {2, 16, 3},   {16, 16, 1}};
     static const char *const params[] = {"ELEMS=256,RM=1,RN=1", "ELEMS=4096,RM=8,RN=8", "ELEMS=1024,RM=2,RN=2",
@@ -518,35 +556,13 @@ static void test_small_local_memory_is_the_registry_formula(void **state)
             gk_geometry g;
             assert_int_equal(gk_config_geometry(&config, sizes[i][0], sizes[i][1], sizes[i][2], &g), GEMMKIT_SUCCESS);
             assert_true(g.local_mem_bytes <= 48 * 1024);
-            char options[sizeof config.options + 160];
+            char problem[160];
             const int v = (int)(i + j);
-            snprintf(options, sizeof options,
-                     "%s -DSIZE_M=%lld -DSIZE_N=%lld -DSIZE_K=%lld -DTRANS_A=%d -DTRANS_B=%d -DDENSE_A=%d -DDENSE_B=%d "
-                     "-DDENSE_C=%d", config.options, (long long)sizes[i][0], (long long)sizes[i][1],
+            snprintf(problem, sizeof problem,
+                     "-DSIZE_M=%lld -DSIZE_N=%lld -DSIZE_K=%lld -DTRANS_A=%d -DTRANS_B=%d -DDENSE_A=%d -DDENSE_B=%d "
+                     "-DDENSE_C=%d", (long long)sizes[i][0], (long long)sizes[i][1],
                      (long long)sizes[i][2], v & 1, (v >> 1) & 1, v & 1, v & 1, (v >> 2) & 1);
-            cl_int err = CL_SUCCESS;
-            cl_program program = clCreateProgramWithSource(cl, 1, &source, NULL, &err);
-            assert_int_equal(err, CL_SUCCESS);
-            err = clBuildProgram(program, 1, &device, options, NULL, NULL);
-            if (err != CL_SUCCESS) print_error("build with \"%s\": error %d\n", options, err);
-            assert_int_equal(err, CL_SUCCESS);
-            cl_kernel kernel = clCreateKernel(program, def->function, &err);
-            assert_int_equal(err, CL_SUCCESS);
-            cl_ulong local = 0;
-            size_t required[3] = {0};
-            assert_int_equal(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local,
-                                                      NULL), CL_SUCCESS);
-            assert_int_equal(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                                      sizeof required, required, NULL), CL_SUCCESS);
-            /* The kernel's arrays, plus what the implementation keeps per kernel (PoCL none; NVIDIA's reports 4 to
-             * 16 bytes more, by kernel): the registry's figure, exact up to that. */
-            if ((int64_t)local < g.local_mem_bytes || (int64_t)local > g.local_mem_bytes + 64)
-                print_error("%s: the kernel takes %llu bytes, the registry says %lld\n", options,
-                            (unsigned long long)local, (long long)g.local_mem_bytes);
-            assert_true((int64_t)local >= g.local_mem_bytes && (int64_t)local <= g.local_mem_bytes + 64);
-            assert_int_equal((int64_t)required[0], g.local_x);
-            clReleaseKernel(kernel);
-            clReleaseProgram(program);
+            assert_local_memory_is_registry(def, &config, problem, sizes[i][0], sizes[i][1], sizes[i][2]);
         }
 }
 
@@ -558,7 +574,7 @@ int main(void)
         cmocka_unit_test(test_buffers_with_offsets),       cmocka_unit_test(test_per_matrix_offsets),
         cmocka_unit_test(test_errors_write_nothing),       cmocka_unit_test(test_dense_and_general_paths),
         cmocka_unit_test(test_small_parameter_extremes),   cmocka_unit_test(test_small_policy_sizes),
-        cmocka_unit_test(test_small_local_memory_is_the_registry_formula),
+        cmocka_unit_test(test_small_local_memory_is_the_registry_formula), cmocka_unit_test(test_tiled_ring),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
 }

@@ -1,7 +1,8 @@
 /* The CUDA backend without a GPU: the OpenCL-to-CUDA source rewrite, every
  * registry kernel compiled through NVRTC with its default parameters (NVRTC
- * runs on the CPU), the translation header's documented idioms, build errors
- * with logs, and device discovery failing gracefully without a driver. */
+ * runs on the CPU), the cp.async rings' inline PTX assembled, the translation
+ * header's documented idioms, build errors with logs, and device discovery
+ * failing gracefully without a driver. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -347,6 +348,90 @@ static void test_arch_specific_kernels_compile_for_their_target(void **state)
     assert_true(rows >= 2);
 }
 
+/* Whether a registry row takes the cp.async ring (an ASYNC_STAGES parameter: xgemm.cl's and xgemm_direct.cl's rows). */
+static int has_ring(const gk_kernel_def *def)
+{
+    for (int p = 0; p < GK_MAX_PARAMS && def->params[p].name; p++)
+        if (strcmp(def->params[p].name, "ASYNC_STAGES") == 0) return 1;
+    return 0;
+}
+
+/* One build of a row with `params` over its defaults, op(A), op(B) and VEC_* from v's bits as above (v & 1:
+ * TRANS_A, v & 2: TRANS_B, float4 access for NT and TN), for arch; the image, to be freed. */
+static gk_cuda_image build_variant(const gk_kernel_def *def, const char *params, int v, int arch)
+{
+    gk_config config;
+    if (gk_config_resolve(def, params, &config) != GEMMKIT_SUCCESS)
+        fail_msg("kernel %s: %s rejected: %s", def->name, params, gemmkit_last_error_message());
+    gk_define defines[GK_MAX_DEFINES];
+    unsigned count = gk_config_defines(&config, defines);
+    if (def->defines & GK_DEFINE_TRANS_A) {
+        defines[count++] = (gk_define){"TRANS_A", v & 1};
+        defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
+    }
+    if (def->defines & GK_DEFINE_VEC_A) {
+        const int on = v == 1 || v == 2;
+        defines[count++] = (gk_define){"VEC_A", on};
+        defines[count++] = (gk_define){"VEC_B", on};
+        defines[count++] = (gk_define){"VEC_C", on};
+    }
+    gk_cuda_image image;
+    char what[200];
+    snprintf(what, sizeof what, "kernel %s (%s) with %s", def->name, def->source, params);
+    compile_ok(what, gk_kernel_source(def->source), defines, count, arch, &image);
+    if (!image_has(&image, def->function))
+        fail_msg("kernel %s: no function %s in the %s output", def->name, def->function, image.target);
+    return image;
+}
+
+/* The cp.async rings (ASYNC_STAGES, library/async_copy.h's inline PTX; the defaults above have none) of every row
+ * that takes one: three stages for sm_80 and sm_90, CUBIN, so that ptxas assembles every copy (a PTX typo fails
+ * here), at each op(A), op(B) with and without float4 access (xgemm_direct.cl's 16-byte, 4-byte and zero-filling
+ * copies); two and four stages for sm_90; and PTX for an architecture newer than NVRTC knows, read back: the ring's
+ * instructions are there, not the plain copies of other devices. */
+static void test_async_rings_compile_for_sm80_and_sm90(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    static const int archs[] = {80, 90};
+    int compiled = 0, rows = 0, zfill16 = 0, zfill4 = 0, copy16 = 0, copy4 = 0;
+    for (size_t i = 0; i < gk_kernel_count(); i++) {
+        const gk_kernel_def *def = gk_kernel_at(i);
+        if (!has_ring(def)) continue;
+        rows++;
+        const int variants = def->defines & GK_DEFINE_TRANS_A ? 4 : 1;
+        for (int v = 0; v < variants; v++) {
+            for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
+                gk_cuda_image image = build_variant(def, "ASYNC_STAGES=3", v, archs[a]);
+                assert_true(image.is_cubin);
+                free(image.data);
+                compiled++;
+            }
+            gk_cuda_image ptx = build_variant(def, "ASYNC_STAGES=3", v, 9990);
+            assert_false(ptx.is_cubin);
+            const char *text = ptx.data;
+            if (!strstr(text, "cp.async.commit_group") || !strstr(text, "cp.async.wait_group 1"))
+                fail_msg("kernel %s (variant %d): no cp.async groups in the PTX", def->name, v);
+            /* The copies: 16 bytes (.cg), 4 bytes (.ca), each whole or zero-filling (a source size operand). */
+            copy16 += strstr(text, "cp.async.cg.shared.global [%r") != NULL && strstr(text, "], 16;") != NULL;
+            zfill16 += strstr(text, "], 16, %r") != NULL;
+            copy4 += strstr(text, "cp.async.ca.shared.global [%r") != NULL && strstr(text, "], 4;") != NULL;
+            zfill4 += strstr(text, "], 4, %r") != NULL;
+            free(ptx.data);
+        }
+        for (int stages = 2; stages <= 4; stages += 2) {
+            char params[32];
+            snprintf(params, sizeof params, "ASYNC_STAGES=%d", stages);
+            gk_cuda_image image = build_variant(def, params, 0, 90);
+            free(image.data);
+            compiled++;
+        }
+    }
+    print_message("%d builds of the rings of %d kernels for sm_80 and sm_90\n", compiled, rows);
+    assert_true(rows >= 5); /* xgemm, xgemm-splitk, xgemm-direct, xgemm-direct-splitk, xgemm-direct-batched */
+    assert_true(copy16 > 0 && zfill16 > 0 && copy4 > 0 && zfill4 > 0);
+}
+
 /* Every idiom cl_to_cuda.h documents, in one OpenCL C source. */
 static const char idioms[] =
     "#ifndef WIDTH\n#define WIDTH 4\n#endif\n"
@@ -517,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_batched_small_builds),
         cmocka_unit_test(test_tensor_core_kernels_compile_for_sm80_and_sm90),
         cmocka_unit_test(test_arch_specific_kernels_compile_for_their_target),
+        cmocka_unit_test(test_async_rings_compile_for_sm80_and_sm90),
         cmocka_unit_test(test_header_idioms_compile),
         cmocka_unit_test(test_float4_pointers_give_vector_loads),
         cmocka_unit_test(test_build_errors_return_the_log),

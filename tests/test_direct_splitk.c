@@ -4,8 +4,10 @@
  * slices that end inside a K step, every transpose and layout, leading
  * dimensions and offsets with and without float4 access, alpha/beta, slice
  * counts from 1 to more than K has steps; the sum is deterministic, and one
- * slice computes exactly what xgemm-direct computes. The policy's choice of
- * it is in test_policy.c. */
+ * slice computes exactly what xgemm-direct computes; the same with the cp.async
+ * ring (ASYNC_STAGES) at every choice of the registry row. The policy's choice
+ * of it is in test_policy.c. */
+#include "test_choices.h"
 #include "test_splitk_checks.h"
 
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
@@ -82,10 +84,53 @@ static void test_deterministic_and_one_slice_is_xgemm_direct(void **state)
     assert_deterministic_and_one_slice_is("xgemm-direct-splitk", "xgemm-direct", TILES);
 }
 
+/* One ring size (params: TILES and ASYNC_STAGES) per K-slice: slices ending inside a K step and slices of fewer
+ * steps than the ring holds, every transpose and layout, float4 (16-byte) and scalar copies, offsets, NaN-poisoned
+ * C; deterministic, and one slice is xgemm-direct with the same ring, bit for bit. */
+static void ring_cases(const char *params, const gk_config *config, void *data)
+{
+    (void)config, (void)data;
+    char five[160];
+    snprintf(five, sizeof five, "%s,SPLITS=5", params);
+    const gemmkit_options o = splitk(five);
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                gk_sgemm_case c = make(layouts[l], a, b, 45, 38, 611, 1.25f, -0.5f); /* slices of 128, the last 99 */
+                assert_case_ok(&o, c);
+                c.beta = 0.0f;
+                assert_case_ok(&o, c);
+                c.lda = 700, c.ldb = 652, c.ldc = l ? 60 : 48;
+                assert_case_ok(&o, c);
+                /* slices of 16 (two K steps, fewer than the ring's tiles), the last 6 (under one step) */
+                assert_case_ok(&o, make(layouts[l], a, b, 33, 21, 70, 0.5f, 1.0f));
+            }
+    static const int64_t offsets[][3] = {{3, 11, 7}, {4, 8, 12}};
+    for (int f = 0; f < 2; f++)
+        for (int a = 0; a < 2; a++) {
+            device_case d = {make(GEMMKIT_COL_MAJOR, a, 1 - a, 37, 22, 445, 0.5f, 2.0f), offsets[f][0], offsets[f][1],
+                             offsets[f][2]};
+            d.c.lda = 448, d.c.ldb = 448, d.c.ldc = 40;
+            run_device_case(&o, d, 0);
+            d.c.beta = 0.0f;
+            run_device_case(&o, d, 0);
+        }
+    assert_deterministic_and_one_slice_is("xgemm-direct-splitk", "xgemm-direct", params);
+}
+
+/* The cp.async ring (every ASYNC_STAGES choice of the row; plain copies on PoCL, in the ring's order). */
+static void test_async_stages(void **state)
+{
+    (void)state;
+    const gk_kernel_def *def = gk_kernel_find("xgemm-direct-splitk");
+    assert_non_null(def);
+    assert_true(test_each_choice_of(def, TILES, "ASYNC_STAGES", ring_cases, NULL) >= 3);
+}
+
 static void test_bad_parameters_are_refused(void **state)
 {
     (void)state;
-    static const char *const params[] = {"SPLITS=-1", "SPLITS=257", "SPLITK=0", "TSK=6"};
+    static const char *const params[] = {"SPLITS=-1", "SPLITS=257", "SPLITK=0", "TSK=6", "ASYNC_STAGES=1", "ASYNC_STAGES=5"};
     assert_params_refused("xgemm-direct-splitk", params, sizeof params / sizeof params[0]);
 }
 
@@ -96,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_all_transposes_layouts_and_leading_dimensions),
         cmocka_unit_test(test_alpha_beta_and_offsets),
         cmocka_unit_test(test_deterministic_and_one_slice_is_xgemm_direct),
+        cmocka_unit_test(test_async_stages),
         cmocka_unit_test(test_bad_parameters_are_refused),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);

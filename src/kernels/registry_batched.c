@@ -46,13 +46,13 @@ static const gk_kernel_def kernels[] = {
         .function = "gk_xgemm_direct",
         .summary = "batched: xgemm-direct's tiles, one matrix per grid z (strided build), operands as stored",
         /* xgemm-direct/small's H200 tiles: the batch, not the tiles, fills the device */
-        .params = {XGEMM_TILE_PARAMS_AT(64, 64, 16, 4, 8),
+        .params = {XGEMM_TILE_PARAMS_AT(64, 64, 16, 4, 8), XGEMM_DIRECT_ASYNC_PARAM,
                    {"STRIDED", 1, "1", "builds xgemm_direct.cl's strided form (the contract's; always 1)"}},
-        .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0", "STRIDED == 1"},
+        .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0", XGEMM_ASYNC_CONSTRAINT, "STRIDED == 1"},
         .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "1",
-        .local_mem_bytes = "2 * TSK * (TSM + TSN + 8) * 4",
+        .local_mem_bytes = XGEMM_DIRECT_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B | GK_DEFINE_VEC_C,
     },
 };

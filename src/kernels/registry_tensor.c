@@ -27,7 +27,7 @@
         {"STAGES", 4, "3,4,5", "local tiles in the cp.async ring"}
 #define WG_CONSTRAINTS                                                                                            \
     "WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16 || NI == 32", "TSK == 32 || TSK == 64",              \
-        "STAGES >= 3 && STAGES <= 6", "(TSK * NI) % (16 * WARPS_M) == 0",                                         \
+        "STAGES >= 3 && STAGES <= 6", "(TSK * NI) % (64 * WARPS_M) == 0",                                         \
         "STAGES * ((SPLIT + 1) * TSK * NI*8 + ((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256) * 4 + 1024 <= 232448"
 #define WG_GEOMETRY                                                                                               \
     .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma", .local_x = "WARPS_M*32", .local_y = "1",   \

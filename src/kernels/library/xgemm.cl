@@ -26,7 +26,8 @@
 // tiles filled by asynchronous copies (cp.async on NVIDIA sm_80 and newer:
 // global to local without registers, S - 1 tiles in flight while one is
 // multiplied; one barrier per tile). Elsewhere the same ring is filled by
-// plain copies, so the pipeline's order is tested on any device.
+// plain copies, so the pipeline's order is tested on any device. The copies
+// are library/async_copy.h's, shared with xgemm_direct.cl.
 
 #ifndef TSM
 #define TSM 128 // tile of C in M per work-group
@@ -64,39 +65,7 @@
 #define STRIDE_ARG(name)
 #endif
 
-#if ASYNC_STAGES >= 2
-#if defined(GK_NV_ARCH) && GK_NV_ARCH >= 80
-// 16 bytes global -> local without registers (L2 only: each tile is read once
-// per work-group). The local address is the 32-bit shared-window address.
-#ifdef GK_CUDA
-#define LOCAL_ADDRESS(p) ((uint)__cvta_generic_to_shared(p))
-#else
-#define LOCAL_ADDRESS(p) ((uint)(size_t)(p))
-#endif
-#define COPY_ASYNC(dst, src)                                                                                   \
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(LOCAL_ADDRESS(dst)), "l"(src) : "memory")
-#define COMMIT_ASYNC() asm volatile("cp.async.commit_group;" ::: "memory")
-#define WAIT_ASYNC_(n) asm volatile("cp.async.wait_group " #n ";" ::: "memory")
-#define WAIT_ASYNC(n) WAIT_ASYNC_(n)
-#else
-#define COPY_ASYNC(dst, src) (*(dst) = *(src))
-#define COMMIT_ASYNC()
-#define WAIT_ASYNC(n)
-#endif
-// cp.async.wait_group takes a literal: the copies allowed in flight.
-#if ASYNC_STAGES == 2
-#define IN_FLIGHT 0
-#elif ASYNC_STAGES == 3
-#define IN_FLIGHT 1
-#elif ASYNC_STAGES == 4
-#define IN_FLIGHT 2
-#else
-#error "ASYNC_STAGES must be 0, 2, 3 or 4"
-#endif
-#define TILES_IN_LOCAL ASYNC_STAGES
-#else
-#define TILES_IN_LOCAL 2
-#endif
+#include "async_copy.h" // COPY_ASYNC16, COMMIT_ASYNC, WAIT_ASYNC, IN_FLIGHT, TILES_IN_LOCAL
 
 __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
 void gk_xgemm(const int M, const int N, const int K,
@@ -154,9 +123,9 @@ void gk_xgemm(const int M, const int N, const int K,
     for (int s = 0; s < ASYNC_STAGES - 1; s++) {
         if (s < tiles) {
             #pragma unroll
-            for (int l = 0; l < LPTA; l++) COPY_ASYNC(&AS_AT(s, l), &A_AT(s * TSK, l));
+            for (int l = 0; l < LPTA; l++) COPY_ASYNC16(&AS_AT(s, l), &A_AT(s * TSK, l));
             #pragma unroll
-            for (int l = 0; l < LPTB; l++) COPY_ASYNC(&BS_AT(s, l), &B_AT(s * TSK, l));
+            for (int l = 0; l < LPTB; l++) COPY_ASYNC16(&BS_AT(s, l), &B_AT(s * TSK, l));
         }
         COMMIT_ASYNC();
     }
@@ -167,9 +136,9 @@ void gk_xgemm(const int M, const int N, const int K,
         if (t + ASYNC_STAGES - 1 < tiles) {
             const int k0 = (t + ASYNC_STAGES - 1) * TSK;
             #pragma unroll
-            for (int l = 0; l < LPTA; l++) COPY_ASYNC(&AS_AT(next, l), &A_AT(k0, l));
+            for (int l = 0; l < LPTA; l++) COPY_ASYNC16(&AS_AT(next, l), &A_AT(k0, l));
             #pragma unroll
-            for (int l = 0; l < LPTB; l++) COPY_ASYNC(&BS_AT(next, l), &B_AT(k0, l));
+            for (int l = 0; l < LPTB; l++) COPY_ASYNC16(&BS_AT(next, l), &B_AT(k0, l));
         }
         COMMIT_ASYNC();
         next = next + 1 == ASYNC_STAGES ? 0 : next + 1;

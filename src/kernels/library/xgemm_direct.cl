@@ -27,6 +27,19 @@
 // Work-item (tx, ty) owns the C elements at rows 4*(tx + i*RTSM) + {0..3}
 // and columns 4*(ty + j*RTSN) + {0..3} of the tile, as in xgemm.cl.
 //
+// ASYNC_STAGES = S >= 2 replaces the register prefetch with xgemm.cl's ring:
+// S local tiles filled by asynchronous copies (library/async_copy.h: cp.async
+// on NVIDIA sm_80 and newer, plain copies elsewhere), S - 1 tiles in flight
+// while one is multiplied, one barrier per tile. The local layout is the same;
+// the copies differ from the loads above: an operand contiguous along M or N
+// whose columns are 16-byte aligned (VEC_A/VEC_B) is copied a float4 at a time
+// as above; any other, K-contiguous ones included, a float at a time, with
+// consecutive work-items on consecutive floats as stored (a 16-byte copy
+// cannot transpose, and the inner loop reads float4 along M and N). On the
+// edges the copies zero-fill instead of branching: elements outside the
+// matrix are copies of 0 bytes, from the matrix's first element (an address
+// inside the buffer). ASYNC_STAGES = 0 is the kernel above, unchanged.
+//
 // Built with -DSPLITK=1 (GK_CONTRACT_GEMM_DIRECT_SPLIT, the registry's
 // xgemm-direct-splitk): split-K without packing. Work-group z along the grid's
 // third dimension multiplies the K-slice [z*kslice, min(K, (z+1)*kslice)) of
@@ -69,6 +82,9 @@
 #endif
 #ifndef SPLITK
 #define SPLITK 0
+#endif
+#ifndef ASYNC_STAGES
+#define ASYNC_STAGES 0 // local tiles in an asynchronously filled ring; 0: two, through registers
 #endif
 
 #define RTSM (TSM / WPTM) // work-items along M
@@ -191,6 +207,79 @@ HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, c
 #define STORE_B(buf) store_kmajor(Bs[buf], rb, tid, ROW_B, LPTB)
 #endif
 
+#include "async_copy.h" // COPY_ASYNC*, COMMIT_ASYNC, WAIT_ASYNC, IN_FLIGHT, TILES_IN_LOCAL
+
+#if ASYNC_STAGES >= 2
+// The ring's copies of one operand's tile at (x0, k0) into the local tile t
+// (`row` float4 per k, as store_outer/store_kmajor lay it out). Whole tiles
+// copy unchecked (`full`, uniform over the work-group); on the edges every
+// copy is made, zero-filled past the matrix, from X (its first element) where
+// nothing of it is inside.
+
+// A float4 along x (contiguous, columns 16-byte aligned) per copy, as load_outer's.
+HELPER void copy_outer4(__local float4* t, const __global float* X, const int ld, const int size, const int K,
+                        const int x0, const int k0, const int tid, const int tile, const int row, const int loads,
+                        const int full)
+{
+    if (full) {
+        #pragma unroll
+        for (int l = 0; l < loads; l++) {
+            const int id = tid + l * THREADS;
+            COPY_ASYNC16(t + (id / (tile / 4)) * row + id % (tile / 4),
+                         X + OUTER_X(x0, id, tile) + OUTER_K(k0, id, tile) * ld);
+        }
+    } else {
+        #pragma unroll
+        for (int l = 0; l < loads; l++) {
+            const int id = tid + l * THREADS, x = OUTER_X(x0, id, tile), k = OUTER_K(k0, id, tile);
+            const int n = k < K ? min(max(size - x, 0), 4) : 0; // floats inside the matrix
+            COPY_ASYNC16_ZFILL(t + (id / (tile / 4)) * row + id % (tile / 4), n ? X + x + k * ld : X, 4 * n);
+        }
+    }
+}
+
+// A float per copy, element e = tid + c*THREADS of the tile: consecutive
+// work-items on consecutive floats along x (kmajor 0: element (x, k) at
+// X[x + k*ld]) or along k (kmajor 1: at X[k + x*ld]), so that each copy
+// instruction of a warp reads whole sectors. The local stores of a K-major
+// tile land on banks 4*k + x: conflict-free at TSK = 8, two-way at 16.
+HELPER void copy_floats(__local float4* tile, const __global float* X, const int ld, const int size, const int K,
+                        const int x0, const int k0, const int tid, const int tile_x, const int row, const int loads,
+                        const int kmajor, const int full)
+{
+    __local float* t = (__local float*)tile;
+    #pragma unroll
+    for (int c = 0; c < 4 * loads; c++) {
+        const int e = tid + c * THREADS;
+        const int dx = kmajor ? e / TSK : e % tile_x, dk = kmajor ? e % TSK : e / tile_x;
+        const int x = x0 + dx, k = k0 + dk;
+        const __global float* src = X + (kmajor ? k + x * ld : x + k * ld);
+        if (full) {
+            COPY_ASYNC4(t + dk * row * 4 + dx, src);
+        } else {
+            const int inside = x < size && k < K;
+            COPY_ASYNC4_ZFILL(t + dk * row * 4 + dx, inside ? src : X, inside ? 4 : 0);
+        }
+    }
+}
+
+// Tile k0 of each operand into ring slot s.
+#if TRANS_A
+#define COPY_A(s, k0, full) copy_floats(As[s], A, lda, M, K, m0, k0, tid, TSM, ROW_A, LPTA, 1, full)
+#elif VEC_A
+#define COPY_A(s, k0, full) copy_outer4(As[s], A, lda, M, K, m0, k0, tid, TSM, ROW_A, LPTA, full)
+#else
+#define COPY_A(s, k0, full) copy_floats(As[s], A, lda, M, K, m0, k0, tid, TSM, ROW_A, LPTA, 0, full)
+#endif
+#if !TRANS_B
+#define COPY_B(s, k0, full) copy_floats(Bs[s], B, ldb, N, K, n0, k0, tid, TSN, ROW_B, LPTB, 1, full)
+#elif VEC_B
+#define COPY_B(s, k0, full) copy_outer4(Bs[s], B, ldb, N, K, n0, k0, tid, TSN, ROW_B, LPTB, full)
+#else
+#define COPY_B(s, k0, full) copy_floats(Bs[s], B, ldb, N, K, n0, k0, tid, TSN, ROW_B, LPTB, 0, full)
+#endif
+#endif
+
 __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
 #if SPLITK
 void gk_xgemm_direct(const int M, const int N, const int K_ALL, const int kslice,
@@ -237,8 +326,8 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
     const int n0 = get_group_id(1) * TSN;
     const int inside_m = m0 + TSM <= M, inside_n = n0 + TSN <= N;
 
-    __local float4 As[2][TSK * ROW_A];
-    __local float4 Bs[2][TSK * ROW_B];
+    __local float4 As[TILES_IN_LOCAL][TSK * ROW_A];
+    __local float4 Bs[TILES_IN_LOCAL][TSK * ROW_B];
 
     float4 acc[WPTN][VM];
     #pragma unroll
@@ -247,6 +336,33 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
         for (int i = 0; i < VM; i++)
             acc[j][i] = (float4)(0.0f);
 
+#if ASYNC_STAGES >= 2
+    // As xgemm.cl's ring: tiles 0 .. S-2 in flight before the loop; tile
+    // t + S - 1 goes into the slot tile t - 1 used, once the barrier shows
+    // everyone is done with it. Every iteration commits one group (empty past
+    // the last tile), so "all but IN_FLIGHT groups done" means "tile t landed".
+    const int tiles = (K + TSK - 1) / TSK;
+    #pragma unroll
+    for (int s = 0; s < ASYNC_STAGES - 1; s++) {
+        if (s < tiles) {
+            const int full_k = (s + 1) * TSK <= K;
+            COPY_A(s, s * TSK, inside_m && full_k);
+            COPY_B(s, s * TSK, inside_n && full_k);
+        }
+        COMMIT_ASYNC();
+    }
+    int cur = 0, next = ASYNC_STAGES - 1; // slots of tiles t and t + S - 1
+    for (int t = 0; t < tiles; t++) {
+        WAIT_ASYNC(IN_FLIGHT);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t + ASYNC_STAGES - 1 < tiles) {
+            const int k0 = (t + ASYNC_STAGES - 1) * TSK, full_k = k0 + TSK <= K;
+            COPY_A(next, k0, inside_m && full_k);
+            COPY_B(next, k0, inside_n && full_k);
+        }
+        COMMIT_ASYNC();
+        next = next + 1 == ASYNC_STAGES ? 0 : next + 1;
+#else
     // The first tile, then (as xgemm) each step prefetches the next tile into
     // registers, computes the current one, and stores the next.
     float4 ra[LPTA], rb[LPTB];
@@ -265,6 +381,7 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
             LOAD_A(k0, inside_m && full_k);
             LOAD_B(k0, inside_n && full_k);
         }
+#endif
 
         #pragma unroll
         for (int k = 0; k < TSK; k++) {
@@ -285,6 +402,10 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
             }
         }
 
+#if ASYNC_STAGES >= 2
+        cur = cur + 1 == ASYNC_STAGES ? 0 : cur + 1;
+    }
+#else
         // The other buffer was last read before the previous barrier: safe to fill.
         if (has_next) {
             STORE_A(cur ^ 1);
@@ -292,6 +413,7 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#endif
     // C = alpha * acc + beta * C; whole float4 inside the matrix where C allows.
     const int inside = inside_m && inside_n;
     #pragma unroll
