@@ -65,6 +65,9 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *value, CUdevice_attribute attrib, CUd
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
     case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *value = 1980000; break; /* kHz */
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = 49152; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+        *value = state.optin_shared ? state.optin_shared : 232448;
+        break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *value = 2147483647; break;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: *value = 65535; break;
@@ -321,6 +324,16 @@ CUresult CUDAAPI cuFuncGetAttribute(int *value, CUfunction_attribute attrib, CUf
     return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction function, CUfunction_attribute attrib, int value)
+{
+    (void)function;
+    const int limit = state.optin_shared ? state.optin_shared : 232448;
+    if (attrib != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES || value < 0 || value > limit)
+        return CUDA_ERROR_INVALID_VALUE;
+    state.dynamic_allowed = value;
+    return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
                                 unsigned int by, unsigned int bz, unsigned int shared, CUstream stream, void **params,
                                 void **extra)
@@ -328,8 +341,11 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, 
     (void)f;
     (void)stream;
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
-    if (extra || shared || !params) return CUDA_ERROR_INVALID_VALUE;
+    if (extra || !params) return CUDA_ERROR_INVALID_VALUE;
+    /* Beyond 48 KiB only as allowed for the function first (one function at a time here). */
+    if (shared > 49152 && shared > (unsigned)state.dynamic_allowed) return CUDA_ERROR_INVALID_VALUE;
     mock_launch *l = &state.last;
+    l->shared = shared;
     snprintf(l->function, sizeof l->function, "%s", (const char *)f);
     l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = gz;
     l->block[0] = bx, l->block[1] = by, l->block[2] = bz;

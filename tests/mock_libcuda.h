@@ -10,6 +10,7 @@
 typedef struct mock_launch {
     char function[64];
     unsigned grid[3], block[3];
+    unsigned shared; /* dynamic shared memory bytes */
     uint64_t params[MOCK_MAX_PARAMS]; /* first 8 bytes of each parameter */
 } mock_launch;
 
@@ -24,6 +25,8 @@ typedef struct mock_cuda_state_t {
     int expected_params; /* set by the test: how many parameters to record */
     int max_threads;     /* set by the test: the kernels' block limit (0 = 1024) */
     int cc_major, cc_minor; /* set by the test: compute capability (0 = 9.0) */
+    int optin_shared;       /* set by the test: the opt-in shared memory limit (0 = 232448, Hopper's) */
+    int dynamic_allowed;    /* the last function's MAX_DYNAMIC_SHARED_SIZE_BYTES (cuFuncSetAttribute) */
     char function[64];
     mock_launch last;
 } mock_cuda_state_t;

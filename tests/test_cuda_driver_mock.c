@@ -171,6 +171,42 @@ static void test_copies_build_and_launch(void **state)
     free(back);
 }
 
+/* A kernel whose local memory is sized at launch (the wgmma kernels: sm_90a, beyond 48 KiB): allowed for the
+ * function up to the device's opt-in limit, then launched with it; over the limit, refused before launching. */
+static void test_dynamic_local_memory(void **state)
+{
+    (void)state;
+    require_mock();
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, "mock"), GEMMKIT_SUCCESS);
+    const int64_t n = 256;
+    gemmkit_buffer *d = NULL;
+    assert_int_equal(gemmkit_buffer_create(ctx, (size_t)(n * n), &d), GEMMKIT_SUCCESS);
+    const gemmkit_options options = {.kernel = "xgemm-wgmma-3xtf32", .params = "WARPS_M=8,NI=16,TSK=32,STAGES=4"};
+    mock->expected_params = 14;
+    int launches = mock->launches;
+    gemmkit_status status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS,
+                                                  n, n, n, 1.0f, d, 0, n, d, 0, n, 0.0f, d, 0, n);
+    if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+    assert_int_equal(mock->launches, launches + 1);
+    assert_string_equal(mock->last.function, "gk_xgemm_wgmma");
+    /* 4 stages of B big and small (32 x 128) and A ((128 + 8) x (32 + 4), to 256 floats), 1024 to align */
+    const unsigned bytes = 4 * (2 * 32 * 128 + 5120) * 4 + 1024;
+    assert_int_equal(mock->last.shared, bytes);
+    assert_int_equal(mock->dynamic_allowed, bytes);
+
+    mock->optin_shared = 100 * 1024;
+    launches = mock->launches;
+    status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, n, n, n, 1.0f,
+                                   d, 0, n, d, 0, n, 0.0f, d, 0, n);
+    mock->optin_shared = 0;
+    assert_int_equal(status, GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE);
+    assert_non_null(strstr(gemmkit_last_error_message(), "shared memory"));
+    assert_int_equal(mock->launches, launches);
+    gemmkit_buffer_destroy(d);
+    gemmkit_context_destroy(ctx);
+}
+
 /* A device newer than NVRTC knows gets PTX, which the driver compiles. */
 static void test_newer_device_gets_ptx(void **state)
 {
@@ -344,6 +380,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_info),
         cmocka_unit_test(test_copies_build_and_launch),
+        cmocka_unit_test(test_dynamic_local_memory),
         cmocka_unit_test(test_newer_device_gets_ptx),
         cmocka_unit_test(test_tiled_copies),
         cmocka_unit_test(test_staged_buffer_copies),
