@@ -175,27 +175,11 @@ HELPER void split4_in_place(__local float4* x, __local float4* small)
 // ---- Copies of a K tile into a stage --------------------------------------
 HELPER int clamp4(const int left) { return left < 0 ? 0 : left > 4 ? 4 : left; }
 
-// A tile (element (m, k) of op(A), k in [k0, k0 + TSK)) at A_AT: VEC_A, four
-// floats along the contiguous dimension per copy, consecutive work-items along
-// it; otherwise one float per copy, consecutive work-items on consecutive
-// floats (32 banks; 4-float steps would put 32 work-items on 8 banks).
+// A tile (element (m, k) of op(A), k in [k0, k0 + TSK)) at A_AT: four floats
+// along the contiguous dimension per copy, consecutive work-items along it.
 HELPER void copy_a(__local float* As, const __global float* A, const int lda, const int M, const int K, const int m0,
                    const int k0, const int tid)
 {
-#if !VEC_A
-    #pragma unroll 4 // (whole: its addresses, hoisted out of the tile loop, spill)
-    for (int l = 0; l < TSK * TSM / THREADS; l++) {
-        const int id = tid + l * THREADS;
-#if TRANS_A
-        const int k = id % TSK, m = id / TSK;
-#else
-        const int m = id % TSM, k = id / TSM;
-#endif
-        const int inside = m0 + m < M && k0 + k < K;
-        COPY4(As + A_AT(m, k), inside ? A + (TRANS_A ? (k0 + k) + (m0 + m) * lda : (m0 + m) + (k0 + k) * lda) : A,
-              inside ? 4 : 0);
-    }
-#else
     #pragma unroll
     for (int l = 0; l < TSK * TSM / 4 / THREADS; l++) {
         const int id = tid + l * THREADS;
@@ -210,10 +194,14 @@ HELPER void copy_a(__local float* As, const __global float* A, const int lda, co
         const __global float* src = A + (m0 + m) + (k0 + k) * lda;
 #define A_NEXT(j) A_AT(m + (j), k)
 #endif
+#if VEC_A
         COPY16(As + A_NEXT(0), left ? src : A, 4 * left);
+#else
+        #pragma unroll
+        for (int j = 0; j < 4; j++) COPY4(As + A_NEXT(j), j < left ? src + j : A, j < left ? 4 : 0);
+#endif
 #undef A_NEXT
     }
-#endif
 }
 
 // Element (n, k) of a B tile in the swizzled layout (header), in floats.
@@ -273,59 +261,42 @@ HELPER void store_b(__local float* Bs, __local float* Bsmall, const float4 (*r)[
     }
 }
 #else
-// K contiguous. VEC_B: a float4 (n, k..k+3) per copy, consecutive work-items
-// down a column (whole 128-byte lines; the swizzle keeps the local writes of
-// eight work-items on eight bank groups). Otherwise one float per copy,
-// consecutive work-items down a column (a 32-k column's 32 floats meet 32
-// banks through the swizzle). Each work-item later rounds what it copied
-// itself (round_b), in the same order.
-#if VEC_B
-#define B_WIDTH 4
-#else
-#define B_WIDTH 1
-#endif
-#define B_UNITS (TSK * TSN / B_WIDTH / THREADS)
-#define B_UNIT_N(id) ((id) / (TSK / B_WIDTH))
-#define B_UNIT_K(id) (B_WIDTH * ((id) % (TSK / B_WIDTH)))
+// K contiguous: a float4 (n, k..k+3) per copy, consecutive work-items down a
+// column (whole 128-byte lines; the swizzle keeps the local writes of eight
+// work-items on eight bank groups). Each work-item later rounds what it
+// copied itself (round_b), in the same order.
+#define B_UNITS (TSK * TSN / 4 / THREADS)
+#define B_UNIT_N(id) ((id) / (TSK / 4))
+#define B_UNIT_K(id) (4 * ((id) % (TSK / 4)))
 
 HELPER void copy_b(__local float* Bs, const __global float* B, const int ldb, const int N, const int K, const int n0,
                    const int k0, const int tid)
 {
-#if VEC_B
     #pragma unroll
-#else
-    #pragma unroll 4 // (whole: its addresses, hoisted out of the tile loop, spill)
-#endif
     for (int l = 0; l < B_UNITS; l++) {
         const int id = tid + l * THREADS, n = B_UNIT_N(id), k = B_UNIT_K(id);
+        const int left = n0 + n < N ? clamp4(K - k0 - k) : 0;
         const __global float* src = B + (k0 + k) + (n0 + n) * ldb;
 #if VEC_B
-        const int left = n0 + n < N ? clamp4(K - k0 - k) : 0;
         COPY16(Bs + B_AT(n, k), left ? src : B, 4 * left);
 #else
-        const int inside = n0 + n < N && k0 + k < K;
-        COPY4(Bs + B_AT(n, k), inside ? src : B, inside ? 4 : 0);
+        #pragma unroll
+        for (int j = 0; j < 4; j++) COPY4(Bs + B_AT(n, k) + j, j < left ? src + j : B, j < left ? 4 : 0);
 #endif
     }
 }
 
-// 3xTF32: this work-item's copies of a B tile rounded in place to TF32 (big),
-// their small parts at the same places of Bsmall. TF32 (SPLIT=0) leaves B as
-// copied: the tensor cores read its top 19 bits (the TF32 bound of
-// tools/check allows one operand truncated).
+// 3xTF32: this work-item's copied float4 of a B tile rounded in place to TF32
+// (big), their small parts at the same places of Bsmall. TF32 (SPLIT=0)
+// leaves B as copied: the tensor cores read its top 19 bits (the TF32 bound
+// of tools/check allows one operand truncated).
 HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
 {
 #if SPLIT
     #pragma unroll
     for (int l = 0; l < B_UNITS; l++) {
         const int at = B_AT(B_UNIT_N(tid + l * THREADS), B_UNIT_K(tid + l * THREADS));
-#if VEC_B
         split4_in_place((__local float4*)(Bs + at), (__local float4*)(Bsmall + at));
-#else
-        const float v = Bs[at], big = tf32_of(v);
-        Bs[at] = big;
-        Bsmall[at] = tf32_of(v - big);
-#endif
     }
 #endif
 }
