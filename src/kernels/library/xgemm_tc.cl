@@ -80,9 +80,7 @@
 // Inlined at every use, so that private arrays stay in registers.
 #define HELPER static inline __attribute__((always_inline))
 
-// x rounded to TF32 (10 explicit mantissa bits, ties away from zero), as bits:
-// cvt.rna.tf32.f32's result, in integer operations.
-HELPER uint tf32_bits(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
+#include "tf32.h" // tf32_bits, split_tf32, store_m16n8
 
 // d = a * b + d on one m16n8k8 tile (fragments as in the header).
 #define MMA(d, a, b)                                                                                          \
@@ -233,34 +231,21 @@ void gk_xgemm_tc(const int M, const int N, const int K, const float alpha,
 #endif
         #pragma unroll
         for (int kk = 0; kk < TSK; kk += 8) {
-            uint a_big[MI][4], b_big[NI][2];
-#if SPLIT
-            uint a_small[MI][4], b_small[NI][2];
-#endif
+            uint a_big[MI][4], b_big[NI][2], a_small[MI][4], b_small[NI][2]; // small: 3xTF32 only
             #pragma unroll
             for (int i = 0; i < MI; i++) {
                 const int r = wm0 + i * 16 + g;
                 const float x[4] = {as[(kk + t) * ROW_A * 4 + r], as[(kk + t) * ROW_A * 4 + r + 8],
                                     as[(kk + t + 4) * ROW_A * 4 + r], as[(kk + t + 4) * ROW_A * 4 + r + 8]};
                 #pragma unroll
-                for (int q = 0; q < 4; q++) {
-                    a_big[i][q] = tf32_bits(x[q]);
-#if SPLIT
-                    a_small[i][q] = tf32_bits(x[q] - as_float(a_big[i][q]));
-#endif
-                }
+                for (int q = 0; q < 4; q++) split_tf32(x[q], &a_big[i][q], &a_small[i][q]);
             }
             #pragma unroll
             for (int j = 0; j < NI; j++) {
                 const int c = wn0 + j * 8 + g;
                 const float y[2] = {bs[(kk + t) * ROW_B * 4 + c], bs[(kk + t + 4) * ROW_B * 4 + c]};
                 #pragma unroll
-                for (int q = 0; q < 2; q++) {
-                    b_big[j][q] = tf32_bits(y[q]);
-#if SPLIT
-                    b_small[j][q] = tf32_bits(y[q] - as_float(b_big[j][q]));
-#endif
-                }
+                for (int q = 0; q < 2; q++) split_tf32(y[q], &b_big[j][q], &b_small[j][q]);
             }
             #pragma unroll
             for (int i = 0; i < MI; i++)
@@ -291,19 +276,10 @@ void gk_xgemm_tc(const int M, const int N, const int K, const float alpha,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    // C = alpha * acc + beta * C, element by element (c0..c3 as in the header).
+    // C = alpha * acc + beta * C (c0..c3 as in the header).
     #pragma unroll
     for (int i = 0; i < MI; i++)
         #pragma unroll
         for (int j = 0; j < NI; j++)
-            #pragma unroll
-            for (int q = 0; q < 4; q++) {
-                const int m = m0 + wm0 + i * 16 + g + (q / 2) * 8;
-                const int n = n0 + wn0 + j * 8 + 2 * t + q % 2;
-                if (m < M && n < N) {
-                    __global float* out = C + m + n * ldc;
-                    const float v = alpha * acc[i][j][q];
-                    *out = beta == 0.0f ? v : fma(beta, *out, v);
-                }
-            }
+            store_m16n8(C, ldc, M, N, m0 + wm0 + i * 16 + g, n0 + wn0 + j * 8 + 2 * t, acc[i][j], alpha, beta);
 }

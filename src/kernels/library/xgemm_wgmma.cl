@@ -158,9 +158,7 @@ HELPER ulong b_descriptor(const __local float* tile)
 #define B_STEP(kk) ((ulong)(((kk) / 4) * TSN * 8 + ((kk) % 4) * 2))
 
 // ---- TF32 rounding --------------------------------------------------------
-// x rounded to TF32 (ties away from zero, as cvt.rna.tf32.f32), as bits.
-HELPER uint tf32_bits(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
-HELPER float tf32_of(const float x) { return as_float(tf32_bits(x)); }
+#include "tf32.h" // tf32_bits, tf32_of, split_tf32, store_m16n8
 HELPER float component(const float4 v, const int j) { return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w; }
 
 // x's big parts over x, their small parts at small (3xTF32).
@@ -331,12 +329,7 @@ HELPER void load_fragments(const __local float* as, uint (*big)[4], uint (*small
         const float x[4] = {as[A_AT(r, k + t)], as[A_AT(r + 8, k + t)], as[A_AT(r, k + t + 4)],
                             as[A_AT(r + 8, k + t + 4)]};
         #pragma unroll
-        for (int q = 0; q < 4; q++) {
-            big[kk][q] = tf32_bits(x[q]);
-#if SPLIT
-            small[kk][q] = tf32_bits(x[q] - as_float(big[kk][q]));
-#endif
-        }
+        for (int q = 0; q < 4; q++) split_tf32(x[q], &big[kk][q], &small[kk][q]);
     }
 }
 
@@ -429,17 +422,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    // C = alpha * acc + beta * C, element by element (c0..c3 as in the header).
+    // C = alpha * acc + beta * C (c0..c3 as in the header).
     #pragma unroll
-    for (int j = 0; j < NI; j++)
-        #pragma unroll
-        for (int q = 0; q < 4; q++) {
-            const int m = m0 + wm0 + g + (q / 2) * 8;
-            const int n = n0 + j * 8 + 2 * t + q % 2;
-            if (m < M && n < N) {
-                __global float* out = C + m + n * ldc;
-                const float v = alpha * acc[j][q];
-                *out = beta == 0.0f ? v : fma(beta, *out, v);
-            }
-        }
+    for (int j = 0; j < NI; j++) store_m16n8(C, ldc, M, N, m0 + wm0 + g, n0 + j * 8 + 2 * t, acc[j], alpha, beta);
 }
