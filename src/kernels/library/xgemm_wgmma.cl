@@ -173,34 +173,62 @@ HELPER void split4_in_place(__local float4* x, __local float4* small)
 // ---- Copies of a K tile into a stage --------------------------------------
 HELPER int clamp4(const int left) { return left < 0 ? 0 : left > 4 ? 4 : left; }
 
-// A tile (element (m, k) of op(A), k in [k0, k0 + TSK)) at A_AT: four floats
-// along the contiguous dimension per copy, consecutive work-items along it.
+// A tile (element (m, k) of op(A), k in [k0, k0 + TSK)) at A_AT, in units of
+// four floats along the contiguous dimension, consecutive work-items along it:
+// unit u of this work-item at local A_AT(m, k) (A_UNIT), `left` of its floats
+// inside the matrix, from src. VEC_A: one 16-byte copy per unit. Otherwise
+// (columns not 16-byte aligned) through registers: loaded when the tile's
+// copies are issued, stored as one float4 at the end of the tile (four 4-byte
+// copies per unit measured 35% slower at 4095^3).
+#define A_UNITS (TSK * TSM / 4 / THREADS)
+#if TRANS_A // K contiguous: (m, k..k+3)
+#define A_UNIT(u, k0)                                                                                          \
+    const int id = tid + (u) * THREADS, k = 4 * (id % (TSK / 4)), m = id / (TSK / 4);                           \
+    const int left = m0 + m < M ? clamp4(K - (k0) - k) : 0;                                                    \
+    const __global float* src = A + ((k0) + k) + (m0 + m) * lda
+#else // M contiguous: (m..m+3, k)
+#define A_UNIT(u, k0)                                                                                          \
+    const int id = tid + (u) * THREADS, m = 4 * (id % (TSM / 4)), k = id / (TSM / 4);                           \
+    const int left = (k0) + k < K ? clamp4(M - m0 - m) : 0;                                                    \
+    const __global float* src = A + (m0 + m) + ((k0) + k) * lda
+#endif
+
+#if VEC_A
 HELPER void copy_a(__local float* As, const __global float* A, const int lda, const int M, const int K, const int m0,
                    const int k0, const int tid)
 {
     #pragma unroll
-    for (int l = 0; l < TSK * TSM / 4 / THREADS; l++) {
-        const int id = tid + l * THREADS;
-#if TRANS_A // K contiguous: (m, k..k+3)
-        const int k = 4 * (id % (TSK / 4)), m = id / (TSK / 4);
-        const int left = m0 + m < M ? clamp4(K - k0 - k) : 0;
-        const __global float* src = A + (k0 + k) + (m0 + m) * lda;
-#define A_NEXT(j) A_AT(m, k + (j))
-#else // M contiguous: (m..m+3, k)
-        const int m = 4 * (id % (TSM / 4)), k = id / (TSM / 4);
-        const int left = k0 + k < K ? clamp4(M - m0 - m) : 0;
-        const __global float* src = A + (m0 + m) + (k0 + k) * lda;
-#define A_NEXT(j) A_AT(m + (j), k)
-#endif
-#if VEC_A
-        COPY16(As + A_NEXT(0), left ? src : A, 4 * left);
-#else
-        #pragma unroll
-        for (int j = 0; j < 4; j++) COPY4(As + A_NEXT(j), j < left ? src + j : A, j < left ? 4 : 0);
-#endif
-#undef A_NEXT
+    for (int u = 0; u < A_UNITS; u++) {
+        A_UNIT(u, k0);
+        COPY16(As + A_AT(m, k), left ? src : A, 4 * left);
     }
 }
+#else
+HELPER void load_a(float4* r, const __global float* A, const int lda, const int M, const int K, const int m0,
+                   const int k0, const int tid)
+{
+    #pragma unroll
+    for (int u = 0; u < A_UNITS; u++) {
+        A_UNIT(u, k0);
+        r[u] = (float4)(left > 0 ? src[0] : 0.0f, left > 1 ? src[1] : 0.0f, left > 2 ? src[2] : 0.0f,
+                        left > 3 ? src[3] : 0.0f);
+    }
+}
+
+HELPER void store_a(__local float* As, const float4* r, const int M, const int K, const int m0, const int tid)
+{
+    #pragma unroll
+    for (int u = 0; u < A_UNITS; u++) {
+        const int id = tid + u * THREADS;
+#if TRANS_A
+        const int k = 4 * (id % (TSK / 4)), m = id / (TSK / 4);
+#else
+        const int m = 4 * (id % (TSM / 4)), k = id / (TSM / 4);
+#endif
+        *(__local float4*)(As + A_AT(m, k)) = r[u];
+    }
+}
+#endif
 
 // Element (n, k) of a B tile in the swizzled layout (header), in floats.
 #define B_AT(n, k) (((k) / 32) * TSN * 32 + ((n) / 8) * 256 + ((n) % 8) * 32 + ((((k) % 32) / 4) ^ ((n) % 8)) * 4 + (k) % 4)
@@ -267,6 +295,7 @@ HELPER void store_b(__local float* Bs, __local float* Bsmall, const float4 (*r)[
 #define B_UNIT_N(id) ((id) / (TSK / 4))
 #define B_UNIT_K(id) (4 * ((id) % (TSK / 4)))
 
+#if VEC_B
 HELPER void copy_b(__local float* Bs, const __global float* B, const int ldb, const int N, const int K, const int n0,
                    const int k0, const int tid)
 {
@@ -275,14 +304,39 @@ HELPER void copy_b(__local float* Bs, const __global float* B, const int ldb, co
         const int id = tid + l * THREADS, n = B_UNIT_N(id), k = B_UNIT_K(id);
         const int left = n0 + n < N ? clamp4(K - k0 - k) : 0;
         const __global float* src = B + (k0 + k) + (n0 + n) * ldb;
-#if VEC_B
         COPY16(Bs + B_AT(n, k), left ? src : B, 4 * left);
+    }
+}
 #else
-        #pragma unroll
-        for (int j = 0; j < 4; j++) COPY4(Bs + B_AT(n, k) + j, j < left ? src + j : B, j < left ? 4 : 0);
+// Columns not 16-byte aligned: through registers as A's (load_a), rounded and
+// split when stored.
+HELPER void load_b(float4* r, const __global float* B, const int ldb, const int N, const int K, const int n0,
+                   const int k0, const int tid)
+{
+    #pragma unroll
+    for (int l = 0; l < B_UNITS; l++) {
+        const int id = tid + l * THREADS, n = B_UNIT_N(id), k = B_UNIT_K(id);
+        const int left = n0 + n < N ? clamp4(K - k0 - k) : 0;
+        const __global float* src = B + (k0 + k) + (n0 + n) * ldb;
+        r[l] = (float4)(left > 0 ? src[0] : 0.0f, left > 1 ? src[1] : 0.0f, left > 2 ? src[2] : 0.0f,
+                        left > 3 ? src[3] : 0.0f);
+    }
+}
+
+HELPER void store_b(__local float* Bs, __local float* Bsmall, const float4* r, const int tid)
+{
+    #pragma unroll
+    for (int l = 0; l < B_UNITS; l++) {
+        const int at = B_AT(B_UNIT_N(tid + l * THREADS), B_UNIT_K(tid + l * THREADS));
+        const float4 big = (float4)(tf32_of(r[l].x), tf32_of(r[l].y), tf32_of(r[l].z), tf32_of(r[l].w));
+        *(__local float4*)(Bs + at) = big;
+#if SPLIT
+        *(__local float4*)(Bsmall + at) = (float4)(tf32_of(r[l].x - big.x), tf32_of(r[l].y - big.y),
+                                                 tf32_of(r[l].z - big.z), tf32_of(r[l].w - big.w));
 #endif
     }
 }
+#endif
 
 // 3xTF32: this work-item's copied float4 of a B tile rounded in place to TF32
 // (big), their small parts at the same places of Bsmall. TF32 (SPLIT=0)
@@ -303,8 +357,18 @@ HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
 #define B_STAGE(s) (L + (s) * STAGE_FLOATS)
 #define B_SMALL(s) (B_STAGE(s) + (SPLIT ? B_FLOATS : 0))
 #define A_STAGE(s) (B_STAGE(s) + (SPLIT + 1) * B_FLOATS)
-// Issues the copies of a tile into its stage (TRANS_B: B's loads into rb, stored by STORE_B).
-#if TRANS_B
+// COPY_TILE issues the copies of a tile into its stage; an operand that goes
+// through registers (unaligned A; B N-contiguous or unaligned) is loaded into
+// ra / rb there and stored by STORE_TILE; ROUND_B rounds and splits B copied
+// by cp.async.
+#if VEC_A
+#define COPY_A(tile) copy_a(A_STAGE((tile) % STAGES), A, lda, M, K, m0, (tile) * TSK, tid)
+#define STORE_A(tile)
+#else
+#define COPY_A(tile) load_a(ra, A, lda, M, K, m0, (tile) * TSK, tid)
+#define STORE_A(tile) store_a(A_STAGE((tile) % STAGES), ra, M, K, m0, tid)
+#endif
+#if TRANS_B || !VEC_B
 #define COPY_B(tile) load_b(rb, B, ldb, N, K, n0, (tile) * TSK, tid)
 #define STORE_B(tile) store_b(B_STAGE((tile) % STAGES), B_SMALL((tile) % STAGES), rb, tid)
 #define ROUND_B(tile)
@@ -315,8 +379,13 @@ HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
 #endif
 #define COPY_TILE(tile)                                                                                        \
     do {                                                                                                       \
-        copy_a(A_STAGE((tile) % STAGES), A, lda, M, K, m0, (tile) * TSK, tid);                                 \
+        COPY_A(tile);                                                                                          \
         COPY_B(tile);                                                                                          \
+    } while (0)
+#define STORE_TILE(tile)                                                                                       \
+    do {                                                                                                       \
+        STORE_A(tile);                                                                                         \
+        STORE_B(tile);                                                                                         \
     } while (0)
 
 // This warp's A fragments of a stage (rows wm0 + g, + 8; k t, t + 4 of each 8),
@@ -361,13 +430,18 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
     // The ring's first STAGES - 1 tiles, one copy group each (empty past the
     // end: the count of groups per tile stays fixed for COPY_WAIT).
     const int tiles = (K + TSK - 1) / TSK;
+#if !VEC_A
+    float4 ra[A_UNITS];
+#endif
 #if TRANS_B
     float4 rb[B_BLOCKS][4];
+#elif !VEC_B
+    float4 rb[B_UNITS];
 #endif
     for (int s = 0; s < STAGES - 1; s++) {
         if (s < tiles) {
             COPY_TILE(s);
-            STORE_B(s);
+            STORE_TILE(s);
         }
         COPY_COMMIT();
     }
@@ -405,10 +479,10 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         }
         WGMMA_COMMIT();
         // While the tensor cores work: tile + 1's copies by this work-item,
-        // rounded (TRANS_B: the loads issued above, stored).
+        // rounded; the loads into registers issued above, stored.
         COPY_WAIT(STAGES - 2);
         if (tile + 1 < tiles) ROUND_B(tile + 1);
-        if (tile + STAGES - 1 < tiles) STORE_B(tile + STAGES - 1);
+        if (tile + STAGES - 1 < tiles) STORE_TILE(tile + STAGES - 1);
         FENCE_PROXY_ASYNC();
         WGMMA_WAIT(0);
         fence_registers(SUM);
