@@ -190,8 +190,9 @@ static void test_dynamic_local_memory(void **state)
     if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
     assert_int_equal(mock->launches, launches + 1);
     assert_string_equal(mock->last.function, "gk_xgemm_wgmma");
-    /* 4 stages of B big and small (32 x 128) and A ((128 + 8) x (32 + 4), to 256 floats), 1024 to align */
-    const unsigned bytes = 4 * (2 * 32 * 128 + 5120) * 4 + 1024;
+    /* 4 stages of B big and small (32 x 128) and A ((128 + 8) x (32 + 4), to 256 floats), 1024 to align, 128
+     * for the ring's mbarriers */
+    const unsigned bytes = 4 * (2 * 32 * 128 + 5120) * 4 + 1024 + 128;
     assert_int_equal(mock->last.shared, bytes);
     assert_int_equal(mock->dynamic_allowed, bytes);
 

@@ -28,11 +28,11 @@
 #define WG_CONSTRAINTS                                                                                            \
     "WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16 || NI == 32", "TSK == 32 || TSK == 64",              \
         "STAGES >= 3 && STAGES <= 6", "(TSK * NI) % (64 * WARPS_M) == 0",                                         \
-        "STAGES * ((SPLIT + 1) * TSK * NI*8 + ((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256) * 4 + 1024 <= 232448"
+        "STAGES * ((SPLIT + 1) * TSK * NI*8 + ((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256) * 4 + 1024 + 128 <= 232448"
 #define WG_GEOMETRY                                                                                               \
     .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma", .local_x = "WARPS_M*32", .local_y = "1",   \
     .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1",                                                  \
-    .local_mem_bytes = "STAGES * ((SPLIT + 1) * TSK * NI*8 + ((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256) * 4 + 1024",                               \
+    .local_mem_bytes = "STAGES * ((SPLIT + 1) * TSK * NI*8 + ((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256) * 4 + 1024 + 128",                               \
     .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B,                          \
     .flags = GK_FLAG_DYNAMIC_LOCAL, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90
 

@@ -68,6 +68,12 @@
 #define TSM (WARPS_M * 16)
 #define TSN (NI * 8)
 #define THREADS (WARPS_M * 32)
+// Each warpgroup copies its own 64 rows of A and its share of B's columns
+// (COPY_N of them), 128 work-items over COPY_M x TSK and COPY_N x TSK.
+#define WGS (WARPS_M / 4)
+#define COPY_THREADS 128
+#define COPY_M 64
+#define COPY_N (TSN / WGS)
 // A tile: [k][m] rows of TSM + 8 floats when M is contiguous, [m][k] rows of
 // TSK + 4 floats when K is (TRANS_A): either way the 32 work-items of a
 // fragment load meet 32 banks, and the copies need no transposing. Both fit
@@ -105,6 +111,32 @@
 #define WGMMA_WAIT(n) WGMMA_WAIT_(n) // until at most n groups of this warpgroup run
 // Local stores made visible to the tensor cores' (the async proxy's) reads.
 #define FENCE_PROXY_ASYNC() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
+
+// mbarriers in local memory (PTX ISA, "Parallel Synchronization and
+// Communication Instructions: mbarrier"): every work-item arrives once per
+// phase (release), and waits for a phase by its parity (acquire).
+HELPER void phase_init(__local ulong* bar)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(LOCAL_ADDRESS(bar)), "r"(THREADS) : "memory");
+}
+HELPER void phase_arrive(__local ulong* bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(LOCAL_ADDRESS(bar)) : "memory");
+}
+HELPER int phase_done(__local ulong* bar, const int parity)
+{
+    uint done;
+    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done)
+                 : "r"(LOCAL_ADDRESS(bar)), "r"(parity)
+                 : "memory");
+    return done;
+}
+HELPER void phase_wait(__local ulong* bar, const int parity)
+{
+    while (!phase_done(bar, parity)) {
+    }
+}
 
 // The accumulator operands: "%0, %1, ..." in tens, and a "+f" per register.
 #define P10(t) "%" #t "0, %" #t "1, %" #t "2, %" #t "3, %" #t "4, %" #t "5, %" #t "6, %" #t "7, %" #t "8, %" #t "9, "
@@ -180,15 +212,15 @@ HELPER int clamp4(const int left) { return left < 0 ? 0 : left > 4 ? 4 : left; }
 // (columns not 16-byte aligned) through registers: loaded when the tile's
 // copies are issued, stored as one float4 at the end of the tile (four 4-byte
 // copies per unit measured 35% slower at 4095^3).
-#define A_UNITS (TSK * TSM / 4 / THREADS)
+#define A_UNITS (TSK * COPY_M / 4 / COPY_THREADS)
 #if TRANS_A // K contiguous: (m, k..k+3)
 #define A_UNIT(u, k0)                                                                                          \
-    const int id = tid + (u) * THREADS, k = 4 * (id % (TSK / 4)), m = id / (TSK / 4);                           \
+    const int id = tid + (u) * COPY_THREADS, k = 4 * (id % (TSK / 4)), m = id / (TSK / 4);                           \
     const int left = m0 + m < M ? clamp4(K - (k0) - k) : 0;                                                    \
     const __global float* src = A + ((k0) + k) + (m0 + m) * lda
 #else // M contiguous: (m..m+3, k)
 #define A_UNIT(u, k0)                                                                                          \
-    const int id = tid + (u) * THREADS, m = 4 * (id % (TSM / 4)), k = id / (TSM / 4);                           \
+    const int id = tid + (u) * COPY_THREADS, m = 4 * (id % (COPY_M / 4)), k = id / (COPY_M / 4);                           \
     const int left = (k0) + k < K ? clamp4(M - m0 - m) : 0;                                                    \
     const __global float* src = A + (m0 + m) + ((k0) + k) * lda
 #endif
@@ -219,19 +251,21 @@ HELPER void store_a(__local float* As, const float4* r, const int M, const int K
 {
     #pragma unroll
     for (int u = 0; u < A_UNITS; u++) {
-        const int id = tid + u * THREADS;
+        const int id = tid + u * COPY_THREADS;
 #if TRANS_A
         const int k = 4 * (id % (TSK / 4)), m = id / (TSK / 4);
 #else
-        const int m = 4 * (id % (TSM / 4)), k = id / (TSM / 4);
+        const int m = 4 * (id % (COPY_M / 4)), k = id / (COPY_M / 4);
 #endif
         *(__local float4*)(As + A_AT(m, k)) = r[u];
     }
 }
 #endif
 
-// Element (n, k) of a B tile in the swizzled layout (header), in floats.
+// Element (n, k) of a B tile in the swizzled layout (header), in floats; the
+// same layout from column n0 on (n0 a multiple of 8) is B_COLUMNS(n0) further.
 #define B_AT(n, k) (((k) / 32) * TSN * 32 + ((n) / 8) * 256 + ((n) % 8) * 32 + ((((k) % 32) / 4) ^ ((n) % 8)) * 4 + (k) % 4)
+#define B_COLUMNS(n0) ((n0) / 8 * 256)
 #if TRANS_B
 // N contiguous: wgmma wants B K-major, which a copy cannot transpose. Each
 // work-item loads 4 x 4 blocks (four float4 along n, at four consecutive k)
@@ -240,7 +274,7 @@ HELPER void store_a(__local float* As, const float4* r, const int M, const int K
 // for the loads to land). Consecutive work-items take consecutive k chunks of
 // the same four columns: eight of them write one row's eight chunks, which
 // the swizzle puts on eight bank groups.
-#define B_BLOCKS (TSK * TSN / 16 / THREADS)
+#define B_BLOCKS (TSK * COPY_N / 16 / COPY_THREADS)
 #define B_BLOCK_K(id) (4 * ((id) % (TSK / 4)))
 #define B_BLOCK_N(id) (4 * ((id) / (TSK / 4)))
 
@@ -249,7 +283,7 @@ HELPER void load_b(float4 (*r)[4], const __global float* B, const int ldb, const
 {
     #pragma unroll
     for (int u = 0; u < B_BLOCKS; u++) {
-        const int id = tid + u * THREADS, n = n0 + B_BLOCK_N(id), k = k0 + B_BLOCK_K(id);
+        const int id = tid + u * COPY_THREADS, n = n0 + B_BLOCK_N(id), k = k0 + B_BLOCK_K(id);
         const int full = n + 4 <= N && k + 4 <= K;
         #pragma unroll
         for (int i = 0; i < 4; i++) {
@@ -272,7 +306,7 @@ HELPER void store_b(__local float* Bs, __local float* Bsmall, const float4 (*r)[
 {
     #pragma unroll
     for (int u = 0; u < B_BLOCKS; u++) {
-        const int id = tid + u * THREADS, n = B_BLOCK_N(id), k = B_BLOCK_K(id);
+        const int id = tid + u * COPY_THREADS, n = B_BLOCK_N(id), k = B_BLOCK_K(id);
         #pragma unroll
         for (int j = 0; j < 4; j++) {
             const float4 v = (float4)(component(r[u][0], j), component(r[u][1], j), component(r[u][2], j),
@@ -291,7 +325,7 @@ HELPER void store_b(__local float* Bs, __local float* Bsmall, const float4 (*r)[
 // column (whole 128-byte lines; the swizzle keeps the local writes of eight
 // work-items on eight bank groups). Each work-item later rounds what it
 // copied itself (round_b), in the same order.
-#define B_UNITS (TSK * TSN / 4 / THREADS)
+#define B_UNITS (TSK * COPY_N / 4 / COPY_THREADS)
 #define B_UNIT_N(id) ((id) / (TSK / 4))
 #define B_UNIT_K(id) (4 * ((id) % (TSK / 4)))
 
@@ -301,7 +335,7 @@ HELPER void copy_b(__local float* Bs, const __global float* B, const int ldb, co
 {
     #pragma unroll
     for (int l = 0; l < B_UNITS; l++) {
-        const int id = tid + l * THREADS, n = B_UNIT_N(id), k = B_UNIT_K(id);
+        const int id = tid + l * COPY_THREADS, n = B_UNIT_N(id), k = B_UNIT_K(id);
         const int left = n0 + n < N ? clamp4(K - k0 - k) : 0;
         const __global float* src = B + (k0 + k) + (n0 + n) * ldb;
         COPY16(Bs + B_AT(n, k), left ? src : B, 4 * left);
@@ -315,7 +349,7 @@ HELPER void load_b(float4* r, const __global float* B, const int ldb, const int 
 {
     #pragma unroll
     for (int l = 0; l < B_UNITS; l++) {
-        const int id = tid + l * THREADS, n = B_UNIT_N(id), k = B_UNIT_K(id);
+        const int id = tid + l * COPY_THREADS, n = B_UNIT_N(id), k = B_UNIT_K(id);
         const int left = n0 + n < N ? clamp4(K - k0 - k) : 0;
         const __global float* src = B + (k0 + k) + (n0 + n) * ldb;
         r[l] = (float4)(left > 0 ? src[0] : 0.0f, left > 1 ? src[1] : 0.0f, left > 2 ? src[2] : 0.0f,
@@ -327,7 +361,7 @@ HELPER void store_b(__local float* Bs, __local float* Bsmall, const float4* r, c
 {
     #pragma unroll
     for (int l = 0; l < B_UNITS; l++) {
-        const int at = B_AT(B_UNIT_N(tid + l * THREADS), B_UNIT_K(tid + l * THREADS));
+        const int at = B_AT(B_UNIT_N(tid + l * COPY_THREADS), B_UNIT_K(tid + l * COPY_THREADS));
         const float4 big = (float4)(tf32_of(r[l].x), tf32_of(r[l].y), tf32_of(r[l].z), tf32_of(r[l].w));
         *(__local float4*)(Bs + at) = big;
 #if SPLIT
@@ -347,7 +381,7 @@ HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
 #if SPLIT
     #pragma unroll
     for (int l = 0; l < B_UNITS; l++) {
-        const int at = B_AT(B_UNIT_N(tid + l * THREADS), B_UNIT_K(tid + l * THREADS));
+        const int at = B_AT(B_UNIT_N(tid + l * COPY_THREADS), B_UNIT_K(tid + l * COPY_THREADS));
         split4_in_place((__local float4*)(Bs + at), (__local float4*)(Bsmall + at));
     }
 #endif
@@ -362,20 +396,20 @@ HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
 // ra / rb there and stored by STORE_TILE; ROUND_B rounds and splits B copied
 // by cp.async.
 #if VEC_A
-#define COPY_A(tile) copy_a(A_STAGE((tile) % STAGES), A, lda, M, K, m0, (tile) * TSK, tid)
+#define COPY_A(tile) copy_a(A_STAGE((tile) % STAGES) + A_AT(wm_copy, 0), A, lda, M, K, m0 + wm_copy, (tile) * TSK, ctid)
 #define STORE_A(tile)
 #else
-#define COPY_A(tile) load_a(ra, A, lda, M, K, m0, (tile) * TSK, tid)
-#define STORE_A(tile) store_a(A_STAGE((tile) % STAGES), ra, M, K, m0, tid)
+#define COPY_A(tile) load_a(ra, A, lda, M, K, m0 + wm_copy, (tile) * TSK, ctid)
+#define STORE_A(tile) store_a(A_STAGE((tile) % STAGES) + A_AT(wm_copy, 0), ra, M, K, m0, ctid)
 #endif
 #if TRANS_B || !VEC_B
-#define COPY_B(tile) load_b(rb, B, ldb, N, K, n0, (tile) * TSK, tid)
-#define STORE_B(tile) store_b(B_STAGE((tile) % STAGES), B_SMALL((tile) % STAGES), rb, tid)
+#define COPY_B(tile) load_b(rb, B, ldb, N, K, n0 + wn_copy, (tile) * TSK, ctid)
+#define STORE_B(tile) store_b(B_STAGE((tile) % STAGES) + B_COLUMNS(wn_copy), B_SMALL((tile) % STAGES) + B_COLUMNS(wn_copy), rb, ctid)
 #define ROUND_B(tile)
 #else
-#define COPY_B(tile) copy_b(B_STAGE((tile) % STAGES), B, ldb, N, K, n0, (tile) * TSK, tid)
+#define COPY_B(tile) copy_b(B_STAGE((tile) % STAGES) + B_COLUMNS(wn_copy), B, ldb, N, K, n0 + wn_copy, (tile) * TSK, ctid)
 #define STORE_B(tile)
-#define ROUND_B(tile) round_b(B_STAGE((tile) % STAGES), B_SMALL((tile) % STAGES), tid)
+#define ROUND_B(tile) round_b(B_STAGE((tile) % STAGES) + B_COLUMNS(wn_copy), B_SMALL((tile) % STAGES) + B_COLUMNS(wn_copy), ctid)
 #endif
 #define COPY_TILE(tile)                                                                                        \
     do {                                                                                                       \
@@ -427,6 +461,23 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         #pragma unroll
         for (int q = 0; q < 4; q++) acc[j][q] = 0.0f;
 
+    // Each warpgroup copies (and rounds) its own rows of A and its share of
+    // B's columns, and runs on its own: instead of one barrier per tile, per
+    // slot of the ring an mbarrier READY (all work-items have copied and
+    // rounded the tile in it) and FREE (all have waited for the wgmmas that
+    // read it), so one warpgroup's wgmmas run while the other waits for its
+    // own and adds its partial.
+    const int wg = tid / 128, ctid = tid % 128;
+    const int wm_copy = wg * COPY_M, wn_copy = wg * COPY_N;
+    __local ulong* ready = (__local ulong*)(L + STAGES * STAGE_FLOATS);
+    __local ulong* free_slot = ready + STAGES;
+    if (tid == 0)
+        for (int s = 0; s < STAGES; s++) {
+            phase_init(ready + s);
+            phase_init(free_slot + s);
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
     // The ring's first STAGES - 1 tiles, one copy group each (empty past the
     // end: the count of groups per tile stays fixed for COPY_WAIT).
     const int tiles = (K + TSK - 1) / TSK;
@@ -448,18 +499,17 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
     COPY_WAIT(STAGES - 2); // tile 0 has landed
     ROUND_B(0);
     FENCE_PROXY_ASYNC();
-    barrier(CLK_LOCAL_MEM_FENCE);
+    phase_arrive(ready);
 
     // Each tile's wgmmas are waited for within it: A's fragments come from
     // registers, and ptxas serializes wgmmas whose register inputs are written
     // while an earlier group still runs (its warning C7513), so a group cannot
-    // stay in flight across the next tile's fragment loads.
+    // stay in flight across the next tile's fragment loads. The parity of a
+    // slot's phase for tile t is (t / STAGES) & 1.
     uint a_big[TSK / 8][4], a_small[TSK / 8][4];
     for (int tile = 0; tile < tiles; tile++) {
-        // Into the slot tile - 1 used: its wgmmas were waited for before the last barrier.
-        if (tile + STAGES - 1 < tiles) COPY_TILE(tile + STAGES - 1);
-        COPY_COMMIT();
         const int s = tile % STAGES;
+        phase_wait(ready + s, (tile / STAGES) & 1);
         load_fragments(A_STAGE(s), a_big, a_small, wm0 + g, t);
 #if SPLIT
         float part[NI][4]; // this tile's sum in the tensor cores (its first product: scale-d = 0)
@@ -478,12 +528,20 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
             WGMMA(SUM, a_big[kk], big + B_STEP(kk), 1);
         }
         WGMMA_COMMIT();
-        // While the tensor cores work: tile + 1's copies by this work-item,
-        // rounded; the loads into registers issued above, stored.
+
+        // While the tensor cores work: the slot tile - 1 used (free once every
+        // work-item has waited for its wgmmas; the first tile's is still
+        // empty) takes tile + STAGES - 1; tile + 1's copies by this work-item,
+        // rounded; the loads into registers issued with them, stored.
+        if (tile > 0) phase_wait(free_slot + (tile - 1) % STAGES, ((tile - 1) / STAGES) & 1);
+        if (tile + STAGES - 1 < tiles) COPY_TILE(tile + STAGES - 1);
+        COPY_COMMIT();
         COPY_WAIT(STAGES - 2);
         if (tile + 1 < tiles) ROUND_B(tile + 1);
         if (tile + STAGES - 1 < tiles) STORE_TILE(tile + STAGES - 1);
         FENCE_PROXY_ASYNC();
+        if (tile + 1 < tiles) phase_arrive(ready + (tile + 1) % STAGES);
+
         WGMMA_WAIT(0);
         fence_registers(SUM);
 #if SPLIT
@@ -493,7 +551,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
             for (int q = 0; q < 4; q++) acc[j][q] += part[j][q];
 #endif
 #undef SUM
-        barrier(CLK_LOCAL_MEM_FENCE);
+        if (tile + 1 < tiles) phase_arrive(free_slot + s);
     }
 
     // C = alpha * acc + beta * C (c0..c3 as in the header).
