@@ -1,5 +1,6 @@
 // What the tensor-core kernels (xgemm_tc.cl's mma.sync, xgemm_wgmma.cl's
-// wgmma) share: TF32 rounding and splitting, and writing an m16n8 tile of C.
+// wgmma) share: TF32 rounding and splitting, loads at the matrices' edges, and
+// writing an m16n8 tile of C.
 // Not a kernel: the build (cmake/embed_kernels.cmake) puts this text in place
 // of their `#include "tf32.h"`. Include it after HELPER and SPLIT are defined.
 #ifndef GK_TF32_H
@@ -19,6 +20,14 @@ HELPER void split_tf32(const float x, uint* big, uint* small)
 #if SPLIT
     *small = tf32_bits(x - as_float(*big));
 #endif
+}
+
+// Four consecutive floats of X from index i, only those before `limit` (the
+// rest zeros): an operand's last, partial float4.
+HELPER float4 load4_checked(const __global float* X, const int i, const int limit)
+{
+    return (float4)(limit > 0 ? X[i] : 0.0f, limit > 1 ? X[i + 1] : 0.0f, limit > 2 ? X[i + 2] : 0.0f,
+                    limit > 3 ? X[i + 3] : 0.0f);
 }
 
 // C = alpha * d + beta * C on one m16n8 accumulator tile whose work-item

@@ -90,13 +90,6 @@
                  : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]),              \
                    "f"((d)[0]), "f"((d)[1]), "f"((d)[2]), "f"((d)[3]))
 
-// Four consecutive floats of X from index i, only those before `limit` (the rest zeros).
-HELPER float4 load4_checked(const __global float* X, const int i, const int limit)
-{
-    return (float4)(limit > 0 ? X[i] : 0.0f, limit > 1 ? X[i + 1] : 0.0f, limit > 2 ? X[i + 2] : 0.0f,
-                    limit > 3 ? X[i + 3] : 0.0f);
-}
-
 // Four consecutive floats inside the matrix; one float4 load when `vec`.
 HELPER float4 load4(const __global float* X, const int i, const int vec)
 {

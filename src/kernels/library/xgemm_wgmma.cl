@@ -191,7 +191,7 @@ HELPER ulong b_descriptor(const __local float* tile)
 #define B_STEP(kk) ((ulong)(((kk) / 4) * TSN * 8 + ((kk) % 4) * 2))
 
 // ---- TF32 rounding --------------------------------------------------------
-#include "tf32.h" // tf32_bits, tf32_of, split_tf32, store_m16n8
+#include "tf32.h" // tf32_bits, tf32_of, split_tf32, load4_checked, store_m16n8
 HELPER float component(const float4 v, const int j) { return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w; }
 
 // x's big parts over x, their small parts at small (3xTF32).
@@ -243,8 +243,7 @@ HELPER void load_a(float4* r, const __global float* A, const int lda, const int 
     #pragma unroll
     for (int u = 0; u < A_UNITS; u++) {
         A_UNIT(u, k0);
-        r[u] = (float4)(left > 0 ? src[0] : 0.0f, left > 1 ? src[1] : 0.0f, left > 2 ? src[2] : 0.0f,
-                        left > 3 ? src[3] : 0.0f);
+        r[u] = load4_checked(src, 0, left);
     }
 }
 
@@ -296,8 +295,7 @@ HELPER void load_b(float4 (*r)[4], const __global float* B, const int ldb, const
 #endif
             else {
                 const int left = k + i < K ? N - n : 0;
-                r[u][i] = (float4)(left > 0 ? row[0] : 0.0f, left > 1 ? row[1] : 0.0f, left > 2 ? row[2] : 0.0f,
-                                   left > 3 ? row[3] : 0.0f);
+                r[u][i] = load4_checked(row, 0, left);
             }
         }
     }
@@ -353,8 +351,7 @@ HELPER void load_b(float4* r, const __global float* B, const int ldb, const int 
         const int id = tid + l * COPY_THREADS, n = B_UNIT_N(id), k = B_UNIT_K(id);
         const int left = n0 + n < N ? clamp4(K - k0 - k) : 0;
         const __global float* src = B + (k0 + k) + (n0 + n) * ldb;
-        r[l] = (float4)(left > 0 ? src[0] : 0.0f, left > 1 ? src[1] : 0.0f, left > 2 ? src[2] : 0.0f,
-                        left > 3 ? src[3] : 0.0f);
+        r[l] = load4_checked(src, 0, left);
     }
 }
 
