@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Where the GPU's time goes, for gemmkit's kernels beside cuBLAS's: Nsight
+# Compute (ncu) profiles of `gemmkit --backend cuda bench` runs on the GPU
+# machine, one report per case, each listing every SGEMM launch of the run
+# (gemmkit's kernel and the cuBLAS peer's) with the sections that say what
+# limits a kernel: speed of light, pipe utilization, warp stall reasons,
+# scheduler issue rate, occupancy, shared-memory bank conflicts. And, when
+# CUBINS names a folder of .cubin files (built elsewhere by nvcc), their SASS
+# and a count of its instruction kinds.
+#
+# usage: bench/ncu-profile.sh OUTDIR [ARCHIVE.tar.gz]
+# Cases: CASES (default bench/cases/ncu.txt): one per line, "NAME ARGS...",
+#   ARGS given to `gemmkit --backend cuda bench` after --no-baseline --repeat 1.
+# Environment: BUILD (default build-gpu), BUDGET (seconds, default 500),
+#   KERNELS (ncu's --kernel-name regex, default "gemm"), LAUNCHES (profiled
+#   launches per case, default 6), CUBINS (folder of cubins to disassemble).
+# ncu runs with --clock-control none (the device tool's METHOD.md: leave the
+# clocks alone); its replay makes each profiled launch many times slower.
+set -uo pipefail
+
+if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+archive=${2:-}
+. "$root/bench/gpu-env.sh"
+gk_steps_begin "$1" "${BUDGET:-500}" || exit 2
+out=$gk_out
+cases=${CASES:-$root/bench/cases/ncu.txt}
+
+GK_TARGETS=gemmkit_cli gk_build "${BUILD:-$root/build-gpu}" || exit 1
+ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+[ -n "$ncu_bin" ] || gk_log "no ncu on this machine"
+
+sections=(SpeedOfLight ComputeWorkloadAnalysis MemoryWorkloadAnalysis MemoryWorkloadAnalysis_Tables
+  SchedulerStats WarpStateStats Occupancy LaunchStats InstructionStats)
+section_args=()
+for s in "${sections[@]}"; do section_args+=(--section "$s"); done
+
+if [ -n "$ncu_bin" ]; then
+  while read -r name args; do
+    case "$name" in '' | '#'*) continue ;; esac
+    # shellcheck disable=SC2086 # args is a list of bench options
+    gk_step "ncu-$name" 150 "$ncu_bin" --clock-control none --target-processes all \
+      --kernel-name "regex:${KERNELS:-gemm}" --launch-count "${LAUNCHES:-6}" "${section_args[@]}" \
+      --print-units base "$gk_gemmkit" --backend cuda bench --no-baseline --repeat 1 --sets 1 $args
+  done <"$cases"
+fi
+
+# SASS of carried cubins, with the count of each instruction kind.
+if [ -n "${CUBINS:-}" ] && [ -d "$CUBINS" ]; then
+  for c in "$CUBINS"/*.cubin; do
+    n=$(basename "$c" .cubin)
+    cuobjdump --dump-sass "$c" >"$out/sass-$n.txt" 2>&1 || gk_log "cuobjdump $c failed"
+    grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+(@!?U?P[0-9T] )?[A-Z][A-Z0-9_.]*' "$out/sass-$n.txt" |
+      awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn >"$out/sass-$n-counts.txt"
+  done
+fi
+
+[ -n "$archive" ] && tar czf "$archive" -C "$out" . && gk_log "packed $out into $archive"
+gk_steps_end
