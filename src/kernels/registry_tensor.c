@@ -24,10 +24,13 @@
     {"WARPS_M", 8, "4,8", "warps along M (4 per warpgroup of 64 rows)"},                                        \
         {"NI", 16, "8,16,32", "n8 tiles per warp: the instruction's N / 8 (64, 128, 256)"},                   \
         {"TSK", 32, "32,64", "K per local tile (whole 32-k swizzle atoms)"},                                   \
-        {"STAGES", 4, "3,4,5", "local tiles in the cp.async ring"}
+        {"STAGES", 4, "3,4,5", "local tiles in the cp.async ring"},                                              \
+        {"PIPE", 0, "0,1", "1: a tile's wgmmas run on while the next tile's fragments are loaded"},           \
+        {"SUM_TILES", 2, "2,4", "PIPE: K tiles per loop step and per 3xTF32 partial sum"}
 #define WG_CONSTRAINTS                                                                                            \
     "WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16 || NI == 32", "TSK == 32 || TSK == 64",              \
         "STAGES >= 3 && STAGES <= 6", "(TSK * NI) % (64 * WARPS_M) == 0",                                         \
+        "(PIPE == 0 || PIPE == 1) && (SUM_TILES == 2 || SUM_TILES == 4)",                                          \
         "STAGES * ((SPLIT + 1) * TSK * NI*8 + ((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256) * 4 + 1024 + 128 <= 232448"
 #define WG_GEOMETRY                                                                                               \
     .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma", .local_x = "WARPS_M*32", .local_y = "1",   \
@@ -72,7 +75,8 @@ static const gk_kernel_def kernels[] = {
         .summary = "Hopper's warpgroup tensor-core instruction (wgmma, sm_90a, CUDA backend) at fp32 accuracy "
                    "(math 3xtf32): xgemm-3xtf32's scheme on a cp.async ring",
         .params = {WG_PARAMS, {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"}},
-        .constraints = {WG_CONSTRAINTS, "SPLIT == 1", "NI <= 16 && TSK == 32"}, /* registers: sums and fragments */
+        /* registers: sums and fragments (PIPE: two sets of fragments; ptxas -v spills past these) */
+        .constraints = {WG_CONSTRAINTS, "SPLIT == 1", "NI <= 16 && TSK == 32", "PIPE == 0 || NI == 8 || SUM_TILES == 2"},
         WG_GEOMETRY,
         .math = GK_MATH_3XTF32,
     },
@@ -83,7 +87,7 @@ static const gk_kernel_def kernels[] = {
         .step = 23,
         .summary = "Hopper's warpgroup tensor-core instruction (wgmma, sm_90a, CUDA backend) in TF32 (math tf32)",
         .params = {WG_PARAMS, {"SPLIT", 0, "0", "1xTF32 (this row: always 0)"}},
-        .constraints = {WG_CONSTRAINTS, "SPLIT == 0"},
+        .constraints = {WG_CONSTRAINTS, "SPLIT == 0", "PIPE == 0 || TSK == 32 || NI <= 16"},
         WG_GEOMETRY,
         .math = GK_MATH_TF32,
     },

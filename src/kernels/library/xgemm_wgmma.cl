@@ -26,7 +26,8 @@
 // xgemm_tc.cl, from zero via scale-d = 0; one tensor-core accumulator over all
 // K measured 3.4e-6 max error at n = 8192 on the H200 against cuBLAS fp32's
 // 2e-7, the partials 5e-8). The ring's slots are handed over by mbarriers
-// (below, in the kernel), not a barrier per tile.
+// (below, in the kernel), not a barrier per tile. PIPE=1 keeps one tile's
+// wgmmas running across the next tile's copies and fragment loads (below).
 //
 // Local layout per stage: B big, then (SPLIT) B small, in wgmma's K-major
 // layout with the 128-byte swizzle: per 32 k (an "atom" column), per 8 n, 8
@@ -52,6 +53,12 @@
 #endif
 #ifndef SPLIT
 #define SPLIT 1 // 1: 3xTF32; 0: 1xTF32
+#endif
+#ifndef PIPE
+#define PIPE 0 // 1: a tile's wgmmas run on while the next tile's fragments are loaded (below)
+#endif
+#ifndef SUM_TILES
+#define SUM_TILES 2 // PIPE: K tiles per loop step, and per partial sum of 3xTF32 (even)
 #endif
 #ifndef TRANS_A
 #define TRANS_A 0
@@ -179,6 +186,16 @@ HELPER void fence_registers(float (*d)[4])
     for (int j = 0; j < NI; j++)
         #pragma unroll
         for (int q = 0; q < 4; q++) asm volatile("" : "+f"(d[j][q])::"memory");
+}
+
+// acc += part, once the wgmmas that wrote part are waited for.
+HELPER void add_partial(float (*acc)[4], float (*part)[4])
+{
+    fence_registers(part);
+    #pragma unroll
+    for (int j = 0; j < NI; j++)
+        #pragma unroll
+        for (int q = 0; q < 4; q++) acc[j][q] += part[j][q];
 }
 
 // Descriptor of a B tile (header): 128-byte swizzle (mode 1), SBO 1024 bytes,
@@ -476,6 +493,102 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         }
     barrier(CLK_LOCAL_MEM_FENCE);
 
+#if PIPE
+    // One group of wgmmas stays in flight: tile t's run while this work-item
+    // copies, rounds, waits for tile t - 1's (WGMMA_WAIT(1)) and loads tile t
+    // + 1's fragments into the other of two register sets (h: static, as the
+    // loops over tiles are unrolled by SUM_TILES, an even count), so that no
+    // register a running wgmma reads is written meanwhile (ptxas would
+    // serialize the wgmmas: its warning C7513). 3xTF32 sums SUM_TILES tiles
+    // in the tensor cores before adding the sum to acc in fp32, with no
+    // wgmma in flight: ptxas serializes wgmmas if an earlier group's
+    // accumulators are read while a later one runs (C7514). A slot is free
+    // once tile t - 1's wgmmas are done, a tile later than without PIPE: the
+    // copies run STAGES - 2 tiles ahead, into the slot of tile t - 2.
+    const int tiles = (K + TSK - 1) / TSK;
+#if !VEC_A
+    float4 ra[A_UNITS];
+#endif
+#if TRANS_B
+    float4 rb[B_BLOCKS][4];
+#elif !VEC_B
+    float4 rb[B_UNITS];
+#endif
+    for (int s = 0; s < STAGES - 2; s++) {
+        if (s < tiles) {
+            COPY_TILE(s);
+            STORE_TILE(s);
+        }
+        COPY_COMMIT();
+    }
+    COPY_WAIT(STAGES - 3); // tile 0 has landed
+    ROUND_B(0);
+    FENCE_PROXY_ASYNC();
+    phase_arrive(ready);
+
+    uint a_big[2][TSK / 8][4], a_small[2][TSK / 8][4];
+#if SPLIT
+    float part[NI][4]; // SUM_TILES tiles' sum in the tensor cores (its first product: scale-d = 0)
+#define SUM part
+#else
+#define SUM acc
+#endif
+    phase_wait(ready, 0);
+    load_fragments(A_STAGE(0), a_big[0], a_small[0], wm0 + g, t);
+    for (int first = 0; first < tiles; first += SUM_TILES) {
+        #pragma unroll
+        for (int i = 0; i < SUM_TILES; i++) {
+            const int tile = first + i, h = i % 2;
+            if (tile < tiles) {
+                const int s = tile % STAGES;
+                const ulong big = b_descriptor(B_STAGE(s)), small = b_descriptor(B_SMALL(s));
+                WGMMA_FENCE();
+                #pragma unroll
+                for (int kk = 0; kk < TSK / 8; kk++) {
+#if SPLIT
+                    WGMMA(SUM, a_small[h][kk], big + B_STEP(kk), i + kk);
+                    WGMMA(SUM, a_big[h][kk], small + B_STEP(kk), 1);
+#endif
+                    WGMMA(SUM, a_big[h][kk], big + B_STEP(kk), 1);
+                }
+                WGMMA_COMMIT();
+
+                // While they run: tile t + STAGES - 2 into the slot of tile t - 2
+                // (free: every work-item has waited for its wgmmas), tile t + 1
+                // rounded and announced.
+                const int ahead = tile + STAGES - 2;
+                if (tile >= 2) phase_wait(free_slot + (tile - 2) % STAGES, ((tile - 2) / STAGES) & 1);
+                if (ahead < tiles) COPY_TILE(ahead);
+                COPY_COMMIT();
+                COPY_WAIT(STAGES - 3);
+                if (tile + 1 < tiles) ROUND_B(tile + 1);
+                if (ahead < tiles) STORE_TILE(ahead);
+                FENCE_PROXY_ASYNC();
+                if (tile + 1 < tiles) phase_arrive(ready + (tile + 1) % STAGES);
+
+                // Tile t - 1's wgmmas done (3xTF32, at a sum's last tile: all
+                // of them): its slot freed, its fragment registers take tile
+                // t + 1's.
+                if (SPLIT && i == SUM_TILES - 1)
+                    WGMMA_WAIT(0);
+                else
+                    WGMMA_WAIT(1);
+                if (tile > 0) phase_arrive(free_slot + (tile - 1) % STAGES);
+                if (tile + 1 < tiles) {
+                    phase_wait(ready + (tile + 1) % STAGES, ((tile + 1) / STAGES) & 1);
+                    load_fragments(A_STAGE((tile + 1) % STAGES), a_big[h ^ 1], a_small[h ^ 1], wm0 + g, t);
+                }
+            }
+        }
+#if SPLIT
+        WGMMA_WAIT(0); // the sum's last tile may have been the matrix's
+        add_partial(acc, part);
+#endif
+    }
+#undef SUM
+    WGMMA_WAIT(0);
+    fence_registers(acc);
+#else
     // The ring's first STAGES - 1 tiles, one copy group each (empty past the
     // end: the count of groups per tile stays fixed for COPY_WAIT).
     const int tiles = (K + TSK - 1) / TSK;
@@ -562,6 +675,8 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         if (tile == 0 && wg == 0) asm volatile("bar.arrive 1, 256;" ::: "memory");
 #endif
     }
+
+#endif // PIPE
 
     // C = alpha * acc + beta * C (c0..c3 as in the header).
     #pragma unroll
