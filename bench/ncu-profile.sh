@@ -4,16 +4,16 @@
 # machine, one report per case, each listing every SGEMM launch of the run
 # (gemmkit's kernel and the cuBLAS peer's) with the sections that say what
 # limits a kernel: speed of light, pipe utilization, warp stall reasons,
-# scheduler issue rate, occupancy, shared-memory bank conflicts. And, when
-# CUBINS names a folder of .cubin files (built elsewhere by nvcc), their SASS
-# and a count of its instruction kinds.
+# scheduler issue rate, occupancy, shared-memory bank conflicts. And, for
+# each "KERNEL PARAMS" line of SASS_CASES, bench/sass-report.sh's summary of
+# its machine code (OUTDIR/sass-KERNEL-PARAMS.log; the disassembly in .sass).
 #
 # usage: bench/ncu-profile.sh OUTDIR [ARCHIVE.tar.gz]
 # Cases: CASES (default bench/cases/ncu.txt): one per line, "NAME ARGS...",
 #   ARGS given to `gemmkit --backend cuda bench` after --no-baseline --repeat 1.
 # Environment: BUILD (default build-gpu), BUDGET (seconds, default 500),
 #   KERNELS (ncu's --kernel-name regex, default "gemm"), LAUNCHES (profiled
-#   launches per case, default 6), CUBINS (folder of cubins to disassemble).
+#   launches per case, default 6), SASS_CASES (a file of "KERNEL [PARAMS]" lines).
 # ncu runs with --clock-control none (the device tool's METHOD.md: leave the
 # clocks alone); its replay makes each profiled launch many times slower.
 set -uo pipefail
@@ -29,7 +29,7 @@ gk_steps_begin "$1" "${BUDGET:-500}" || exit 2
 out=$gk_out
 cases=${CASES:-$root/bench/cases/ncu.txt}
 
-GK_TARGETS=gemmkit_cli gk_build "${BUILD:-$root/build-gpu}" || exit 1
+GK_TARGETS="gemmkit_cli gemmkit_cuda_build" gk_build "${BUILD:-$root/build-gpu}" || exit 1
 ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 [ -n "$ncu_bin" ] || gk_log "no ncu on this machine"
 
@@ -48,14 +48,15 @@ if [ -n "$ncu_bin" ]; then
   done <"$cases"
 fi
 
-# SASS of carried cubins, with the count of each instruction kind.
-if [ -n "${CUBINS:-}" ] && [ -d "$CUBINS" ]; then
-  for c in "$CUBINS"/*.cubin; do
-    n=$(basename "$c" .cubin)
-    cuobjdump --dump-sass "$c" >"$out/sass-$n.txt" 2>&1 || gk_log "cuobjdump $c failed"
-    grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+(@!?U?P[0-9T] )?[A-Z][A-Z0-9_.]*' "$out/sass-$n.txt" |
-      awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn >"$out/sass-$n-counts.txt"
-  done
+# Machine code of the named kernels (the toolkit's nvdisasm).
+if [ -n "${SASS_CASES:-}" ] && [ -f "$SASS_CASES" ]; then
+  nvdisasm_bin=$(command -v nvdisasm || ls "${CUDA_HOME:-/usr/local/cuda}/bin/nvdisasm" 2>/dev/null)
+  while read -r kernel params; do
+    case "$kernel" in '' | '#'*) continue ;; esac
+    name="sass-$kernel-${params:-defaults}"
+    gk_step "$name" 60 env BUILD="$(dirname "$gk_gemmkit")" NVDISASM="$nvdisasm_bin" SASS="$out/$name.sass" \
+      bash "$root/bench/sass-report.sh" "$kernel" $params
+  done <"$SASS_CASES"
 fi
 
 [ -n "$archive" ] && tar czf "$archive" -C "$out" . && gk_log "packed $out into $archive"
