@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Where the GPU's time goes, for gemmkit's kernels beside cuBLAS's: Nsight
 # Compute (ncu) profiles of `gemmkit --backend cuda bench` runs on the GPU
-# machine, one report per case, each listing every SGEMM launch of the run
-# (gemmkit's kernel and the cuBLAS peer's) with the sections that say what
-# limits a kernel: speed of light, pipe utilization, warp stall reasons,
-# scheduler issue rate, occupancy, shared-memory bank conflicts. And, for
+# machine, one report per case (OUTDIR/NAME.ncu-rep, .txt, .csv), each listing
+# every SGEMM launch of the run (gemmkit's kernel and the cuBLAS peer's) with
+# the sections that say what limits a kernel: speed of light, pipe
+# utilization, warp stall reasons, scheduler issue rate, occupancy,
+# shared-memory bank conflicts; bench/ncu_summary.py puts them side by side
+# (OUTDIR/ncu.md, printed last). And, for
 # each "KERNEL PARAMS" line of SASS_CASES, bench/sass-report.sh's summary of
 # its machine code (OUTDIR/sass-KERNEL-PARAMS.log; the disassembly in .sass).
 #
@@ -19,7 +21,7 @@
 set -uo pipefail
 
 if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,14 +40,42 @@ sections=(SpeedOfLight ComputeWorkloadAnalysis MemoryWorkloadAnalysis MemoryWork
 section_args=()
 for s in "${sections[@]}"; do section_args+=(--section "$s"); done
 
+# Beyond the sections: every warp stall reason per issued instruction, and the
+# FMA and tensor pipes' utilization (names of Hopper's metrics; a case whose
+# ncu refuses one is profiled again without them).
+metrics='regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$'
+metrics+=,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active
+metrics+=,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
+metrics+=,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
+metrics+=,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
+metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
+
+# profile NAME EXTRA_NCU_OPTIONS... -- BENCH_OPTIONS...: one report, OUTDIR/NAME.ncu-rep.
+profile() {
+  local name=$1 ncu_args=()
+  shift
+  while [ "$1" != -- ]; do ncu_args+=("$1"); shift; done
+  shift
+  rm -f "$out/$name.ncu-rep"
+  gk_step "ncu-$name" 150 "$ncu_bin" --clock-control none --target-processes all \
+    --kernel-name "regex:${KERNELS:-gemm}" --launch-count "${LAUNCHES:-6}" "${section_args[@]}" "${ncu_args[@]}" \
+    -o "$out/$name" "$gk_gemmkit" --backend cuda bench --no-baseline --repeat 1 --sets 1 "$@"
+}
+
+csvs=()
 if [ -n "$ncu_bin" ]; then
   while read -r name args; do
     case "$name" in '' | '#'*) continue ;; esac
     # shellcheck disable=SC2086 # args is a list of bench options
-    gk_step "ncu-$name" 150 "$ncu_bin" --clock-control none --target-processes all \
-      --kernel-name "regex:${KERNELS:-gemm}" --launch-count "${LAUNCHES:-6}" "${section_args[@]}" \
-      --print-units base "$gk_gemmkit" --backend cuda bench --no-baseline --repeat 1 --sets 1 $args
+    profile "$name" --metrics "$metrics" -- $args || profile "$name" -- $args || continue
+    "$ncu_bin" --import "$out/$name.ncu-rep" --page details --print-units base >"$out/$name.txt" 2>&1
+    "$ncu_bin" --import "$out/$name.ncu-rep" --page details --print-units base --csv >"$out/$name.csv" 2>&1 &&
+      csvs+=("$out/$name.csv")
   done <"$cases"
+fi
+if [ ${#csvs[@]} -gt 0 ]; then
+  python3 "$root/bench/ncu_summary.py" "${csvs[@]}" >"$out/ncu.md" 2>&1 || gk_failed+=("summary")
+  cat "$out/ncu.md"
 fi
 
 # Machine code of the named kernels (the toolkit's nvdisasm).

@@ -94,6 +94,9 @@
 #define A_FLOATS (((TSM + 8) * (TSK + 4) + 255) / 256 * 256)
 #define B_FLOATS (TSK * TSN)
 #define STAGE_FLOATS (A_FLOATS + (SPLIT + 1) * B_FLOATS)
+// Tiles copied ahead of the one multiplied: STAGES - 1, or STAGES - 2 with
+// PIPE (a slot frees a tile later, below).
+#define AHEAD (STAGES - 1 - PIPE)
 #if TSK % 32
 #error "TSK must be a multiple of 32 (whole swizzle atoms)"
 #endif
@@ -111,8 +114,7 @@
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(LOCAL_ADDRESS(dst)), "l"(src), "r"(bytes)  \
                  : "memory")
 #define COPY_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
-#define COPY_WAIT_(n) asm volatile("cp.async.wait_group " #n ";" ::: "memory")
-#define COPY_WAIT(n) COPY_WAIT_(n)
+#define COPY_WAIT(n) asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory") // n: a constant expression
 #define WGMMA_FENCE() asm volatile("wgmma.fence.sync.aligned;" ::: "memory")
 #define WGMMA_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
 #define WGMMA_WAIT_(n) asm volatile("wgmma.wait_group.sync.aligned " #n ";" ::: "memory")
@@ -493,6 +495,29 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         }
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // The ring's first AHEAD tiles, one copy group each (empty past the end:
+    // the count of groups per tile stays fixed for COPY_WAIT).
+    const int tiles = (K + TSK - 1) / TSK;
+#if !VEC_A
+    float4 ra[A_UNITS];
+#endif
+#if TRANS_B
+    float4 rb[B_BLOCKS][4];
+#elif !VEC_B
+    float4 rb[B_UNITS];
+#endif
+    for (int s = 0; s < AHEAD; s++) {
+        if (s < tiles) {
+            COPY_TILE(s);
+            STORE_TILE(s);
+        }
+        COPY_COMMIT();
+    }
+    COPY_WAIT(AHEAD - 1); // tile 0 has landed
+    ROUND_B(0);
+    FENCE_PROXY_ASYNC();
+    phase_arrive(ready);
+
 #if PIPE
     // One group of wgmmas stays in flight: tile t's run while this work-item
     // copies, rounds, waits for tile t - 1's (WGMMA_WAIT(1)) and loads tile t
@@ -505,27 +530,6 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
     // accumulators are read while a later one runs (C7514). A slot is free
     // once tile t - 1's wgmmas are done, a tile later than without PIPE: the
     // copies run STAGES - 2 tiles ahead, into the slot of tile t - 2.
-    const int tiles = (K + TSK - 1) / TSK;
-#if !VEC_A
-    float4 ra[A_UNITS];
-#endif
-#if TRANS_B
-    float4 rb[B_BLOCKS][4];
-#elif !VEC_B
-    float4 rb[B_UNITS];
-#endif
-    for (int s = 0; s < STAGES - 2; s++) {
-        if (s < tiles) {
-            COPY_TILE(s);
-            STORE_TILE(s);
-        }
-        COPY_COMMIT();
-    }
-    COPY_WAIT(STAGES - 3); // tile 0 has landed
-    ROUND_B(0);
-    FENCE_PROXY_ASYNC();
-    phase_arrive(ready);
-
     uint a_big[2][TSK / 8][4], a_small[2][TSK / 8][4];
 #if SPLIT
     float part[NI][4]; // SUM_TILES tiles' sum in the tensor cores (its first product: scale-d = 0)
@@ -556,11 +560,11 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
                 // While they run: tile t + STAGES - 2 into the slot of tile t - 2
                 // (free: every work-item has waited for its wgmmas), tile t + 1
                 // rounded and announced.
-                const int ahead = tile + STAGES - 2;
+                const int ahead = tile + AHEAD;
                 if (tile >= 2) phase_wait(free_slot + (tile - 2) % STAGES, ((tile - 2) / STAGES) & 1);
                 if (ahead < tiles) COPY_TILE(ahead);
                 COPY_COMMIT();
-                COPY_WAIT(STAGES - 3);
+                COPY_WAIT(AHEAD - 1);
                 if (tile + 1 < tiles) ROUND_B(tile + 1);
                 if (ahead < tiles) STORE_TILE(ahead);
                 FENCE_PROXY_ASYNC();
@@ -589,29 +593,6 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
     WGMMA_WAIT(0);
     fence_registers(acc);
 #else
-    // The ring's first STAGES - 1 tiles, one copy group each (empty past the
-    // end: the count of groups per tile stays fixed for COPY_WAIT).
-    const int tiles = (K + TSK - 1) / TSK;
-#if !VEC_A
-    float4 ra[A_UNITS];
-#endif
-#if TRANS_B
-    float4 rb[B_BLOCKS][4];
-#elif !VEC_B
-    float4 rb[B_UNITS];
-#endif
-    for (int s = 0; s < STAGES - 1; s++) {
-        if (s < tiles) {
-            COPY_TILE(s);
-            STORE_TILE(s);
-        }
-        COPY_COMMIT();
-    }
-    COPY_WAIT(STAGES - 2); // tile 0 has landed
-    ROUND_B(0);
-    FENCE_PROXY_ASYNC();
-    phase_arrive(ready);
-
     // Each tile's wgmmas are waited for within it: A's fragments come from
     // registers, and ptxas serializes wgmmas whose register inputs are written
     // while an earlier group still runs (its warning C7513), so a group cannot
@@ -655,7 +636,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         if (tile > 0) phase_wait(free_slot + (tile - 1) % STAGES, ((tile - 1) / STAGES) & 1);
         if (tile + STAGES - 1 < tiles) COPY_TILE(tile + STAGES - 1);
         COPY_COMMIT();
-        COPY_WAIT(STAGES - 2);
+        COPY_WAIT(AHEAD - 1);
         if (tile + 1 < tiles) ROUND_B(tile + 1);
         if (tile + STAGES - 1 < tiles) STORE_TILE(tile + STAGES - 1);
         FENCE_PROXY_ASYNC();
