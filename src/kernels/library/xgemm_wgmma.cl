@@ -643,12 +643,10 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         if (tile + 1 < tiles) phase_arrive(ready + (tile + 1) % STAGES);
 
         WGMMA_WAIT(0);
-        fence_registers(SUM);
 #if SPLIT
-        #pragma unroll
-        for (int j = 0; j < NI; j++)
-            #pragma unroll
-            for (int q = 0; q < 4; q++) acc[j][q] += part[j][q];
+        add_partial(acc, part);
+#else
+        fence_registers(acc);
 #endif
 #undef SUM
         if (tile + 1 < tiles) phase_arrive(free_slot + s);
