@@ -43,7 +43,8 @@ def number(text):
 
 
 def launches(paths):
-    """{(file, launch id): {"name": kernel, "metrics": {metric name: (value, unit)}}}, in file and launch order."""
+    """{(file, launch id): {"name": kernel, "metrics": {metric name: [(value, unit), ...]}}}, in file and launch
+    order. A name can come with several units (Memory Throughput: % of peak in one section, bytes/s in another)."""
     out = {}
     for path in paths:
         with open(path, newline="") as f:
@@ -52,7 +53,8 @@ def launches(paths):
         for row in csv.DictReader(rows):
             key = (path, row.get("ID", ""))
             entry = out.setdefault(key, {"name": row.get("Kernel Name", "?"), "metrics": {}})
-            entry["metrics"][row.get("Metric Name", "")] = (row.get("Metric Value", ""), row.get("Metric Unit", ""))
+            entry["metrics"].setdefault(row.get("Metric Name", ""), []).append(
+                (row.get("Metric Value", ""), row.get("Metric Unit", "")))
     return out
 
 
@@ -61,10 +63,13 @@ def short(name, width=48):
     return name if len(name) <= width else name[: width - 3] + "..."
 
 
-def cell(metrics, names):
+def cell(metrics, names, percent=False):
     for name in names:
         if name in metrics:
-            value, unit = metrics[name]
+            found = metrics[name]
+            if percent:  # a "%" column takes the percentage where the name has several units
+                found = [m for m in found if m[1] == "%"] or found
+            value, unit = found[0]
             if unit in ("nsecond", "ns"):
                 v = number(value)
                 return f"{v / 1000:.1f} us" if v is not None else value
@@ -76,7 +81,8 @@ def cell(metrics, names):
 
 def stalls(metrics, top=4):
     found = []
-    for name, (value, _unit) in metrics.items():
+    for name, values in metrics.items():
+        value = values[0][0]
         if name.startswith(STALL_PREFIX) and name.endswith(STALL_SUFFIX):
             v = number(value)
             if v is not None and v > 0:
@@ -96,7 +102,7 @@ def main(argv):
     print("| launch | kernel | " + " | ".join(title for title, _ in COLUMNS) + " |")
     print("| --- | --- | " + " | ".join("---:" for _ in COLUMNS) + " |")
     for (path, launch), entry in entries.items():
-        cells = [cell(entry["metrics"], names) for _, names in COLUMNS]
+        cells = [cell(entry["metrics"], names, title.endswith("%")) for title, names in COLUMNS]
         print(f"| {launch} | {short(entry['name'])} | " + " | ".join(cells) + " |")
     print()
     print("Warp stalls per issued instruction (largest first):")

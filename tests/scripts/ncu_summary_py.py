@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks bench/ncu_summary.py on a made-up Nsight Compute CSV (the details
 page's columns): one row per launch with the metrics it finds ("-" for the
-missing), durations in microseconds, "==PROF==" lines skipped, stall reasons
+missing; a "%" column takes the percentage of a name given in two units), durations in microseconds, "==PROF==" lines skipped, stall reasons
 largest first; no launches: exit 1; no arguments: usage, exit 2.
 
 usage: ncu_summary_py.py SOURCE_DIR
@@ -32,6 +32,9 @@ def main(source):
     for r in rows(0, "gk_xgemm(int, int, int)", [
             ("GPU Speed Of Light Throughput", "Duration", "nsecond", "2,812,000"),
             ("GPU Speed Of Light Throughput", "Compute (SM) Throughput", "%", "77.1"),
+            # one name in two units (the H200's reports): the "memory %" column takes the percentage
+            ("GPU Speed Of Light Throughput", "Memory Throughput", "%", "42.6"),
+            ("Memory Workload Analysis", "Memory Throughput", "byte/second", "129,222,293,343.09"),
             ("Launch Statistics", "Registers Per Thread", "register/thread", "168"),
             ("Command line profiler metrics", stall % "barrier", "", "0.41"),
             ("Command line profiler metrics", stall % "short_scoreboard", "", "0.93"),
@@ -53,6 +56,7 @@ def main(source):
         table = [l for l in lines if l.startswith("| 0 ") or l.startswith("| 1 ")]
         assert len(table) == 2, p.stdout
         assert "gk_xgemm" in table[0] and "2812.0 us" in table[0] and "77.1" in table[0] and "168" in table[0], table[0]
+        assert "| 42.6 |" in table[0] and "129,222" not in table[0], table[0]
         assert "sm90_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesiz..." in table[1] and "24.9" in table[1], table[1]
         assert table[1].count("| - ") >= 5, table[1]
         stalls = [l for l in lines if l.startswith("- 0 ")][0]

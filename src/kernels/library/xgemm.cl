@@ -66,6 +66,7 @@
 #endif
 
 #include "async_copy.h" // COPY_ASYNC16, COMMIT_ASYNC, WAIT_ASYNC, IN_FLIGHT, TILES_IN_LOCAL
+#include "tile_order.h" // tile_of_group
 
 __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
 void gk_xgemm(const int M, const int N, const int K,
@@ -81,18 +82,8 @@ void gk_xgemm(const int M, const int N, const int K,
     const int tx = get_local_id(0);
     const int ty = get_local_id(1);
     const int tid = ty * RTSM + tx;
-#if SWIZZLE > 1
-    // Work-groups start in id order, dimension 0 fastest. Renumbered so that
-    // consecutive ones walk down bands of SWIZZLE tile rows, column by column:
-    // the tiles in flight then share fewer panels of A and B in the L2.
-    const int groups_m = get_num_groups(0), groups_n = get_num_groups(1);
-    const int group = get_group_id(1) * groups_m + get_group_id(0);
-    const int band = group / (SWIZZLE * groups_n), first_row = band * SWIZZLE;
-    const int rows = min(SWIZZLE, groups_m - first_row), in_band = group - first_row * groups_n;
-    const int tile_m = first_row + in_band % rows, tile_n = in_band / rows;
-#else
-    const int tile_m = get_group_id(0), tile_n = get_group_id(1);
-#endif
+    int tile_m, tile_n;
+    tile_of_group(SWIZZLE, &tile_m, &tile_n);
     const int m4 = tile_m * (TSM / 4); // tile origin, in float4 units
     const int n4 = tile_n * (TSN / 4);
     const int M4 = M / 4, N4 = N / 4;

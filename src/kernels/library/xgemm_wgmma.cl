@@ -60,6 +60,9 @@
 #ifndef SUM_TILES
 #define SUM_TILES 2 // PIPE: K tiles per loop step, and per partial sum of 3xTF32 (even)
 #endif
+#ifndef SWIZZLE
+#define SWIZZLE 1 // tile rows per band of the work-group order (library/tile_order.h; 1: plain order)
+#endif
 #ifndef TRANS_A
 #define TRANS_A 0
 #endif
@@ -211,6 +214,7 @@ HELPER ulong b_descriptor(const __local float* tile)
 
 // ---- TF32 rounding --------------------------------------------------------
 #include "tf32.h" // tf32_bits, tf32_of, split_tf32, load4_checked, store_m16n8
+#include "tile_order.h" // tile_of_group
 HELPER float component(const float4 v, const int j) { return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w; }
 
 // x's big parts over x, their small parts at small (3xTF32).
@@ -499,8 +503,10 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
     const int lane = tid % 32, warp = tid / 32;
     const int g = lane / 4, t = lane % 4;
     const int wm0 = warp * 16;
-    const int m0 = get_group_id(0) * TSM;
-    const int n0 = get_group_id(1) * TSN;
+    int tile_m, tile_n;
+    tile_of_group(SWIZZLE, &tile_m, &tile_n);
+    const int m0 = tile_m * TSM;
+    const int n0 = tile_n * TSN;
     // The block (sized at launch with 1024 bytes to spare) from its first 1024-byte boundary on.
     extern __local float4 dynamic_local[];
     __local float* L = (__local float*)dynamic_local + ((1024 - (LOCAL_ADDRESS(dynamic_local) & 1023)) & 1023) / 4;
