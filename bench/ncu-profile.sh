@@ -41,13 +41,15 @@ section_args=()
 for s in "${sections[@]}"; do section_args+=(--section "$s"); done
 
 # Beyond the sections: every warp stall reason per issued instruction, and the
-# FMA and tensor pipes' utilization (names of Hopper's metrics; a case whose
-# ncu refuses one is profiled again without them).
+# FMA and tensor pipes' utilization (a case whose ncu refuses one is profiled
+# again without them). The tensor pipes by pattern: on the H200 (driver 580) the
+# names sm__pipe_tensor_op_{gmma,hmma}_cycles_active were accepted but read
+# "n/a" for every kernel, wgmma's included; ncu_summary.py takes the first
+# tensor metric with a value.
 metrics='regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$'
 metrics+=,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active
 metrics+=,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
-metrics+=,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
-metrics+=,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
+metrics+=,'regex:^sm__(inst_executed_)?pipe_tensor.*\.avg\.pct_of_peak_sustained_active$'
 metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
 
 # profile NAME EXTRA_NCU_OPTIONS... -- BENCH_OPTIONS...: one report, OUTDIR/NAME.ncu-rep.

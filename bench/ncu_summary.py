@@ -13,6 +13,7 @@ Standard library only.
 usage: ncu_summary.py REPORT.csv [...]
 """
 import csv
+import re
 import sys
 
 # (column title, metric names in the details page, first found wins)
@@ -27,7 +28,8 @@ COLUMNS = [
                     "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"]),
     ("tensor pipe %", ["sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active",
                        "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
-                       "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"]),
+                       "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+                       re.compile(r"^sm__(inst_executed_)?pipe_tensor.*\.avg\.pct_of_peak_sustained_active$")]),
     ("smem conflicts", ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
                         "Shared Memory Bank Conflicts"]),
 ]
@@ -63,20 +65,30 @@ def short(name, width=48):
     return name if len(name) <= width else name[: width - 3] + "..."
 
 
+def matching(metrics, name):
+    """The metric names `name` stands for: itself, or those a compiled pattern matches (sorted), with a number."""
+    if isinstance(name, str):
+        return [name] if name in metrics else []
+    return sorted(m for m in metrics if name.match(m) and number(metrics[m][0][0]) is not None)
+
+
 def cell(metrics, names, percent=False):
-    for name in names:
-        if name in metrics:
-            found = metrics[name]
-            if percent:  # a "%" column takes the percentage where the name has several units
-                found = [m for m in found if m[1] == "%"] or found
-            value, unit = found[0]
-            if unit in ("nsecond", "ns"):
-                v = number(value)
-                return f"{v / 1000:.1f} us" if v is not None else value
-            if unit in ("usecond", "us", "msecond", "ms"):
-                return f"{value} {unit[0]}s"
-            return value
-    return "-"
+    """The column's value: its first metric with a number ("n/a" where ncu has no value), else the first found."""
+    candidates = []
+    for name in (m for pattern in names for m in matching(metrics, pattern)):
+        found = metrics[name]
+        if percent:  # a "%" column takes the percentage where the name has several units
+            found = [m for m in found if m[1] == "%"] or found
+        candidates.append(found[0])
+    if not candidates:
+        return "-"
+    value, unit = next((c for c in candidates if number(c[0]) is not None), candidates[0])
+    if unit in ("nsecond", "ns"):
+        v = number(value)
+        return f"{v / 1000:.1f} us" if v is not None else value
+    if unit in ("usecond", "us", "msecond", "ms"):
+        return f"{value} {unit[0]}s"
+    return value
 
 
 def stalls(metrics, top=4):

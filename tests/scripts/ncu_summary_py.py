@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks bench/ncu_summary.py on a made-up Nsight Compute CSV (the details
 page's columns): one row per launch with the metrics it finds ("-" for the
-missing; a "%" column takes the percentage of a name given in two units), durations in microseconds, "==PROF==" lines skipped, stall reasons
+missing; a "%" column takes the percentage of a name given in two units; a
+metric with a value before one that reads "n/a"; tensor pipes by pattern), durations in microseconds, "==PROF==" lines skipped, stall reasons
 largest first; no launches: exit 1; no arguments: usage, exit 2.
 
 usage: ncu_summary_py.py SOURCE_DIR
@@ -35,6 +36,11 @@ def main(source):
             # one name in two units (the H200's reports): the "memory %" column takes the percentage
             ("GPU Speed Of Light Throughput", "Memory Throughput", "%", "42.6"),
             ("Memory Workload Analysis", "Memory Throughput", "byte/second", "129,222,293,343.09"),
+            # a tensor pipe named in the list but without a value, another found by pattern
+            ("Command line profiler metrics", "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active",
+             "%", "n/a"),
+            ("Command line profiler metrics", "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_active",
+             "%", "61.5"),
             ("Launch Statistics", "Registers Per Thread", "register/thread", "168"),
             ("Command line profiler metrics", stall % "barrier", "", "0.41"),
             ("Command line profiler metrics", stall % "short_scoreboard", "", "0.93"),
@@ -57,6 +63,7 @@ def main(source):
         assert len(table) == 2, p.stdout
         assert "gk_xgemm" in table[0] and "2812.0 us" in table[0] and "77.1" in table[0] and "168" in table[0], table[0]
         assert "| 42.6 |" in table[0] and "129,222" not in table[0], table[0]
+        assert "| 61.5 |" in table[0] and "n/a" not in table[0], table[0]
         assert "sm90_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesiz..." in table[1] and "24.9" in table[1], table[1]
         assert table[1].count("| - ") >= 5, table[1]
         stalls = [l for l in lines if l.startswith("- 0 ")][0]
