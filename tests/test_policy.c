@@ -510,6 +510,70 @@ static const char *route_of(int is_gpu, int64_t m, int64_t n, int64_t k)
     return r ? r->choice : "device";
 }
 
+/* ---- Copy rows: an operand of a kernel that reads them as stored laid out again first. */
+
+/* One question to the copy rows: the operands as stored, the arithmetic, the device class, the answer. */
+typedef struct copy_case {
+    int trans_a, trans_b;
+    int64_t lda;
+    size_t offset_b;
+    int64_t ldb;
+    gk_math math;
+    int gpu, operand_b;
+    gk_policy_copy expected;
+} copy_case;
+
+static void test_copy_rows(void **state)
+{
+    (void)state;
+    gk_policy policy;
+    gk_policy_parse("copies.tsv",
+                    "gemm\tkernel\tgpu\txgemm-direct\t1\n"
+                    "gemm\tcopy-a\tgpu\tk-major\t!TRANS_A && MATH == 0\n"
+                    "gemm\tcopy-b\tgpu\tk-major\tTRANS_B && WORK >= 1000000\n"
+                    "gemm\tcopy-b\tgpu\taligned\t!ALIGNED_B && !PACKED\n"
+                    "gemm\tcopy-b\tany\tsideways\t1\n"
+                    "gemm\tcopy-a\tgpu\txgemm\t1\n"
+                    "gemm\tcopy-a\tcpu\taligned\tALIGNED_A\n",
+                    &policy);
+    assert_non_null(strstr(policy.warnings, "copies.tsv:5: unknown copy \"sideways\" (k-major, aligned)"));
+    assert_non_null(strstr(policy.warnings, "copies.tsv:6: unknown copy \"xgemm\""));
+    assert_int_equal(policy.count, 5);
+    const gemmkit_device_info devices[2] = {device(0), device(1)};
+    gk_config direct, packed;
+    assert_int_equal(gk_config_resolve(gk_kernel_find("xgemm-direct"), NULL, &direct), GEMMKIT_SUCCESS);
+    assert_int_equal(gk_config_resolve(gk_kernel_find("xgemm"), NULL, &packed), GEMMKIT_SUCCESS);
+    static const copy_case cases[] = {
+        /* A on GPUs: the first row, by its transpose and the call's arithmetic. */
+        {0, 0, 1000, 0, 800, GK_MATH_FP32, 1, 0, GK_COPY_KMAJOR},
+        {1, 0, 1000, 0, 800, GK_MATH_FP32, 1, 0, GK_COPY_NONE},
+        {0, 0, 1000, 0, 800, GK_MATH_3XTF32, 1, 0, GK_COPY_NONE},
+        /* B on GPUs: K-contiguous and aligned, nothing; N-contiguous, k-major; an odd ld or offset, aligned. */
+        {0, 0, 1000, 0, 800, GK_MATH_FP32, 1, 1, GK_COPY_NONE},
+        {0, 1, 1000, 0, 800, GK_MATH_FP32, 1, 1, GK_COPY_KMAJOR},
+        {0, 0, 1000, 0, 801, GK_MATH_FP32, 1, 1, GK_COPY_ALIGNED},
+        {0, 0, 1000, 2, 800, GK_MATH_FP32, 1, 1, GK_COPY_ALIGNED},
+        /* CPUs: their one row reads ALIGNED_A. */
+        {0, 0, 1000, 0, 800, GK_MATH_FP32, 0, 0, GK_COPY_ALIGNED},
+        {0, 0, 1001, 0, 800, GK_MATH_FP32, 0, 0, GK_COPY_NONE},
+        {0, 1, 1000, 0, 801, GK_MATH_FP32, 0, 1, GK_COPY_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const copy_case *c = &cases[i];
+        const gk_sgemm_problem p = {.trans_a = c->trans_a, .trans_b = c->trans_b, .m = 1000, .n = 900, .k = 800,
+                                    .a = {NULL, 0, c->lda}, .b = {NULL, c->offset_b, c->ldb}, .math = c->math};
+        const gk_policy_copy got = gk_sgemm_copy_choose(&policy, &devices[c->gpu], &direct, &p, c->operand_b);
+        if (got != c->expected) print_error("case %zu: copy %d, expected %d\n", i, (int)got, (int)c->expected);
+        assert_int_equal(got, c->expected);
+        /* A packed kernel's configuration: !PACKED fails, and this table's other rows would hold alike. */
+        if (c->operand_b && c->trans_b == 0 && c->expected == GK_COPY_ALIGNED && c->gpu)
+            assert_int_equal(gk_sgemm_copy_choose(&policy, &devices[1], &packed, &p, 1), GK_COPY_NONE);
+        /* The built-in table has no copy row: every operand as stored. */
+        assert_int_equal(gk_sgemm_copy_choose(gk_policy_builtin(), &devices[c->gpu], &direct, &p, c->operand_b),
+                         GK_COPY_NONE);
+    }
+}
+
 static void test_routes(void **state)
 {
     (void)state;
@@ -621,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_batched_choice),
         cmocka_unit_test(test_batched_variants),
         cmocka_unit_test(test_routes),
+        cmocka_unit_test(test_copy_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,7 +3,9 @@
  * policy.h) over this file's variables. Steps: the kernel; then its tuned
  * variant line ("xgemm/small") if one fits; then split-K (the row's
  * strided kernel with the choice's tiles and gk_sgemm_splits slices); then a
- * fallback (to direct) that may replace the choice. No row matching: direct,
+ * fallback (to direct) that may replace the choice. When the plan is built,
+ * the copy rows (gk_sgemm_copy_choose) say whether an operand of a kernel
+ * reading them as stored is first copied into another layout. No row matching: direct,
  * which serves every shape on every device. A row whose kernel computes in
  * another math mode than the call's is skipped (registry.h, gk_math): fp32
  * calls never meet a tensor-core kernel, and a tensor-core call gets its
@@ -23,6 +25,8 @@ typedef struct gemm_state {
     const gk_tuning_set *tuned;
     int64_t m, n, k;
     gk_math math;           /* the call's: rows of kernels in another mode are skipped */
+    /* The operands as stored (copy rows only; 0 elsewhere: an NN call's aligned operands). */
+    int trans_a, trans_b, unaligned_a, unaligned_b;
     gk_config candidate;    /* kernel rows: the row's kernel on this device */
     const gk_config *chosen; /* variant and fallback rows: the choice so far */
     const gk_tuned *variant; /* variant rows: the row's tuned line */
@@ -60,6 +64,11 @@ static int set_variables(const gemm_state *s, const gk_config *c, int64_t *value
     values[GK_GEMM_PADDED] = gk_policy_product(gk_round_up(s->m, g.tile_m), gk_round_up(s->n, g.tile_n),
                                                gk_round_up(s->k, g.k_multiple));
     values[GK_GEMM_PACKED] = gk_kernel_packs_operands(c->def);
+    values[GK_GEMM_TRANS_A] = s->trans_a;
+    values[GK_GEMM_TRANS_B] = s->trans_b;
+    values[GK_GEMM_ALIGNED_A] = !s->unaligned_a;
+    values[GK_GEMM_ALIGNED_B] = !s->unaligned_b;
+    values[GK_GEMM_MATH] = s->math;
     return 1;
 }
 
@@ -167,6 +176,29 @@ static gk_sgemm_choice choose(const gk_policy *policy, gemm_state s)
     const gk_policy_rule *fallback =
         gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_FALLBACK, info->is_gpu, chosen_variables, &s);
     return fallback ? plain(tuned, fallback->kernel) : choice;
+}
+
+/* Copy rows: the chosen configuration's variables (no kernel of their own to check). */
+static int copy_variables(const gk_policy_rule *rule, int64_t *values, void *data)
+{
+    (void)rule;
+    const gemm_state *s = data;
+    return set_variables(s, s->chosen, values);
+}
+
+/* Every column starts on 16 bytes: the kernels' float4 copies (VEC_A, VEC_B) read it. */
+static int float4_columns(const gk_matrix *x) { return x->offset % 4 == 0 && x->ld % 4 == 0; }
+
+gk_policy_copy gk_sgemm_copy_choose(const gk_policy *policy, const gemmkit_device_info *info,
+                                    const gk_config *config, const gk_sgemm_problem *p, int operand_b)
+{
+    gemm_state s = {.info = info, .m = p->m, .n = p->n, .k = p->k, .math = p->math, .chosen = config,
+                    .trans_a = p->trans_a, .trans_b = p->trans_b, .unaligned_a = !float4_columns(&p->a),
+                    .unaligned_b = !float4_columns(&p->b)};
+    const gk_policy_rule *r =
+        gk_policy_first(policy, GK_ROUTINE_GEMM, operand_b ? GK_STEP_COPY_B : GK_STEP_COPY_A, info->is_gpu,
+                        copy_variables, &s);
+    return r ? r->copy : GK_COPY_NONE;
 }
 
 gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_device_info *info,

@@ -3,10 +3,12 @@
  * time it costs a warning and the row, never a crash. */
 #include "policy.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
@@ -17,7 +19,9 @@
 static const char *const gemm_variables[GK_GEMM_VARIABLES + 1] = {
     [GK_GEMM_M] = "M", [GK_GEMM_N] = "N", [GK_GEMM_K] = "K", [GK_GEMM_WORK] = "WORK", [GK_GEMM_CUS] = "CUS",
     [GK_GEMM_TILE_M] = "TILE_M", [GK_GEMM_TILE_N] = "TILE_N", [GK_GEMM_TILE_K] = "TILE_K",
-    [GK_GEMM_GROUPS] = "GROUPS", [GK_GEMM_PADDED] = "PADDED", [GK_GEMM_PACKED] = "PACKED"};
+    [GK_GEMM_GROUPS] = "GROUPS", [GK_GEMM_PADDED] = "PADDED", [GK_GEMM_PACKED] = "PACKED",
+    [GK_GEMM_TRANS_A] = "TRANS_A", [GK_GEMM_TRANS_B] = "TRANS_B", [GK_GEMM_ALIGNED_A] = "ALIGNED_A",
+    [GK_GEMM_ALIGNED_B] = "ALIGNED_B", [GK_GEMM_MATH] = "MATH"};
 static const char *const gemm_batched_variables[GK_BATCHED_VARIABLES + 1] = {
     [GK_BATCHED_M] = "M", [GK_BATCHED_N] = "N", [GK_BATCHED_K] = "K", [GK_BATCHED_BATCH] = "BATCH",
     [GK_BATCHED_WORK] = "WORK", [GK_BATCHED_CUS] = "CUS"};
@@ -35,7 +39,9 @@ static const char *const *const routine_variables[GK_ROUTINE_COUNT] = {
     [GK_ROUTINE_GEMM] = gemm_variables, [GK_ROUTINE_GEMM_BATCHED] = gemm_batched_variables,
     [GK_ROUTINE_OMATCOPY] = omatcopy_variables};
 
-static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback", "route"};
+static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback", "route",
+                                                      "copy-a", "copy-b"};
+static const char *const copy_names[] = {[GK_COPY_KMAJOR] = "k-major", [GK_COPY_ALIGNED] = "aligned"};
 static const char *const route_names[] = {[GK_ROUTE_HOST_BLAS] = "host-blas", [GK_ROUTE_DEVICE] = "device",
                                           [GK_ROUTE_TILED] = "tiled"};
 static const char *const class_names[] = {"any", "gpu", "cpu"};
@@ -121,12 +127,16 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     const char *const *variables = routine < 0 ? NULL : routine_variables[routine];
     const int step = lookup(f[1], step_names, GK_STEP_COUNT), device = lookup(f[2], class_names, 3);
     const int route = step == GK_STEP_ROUTE ? lookup(f[3], route_names, 3) : 0;
+    const int copies = step == GK_STEP_COPY_A || step == GK_STEP_COPY_B;
+    const int copy = copies ? lookup(f[3], copy_names + 1, 2) + 1 : GK_COPY_NONE; /* 0: not a copy's name */
     char error[256] = "";
     const int per_matrix = strcmp(f[0], "gemm_batched") == 0 && strcmp(f[3], GK_POLICY_PER_MATRIX) == 0;
-    const int names_kernel = step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_ROUTE && !per_matrix;
+    const int names_kernel = step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_ROUTE && !copies && !per_matrix;
     const gk_kernel_def *kernel = names_kernel ? gk_kernel_find(f[3]) : NULL;
     if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, gemm_batched, omatcopy)", f[0]);
-    else if (step < 0) warn(policy, name, line, "unknown step \"%s\" (route, kernel, variant, split, fallback)", f[1]);
+    else if (step < 0)
+        warn(policy, name, line, "unknown step \"%s\" (route, kernel, variant, split, fallback, copy-a, copy-b)",
+             f[1]);
     else if (device < 0) warn(policy, name, line, "unknown device class \"%s\" (gpu, cpu, any)", f[2]);
     else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0 &&
              !(step == GK_STEP_VARIANT && strcmp(f[0], "gemm_batched") == 0))
@@ -134,6 +144,8 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
              strcmp(f[0], "gemm_batched") == 0 ? " and variant" : "");
     else if (route < 0)
         warn(policy, name, line, "unknown route \"%s\" (host-blas, device, tiled)", f[3]);
+    else if (copies && copy == GK_COPY_NONE)
+        warn(policy, name, line, "unknown copy \"%s\" (k-major, aligned)", f[3]);
     else if (names_kernel && (!kernel || gk_kernel_is_helper(kernel)))
         warn(policy, name, line, "no kernel named \"%s\" in this gemmkit", f[3]);
     else if (!fits(r->routine, sizeof r->routine, f[0]) || !fits(r->choice, sizeof r->choice, f[3]) ||
@@ -147,6 +159,7 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
         r->device = (gk_policy_class)device;
         r->kernel = kernel;
         r->route = (gk_policy_route)route;
+        r->copy = (gk_policy_copy)copy;
         return 1;
     }
     return 0;
@@ -215,10 +228,50 @@ void gk_policy_parse(const char *name, const char *text, gk_policy *policy)
 static gk_policy builtin;
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 
+/* A policy file's text (at most 1 MiB), or NULL with *why set. */
+static char *read_policy_file(const char *path, const char **why)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *why = strerror(errno);
+        return NULL;
+    }
+    enum { MAX_BYTES = 1 << 20 };
+    char *text = malloc(MAX_BYTES + 1);
+    size_t n = text ? fread(text, 1, MAX_BYTES + 1, f) : 0;
+    const int failed = !text || ferror(f) || n > MAX_BYTES;
+    fclose(f);
+    if (failed) {
+        *why = !text ? "out of memory" : n > MAX_BYTES ? "larger than 1 MiB" : "a read error";
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    return text;
+}
+
+/* The built-in table, or the file GEMMKIT_POLICY names instead (rows tried
+ * before they are built in, as GEMMKIT_TUNING_DB does for tuning lines); a
+ * file that cannot be read leaves the built-in table and a warning. */
 static void parse_builtin(void)
 {
+    const char *path = getenv("GEMMKIT_POLICY");
+    const char *why = NULL;
+    if (path && *path) {
+        char *text = read_policy_file(path, &why);
+        if (text) {
+            gk_policy_parse(path, text, &builtin);
+            free(text);
+            return;
+        }
+    }
     const char *text = gk_kernel_source("tuning/policy.tsv");
     gk_policy_parse("(built-in) src/kernels/tuning/policy.tsv", text ? text : "", &builtin);
+    if (why) {
+        const size_t used = strlen(builtin.warnings);
+        snprintf(builtin.warnings + used, sizeof builtin.warnings - used,
+                 "gemmkit: GEMMKIT_POLICY=%s: %s; the built-in policy instead\n", path, why);
+    }
 }
 
 static _Atomic(const gk_policy *) builtin_parsed; /* &builtin once parsed: no pthread_once per call */

@@ -1,7 +1,7 @@
 /* The per-device policy as data: which kernel a routine runs when the caller
  * names none, as rows of src/kernels/tuning/policy.tsv (embedded like the
  * tuning database): "routine<TAB>step<TAB>device<TAB>choice<TAB>condition[<TAB>note]".
- * Per step (route, then kernel, variant, split, fallback) the first row of the routine
+ * Per step (route, then kernel, variant, split, fallback, then copy-a and copy-b) the first row of the routine
  * whose device class fits and whose condition holds wins; conditions are
  * integer expressions (expr.h) over variables the routine provides, compiled
  * when the policy is parsed and evaluated per call on the routine's values
@@ -30,6 +30,9 @@ typedef enum gk_policy_routine { GK_ROUTINE_GEMM, GK_ROUTINE_GEMM_BATCHED, GK_RO
 typedef enum gk_gemm_var {
     GK_GEMM_M, GK_GEMM_N, GK_GEMM_K, GK_GEMM_WORK, GK_GEMM_CUS, /* route rows read only these */
     GK_GEMM_TILE_M, GK_GEMM_TILE_N, GK_GEMM_TILE_K, GK_GEMM_GROUPS, GK_GEMM_PADDED, GK_GEMM_PACKED,
+    /* The operands as stored and the arithmetic: known to copy rows only (the kernel, variant, split and
+     * fallback steps choose by shape: there TRANS_* read 0 and ALIGNED_* 1, as for a plain NN call). */
+    GK_GEMM_TRANS_A, GK_GEMM_TRANS_B, GK_GEMM_ALIGNED_A, GK_GEMM_ALIGNED_B, GK_GEMM_MATH,
     GK_GEMM_VARIABLES,
     GK_GEMM_ROUTE_VARIABLES = GK_GEMM_TILE_M
 } gk_gemm_var;
@@ -60,6 +63,8 @@ typedef enum gk_policy_step {
     GK_STEP_SPLIT,    /* a split-K kernel running the choice so far's tiles over slices of K */
     GK_STEP_FALLBACK, /* replaces the choice so far */
     GK_STEP_ROUTE,    /* before all the others, host arrays only: "host-blas" (the host's CPU BLAS) or "device" */
+    GK_STEP_COPY_A,   /* after the choice, a kernel reading the operands as stored: copy A first (gk_policy_copy) */
+    GK_STEP_COPY_B,   /* the same for B */
     GK_STEP_COUNT
 } gk_policy_step;
 
@@ -71,6 +76,12 @@ typedef enum gk_policy_class { GK_CLASS_ANY, GK_CLASS_GPU, GK_CLASS_CPU } gk_pol
 /* Where a route row sends a host-array call (its choice). */
 typedef enum gk_policy_route { GK_ROUTE_HOST_BLAS, GK_ROUTE_DEVICE, GK_ROUTE_TILED } gk_policy_route;
 
+/* How a copy row lays out its operand in a scratch buffer before the kernel
+ * reads it (its choice; GK_COPY_NONE: no row holds): "k-major" stores op(X)
+ * with K contiguous (A as A^T, B as B), "aligned" keeps the caller's
+ * orientation; both with a leading dimension of whole float4 from offset 0. */
+typedef enum gk_policy_copy { GK_COPY_NONE, GK_COPY_KMAJOR, GK_COPY_ALIGNED } gk_policy_copy;
+
 typedef struct gk_policy_rule {
     char routine[16];
     gk_policy_routine routine_id; /* the routine, as matched */
@@ -81,6 +92,7 @@ typedef struct gk_policy_rule {
     const gk_kernel_def *kernel; /* that kernel, found once when the row is parsed; NULL for variants, routes
                                     and GK_POLICY_PER_MATRIX */
     gk_policy_route route;       /* GK_STEP_ROUTE: the choice */
+    gk_policy_copy copy;         /* GK_STEP_COPY_A, GK_STEP_COPY_B: the choice */
     char condition[256]; /* "1": always */
     char note[160];      /* the condition in words, or "" */
     int line;

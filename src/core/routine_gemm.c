@@ -1,5 +1,6 @@
 /* The GEMM routine: argument preparation (all row-major and operand swapping
- * happens here, once), the plan (one direct kernel, or pack -> tiled kernel ->
+ * happens here, once), the plan (one direct kernel, after copies of its operands
+ * where the policy's copy rows hold, or pack -> tiled kernel ->
  * unpack around a kernel that needs padded, packed operands, tutorial kernel
  * 10's approach; for split-K pack -> K-slices into partials -> reduce), and
  * the public entry points on host arrays and buffers. */
@@ -124,6 +125,41 @@ static gemmkit_status plan_pack(gemmkit_context *ctx, int slot, const gk_matrix 
     return gk_omatcopy_plan_pack(ctx, x, trans, rows, cols, rows_p, cols_p, *out, plan);
 }
 
+/* Copies an operand (op(X) rows x cols, X^T stored when *trans) into scratch `slot`, stored transposed when
+ * want_trans, with a leading dimension of whole float4 from offset 0; *x and *trans then describe the copy.
+ * Nothing is planned when the operand is stored so already. */
+static gemmkit_status plan_copy(gemmkit_context *ctx, int slot, gk_matrix *x, int *trans, int64_t rows,
+                                int64_t cols, int want_trans, gk_plan *plan)
+{
+    if (*trans == want_trans && x->offset % 4 == 0 && x->ld % 4 == 0) return GEMMKIT_SUCCESS;
+    const int64_t stored_rows = want_trans ? cols : rows, stored_cols = want_trans ? rows : cols;
+    const int64_t ld = gk_round_up(stored_rows, 4);
+    gk_mem *mem = NULL;
+    GK_TRY(gk_context_scratch(ctx, slot, (size_t)(ld * stored_cols) * sizeof(float), &mem));
+    /* The copy is X as stored, or its transpose where the orientation changes. */
+    GK_TRY(gk_omatcopy_plan_pack(ctx, x, *trans != want_trans, stored_rows, stored_cols, ld, stored_cols, mem, plan));
+    *x = (gk_matrix){mem, 0, ld};
+    *trans = want_trans;
+    return GEMMKIT_SUCCESS;
+}
+
+/* The policy's copy rows for a kernel reading the operands as stored: A and B copied into the layout a row
+ * chooses (k-major: op(X) with K contiguous; aligned: as stored) before the kernel, which then reads `o`. */
+static gemmkit_status plan_copies(gemmkit_context *ctx, const gk_config *config, const gk_sgemm_problem *p,
+                                  gk_operands *o, gk_plan *plan)
+{
+    const gk_policy *policy = gk_policy_builtin();
+    const gk_policy_copy copy_a = gk_sgemm_copy_choose(policy, &ctx->info, config, p, 0);
+    const gk_policy_copy copy_b = gk_sgemm_copy_choose(policy, &ctx->info, config, p, 1);
+    if (copy_a != GK_COPY_NONE)
+        GK_TRY(plan_copy(ctx, GK_SCRATCH_A, &o->a, &o->trans_a, p->m, p->k,
+                         copy_a == GK_COPY_KMAJOR ? 1 : p->trans_a, plan));
+    if (copy_b != GK_COPY_NONE)
+        GK_TRY(plan_copy(ctx, GK_SCRATCH_B, &o->b, &o->trans_b, p->k, p->n,
+                         copy_b == GK_COPY_KMAJOR ? 0 : p->trans_b, plan));
+    return GEMMKIT_SUCCESS;
+}
+
 /* Split-K's slices: SPLITS of them (gk_sgemm_splits' count when 0), no more than the device's largest buffer
  * holds as partials of `partial` floats each, each kslice long (a multiple of the kernel's K step, TSK), and
  * only as many as hold part of k, so that no slice is all padding (SPLITS above k / TSK clamps). */
@@ -185,7 +221,7 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
 /* Split-K on the operands as stored: slice z of K into partial z (m x n, leading dimension m rounded up to 4
  * floats, so that the kernel stores whole float4), then the reduction applies alpha and beta. */
 static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
-                                        const gk_sgemm_problem *p, gk_plan *plan)
+                                        const gk_sgemm_problem *p, const gk_operands *operands, gk_plan *plan)
 {
     const int64_t ldp = gk_round_up(p->m, 4);
     const int64_t tiles = (p->m + g->tile_m - 1) / g->tile_m * ((p->n + g->tile_n - 1) / g->tile_n);
@@ -194,8 +230,8 @@ static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *c
     gk_mem *partials = NULL;
     GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, (size_t)(splits * ldp * p->n) * sizeof(float), &partials));
     const gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,
-                              .trans_a = p->trans_a, .trans_b = p->trans_b, .a = p->a, .b = p->b,
-                              .c = {partials, 0, ldp}, .stride_c = ldp * p->n};
+                              .trans_a = operands->trans_a, .trans_b = operands->trans_b, .a = operands->a,
+                              .b = operands->b, .c = {partials, 0, ldp}, .stride_c = ldp * p->n};
     GK_TRY(gk_plan_add(ctx, plan, config, g, &main, 1));
     const gk_operands reduce = {.m = p->m, .n = p->n, .k = splits, .alpha = p->alpha, .beta = p->beta,
                                 .a = {partials, 0, ldp}, .stride_a = ldp * p->n, .c = p->c};
@@ -217,13 +253,16 @@ gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *option
         const gk_operands scale = {.m = p->m, .n = p->n, .beta = p->beta, .c = p->c};
         return gk_plan_add_helper(ctx, plan, GK_HELPER_SCALE, &scale, 0);
     }
-    if (config.def->contract == GK_CONTRACT_GEMM_DIRECT) {
-        const gk_operands all = {.m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b,
-                                 .alpha = p->alpha, .beta = p->beta, .a = p->a, .b = p->b, .c = p->c};
-        return gk_plan_add(ctx, plan, &config, &g, &all, 1);
-    }
-    if (config.def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT) return plan_direct_split(ctx, &config, &g, p, plan);
-    return plan_packed(ctx, &config, &g, p, plan);
+    const int direct = config.def->contract == GK_CONTRACT_GEMM_DIRECT,
+              direct_split = config.def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT;
+    if (!direct && !direct_split) return plan_packed(ctx, &config, &g, p, plan);
+    /* Kernels reading the operands as stored. A kernel the caller names runs on them as given (what `bench
+     * --kernel` times); the policy's choice may first copy them into another layout (its copy rows). */
+    gk_operands all = {.m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b,
+                       .alpha = p->alpha, .beta = p->beta, .a = p->a, .b = p->b, .c = p->c};
+    if (!(options && options->kernel)) GK_TRY(plan_copies(ctx, &config, p, &all, plan));
+    if (direct_split) return plan_direct_split(ctx, &config, &g, p, &all, plan);
+    return gk_plan_add(ctx, plan, &config, &g, &all, 1);
 }
 
 gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p)

@@ -74,6 +74,12 @@ typedef struct gk_sgemm_choice {
     gk_config config;
 } gk_sgemm_choice;
 gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k);
+/* The copy-a (operand_b 0) or copy-b rows' choice for the chosen configuration
+ * and the problem's operands as stored (routine_gemm.c copies them so before
+ * a kernel that reads the operands in place): GK_COPY_NONE when no row holds. */
+gk_policy_copy gk_sgemm_copy_choose(const gk_policy *policy, const gemmkit_device_info *info,
+                                    const gk_config *config, const gk_sgemm_problem *p, int operand_b);
+
 /* The same for any policy, device and tuning lines (what the tests compare). */
 gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
                                 int64_t m, int64_t n, int64_t k);
