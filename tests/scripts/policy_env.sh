@@ -3,8 +3,8 @@
 # "kernel:" line names the file's kernel row's choice, and its unusable rows
 # are warned about with the file's name and line); a file that cannot be read
 # leaves the built-in table, a warning naming it, and the call succeeds. The
-# built-in table with bench/cases/copy-rows.tsv (the candidate rows measured on
-# the GPU through GEMMKIT_POLICY) parses without a warning.
+# built-in table with each bench/cases/copy-rows*.tsv (the candidate rows
+# measured on the GPU through GEMMKIT_POLICY) parses without a warning.
 # Usage: policy_env.sh PATH/TO/gemmkit SOURCE_DIR
 set -uo pipefail
 gemmkit=$1 src=$2
@@ -26,10 +26,12 @@ grep -q "GEMMKIT_POLICY=$tmp/missing.tsv: No such file or directory; the built-i
     fail "no warning for the missing file: $out"
 grep -q "^kernel: xgemm-direct " <<<"$out" && fail "the missing file's run did not use the built-in table: $out"
 
-cat "$src/src/kernels/tuning/policy.tsv" "$src/bench/cases/copy-rows.tsv" >"$tmp/candidates.tsv"
-out=$(GEMMKIT_POLICY="$tmp/candidates.tsv" "$gemmkit" "${bench[@]}" 2>&1); rc=$?
-[[ $rc == 0 ]] || fail "with the candidate rows: exit $rc: $out"
-grep -q "policy" <<<"$out" && fail "the built-in table with bench/cases/copy-rows.tsv has warnings: $out"
+for rows in "$src"/bench/cases/copy-rows*.tsv; do
+    cat "$src/src/kernels/tuning/policy.tsv" "$rows" >"$tmp/candidates.tsv"
+    out=$(GEMMKIT_POLICY="$tmp/candidates.tsv" "$gemmkit" "${bench[@]}" 2>&1); rc=$?
+    [[ $rc == 0 ]] || fail "with the candidate rows of $rows: exit $rc: $out"
+    grep -q "policy" <<<"$out" && fail "the built-in table with $rows has warnings: $out"
+done
 
 [[ $failures == 0 ]] && echo "GEMMKIT_POLICY: ok"
 exit $((failures > 0))
