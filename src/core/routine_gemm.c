@@ -127,13 +127,16 @@ static gemmkit_status plan_pack(gemmkit_context *ctx, int slot, const gk_matrix 
 
 /* Copies an operand (op(X) rows x cols, X^T stored when *trans) into scratch `slot`, stored transposed when
  * want_trans, with a leading dimension of whole float4 from offset 0; *x and *trans then describe the copy.
- * Nothing is planned when the operand is stored so already. */
+ * Nothing is planned when the operand is stored so already, or when the copy would pass 2^31-1 elements. */
 static gemmkit_status plan_copy(gemmkit_context *ctx, int slot, gk_matrix *x, int *trans, int64_t rows,
                                 int64_t cols, int want_trans, gk_plan *plan)
 {
     if (*trans == want_trans && x->offset % 4 == 0 && x->ld % 4 == 0) return GEMMKIT_SUCCESS;
     const int64_t stored_rows = want_trans ? cols : rows, stored_cols = want_trans ? rows : cols;
     const int64_t ld = gk_round_up(stored_rows, 4);
+    /* The kernels index operands in 32 bits: a copy that would outgrow them (ld rounded up, at the limit) is
+     * not made, and the kernel reads the operand as stored. */
+    if (ld * stored_cols > INT32_MAX) return GEMMKIT_SUCCESS;
     gk_mem *mem = NULL;
     GK_TRY(gk_context_scratch(ctx, slot, (size_t)(ld * stored_cols) * sizeof(float), &mem));
     /* The copy is X as stored, or its transpose where the orientation changes. */
