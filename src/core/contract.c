@@ -139,7 +139,7 @@ void gk_contract_bind(const gk_kernel_def *def, const gk_geometry *g, const gk_o
 /* Every column of the matrix (of every batch entry) starts on 16 bytes. */
 static int float4_aligned(const gk_matrix *x, int64_t stride)
 {
-    return x->offset % 4 == 0 && x->ld % 4 == 0 && stride % 4 == 0;
+    return gk_matrix_float4_columns(x) && stride % 4 == 0;
 }
 
 /* The batch of a rows x cols matrix is one dense run starting on 16 bytes: no gaps within or

@@ -13,6 +13,10 @@ typedef struct gk_matrix {
     int64_t ld;
 } gk_matrix;
 
+/* Every column starts on 16 bytes (offset and leading dimension whole float4): the kernels' float4 copies
+ * (VEC_A, VEC_B, VEC_C) can read it. */
+static inline int gk_matrix_float4_columns(const gk_matrix *x) { return x->offset % 4 == 0 && x->ld % 4 == 0; }
+
 /* Everything a contract may take. GEMM contracts: m x n x k, A, B, C; 2-D
  * contracts (transpose, copy, scale, unpack, reduce): rows = m, cols = n, source a
  * (P for unpack and reduce), destination b (transpose, copy) or c (scale,

@@ -186,15 +186,12 @@ static int copy_variables(const gk_policy_rule *rule, int64_t *values, void *dat
     return set_variables(s, s->chosen, values);
 }
 
-/* Every column starts on 16 bytes: the kernels' float4 copies (VEC_A, VEC_B) read it. */
-static int float4_columns(const gk_matrix *x) { return x->offset % 4 == 0 && x->ld % 4 == 0; }
-
 gk_policy_copy gk_sgemm_copy_choose(const gk_policy *policy, const gemmkit_device_info *info,
                                     const gk_config *config, const gk_sgemm_problem *p, int operand_b)
 {
     gemm_state s = {.info = info, .m = p->m, .n = p->n, .k = p->k, .math = p->math, .chosen = config,
-                    .trans_a = p->trans_a, .trans_b = p->trans_b, .unaligned_a = !float4_columns(&p->a),
-                    .unaligned_b = !float4_columns(&p->b)};
+                    .trans_a = p->trans_a, .trans_b = p->trans_b, .unaligned_a = !gk_matrix_float4_columns(&p->a),
+                    .unaligned_b = !gk_matrix_float4_columns(&p->b)};
     const gk_policy_rule *r =
         gk_policy_first(policy, GK_ROUTINE_GEMM, operand_b ? GK_STEP_COPY_B : GK_STEP_COPY_A, info->is_gpu,
                         copy_variables, &s);

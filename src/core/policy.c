@@ -13,6 +13,7 @@
 
 #include "registry.h"
 #include "tsv_rows.h"
+#include "tuning.h"
 #include "status.h"
 
 /* Each routine's names, at the slots of its enum (policy.h). */
@@ -228,46 +229,27 @@ void gk_policy_parse(const char *name, const char *text, gk_policy *policy)
 static gk_policy builtin;
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 
-/* A policy file's text (at most 1 MiB), or NULL with *why set. */
-static char *read_policy_file(const char *path, const char **why)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *why = strerror(errno);
-        return NULL;
-    }
-    enum { MAX_BYTES = 1 << 20 };
-    char *text = malloc(MAX_BYTES + 1);
-    size_t n = text ? fread(text, 1, MAX_BYTES + 1, f) : 0;
-    const int failed = !text || ferror(f) || n > MAX_BYTES;
-    fclose(f);
-    if (failed) {
-        *why = !text ? "out of memory" : n > MAX_BYTES ? "larger than 1 MiB" : "a read error";
-        free(text);
-        return NULL;
-    }
-    text[n] = '\0';
-    return text;
-}
-
 /* The built-in table, or the file GEMMKIT_POLICY names instead (rows tried
  * before they are built in, as GEMMKIT_TUNING_DB does for tuning lines); a
  * file that cannot be read leaves the built-in table and a warning. */
 static void parse_builtin(void)
 {
     const char *path = getenv("GEMMKIT_POLICY");
-    const char *why = NULL;
+    char why[256] = "";
     if (path && *path) {
-        char *text = read_policy_file(path, &why);
-        if (text) {
+        char *text = NULL;
+        size_t len = 0;
+        const int read = gk_tuning_read_file(path, &text, &len, why, sizeof why);
+        if (read == 0) {
             gk_policy_parse(path, text, &builtin);
             free(text);
             return;
         }
+        if (read == 1) snprintf(why, sizeof why, "%s", strerror(ENOENT));
     }
     const char *text = gk_kernel_source("tuning/policy.tsv");
     gk_policy_parse("(built-in) src/kernels/tuning/policy.tsv", text ? text : "", &builtin);
-    if (why) {
+    if (why[0]) {
         const size_t used = strlen(builtin.warnings);
         snprintf(builtin.warnings + used, sizeof builtin.warnings - used,
                  "gemmkit: GEMMKIT_POLICY=%s: %s; the built-in policy instead\n", path, why);

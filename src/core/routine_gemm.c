@@ -131,7 +131,7 @@ static gemmkit_status plan_pack(gemmkit_context *ctx, int slot, const gk_matrix 
 static gemmkit_status plan_copy(gemmkit_context *ctx, int slot, gk_matrix *x, int *trans, int64_t rows,
                                 int64_t cols, int want_trans, gk_plan *plan)
 {
-    if (*trans == want_trans && x->offset % 4 == 0 && x->ld % 4 == 0) return GEMMKIT_SUCCESS;
+    if (*trans == want_trans && gk_matrix_float4_columns(x)) return GEMMKIT_SUCCESS;
     const int64_t stored_rows = want_trans ? cols : rows, stored_cols = want_trans ? rows : cols;
     const int64_t ld = gk_round_up(stored_rows, 4);
     /* The kernels index operands in 32 bits: a copy that would outgrow them (ld rounded up, at the limit) is

@@ -112,7 +112,7 @@ int gk_tuning_read_file(const char *path, char **text, size_t *len, char *why, s
     if (fstat(fd, &st) != 0) problem = strerror(errno);
     else if (S_ISDIR(st.st_mode)) problem = "is a directory";
     else if (!S_ISREG(st.st_mode)) problem = "not a regular file";
-    else if ((size_t)st.st_size > MAX_FILE_BYTES) problem = "larger than 16 MiB: not a tuning database";
+    else if ((size_t)st.st_size > MAX_FILE_BYTES) problem = "larger than 16 MiB";
     char *buffer = problem ? NULL : malloc((size_t)st.st_size + 1);
     if (!problem && !buffer) problem = "out of memory";
     size_t used = 0;

@@ -130,9 +130,10 @@ int gk_tuning_blas_threshold(const gk_tuning_set *set, double *work, int *builti
  * reading the lines does). */
 double gk_tuning_blas_threshold_lowest(void);
 
-/* Reads a whole file: 0 and a malloc'd, NUL-terminated *text (which may hold
- * other NULs: use *len); 1 when the file does not exist; -1 and why
- * otherwise (a directory, unreadable, too large). */
+/* Reads a whole file (the tuning databases, and a GEMMKIT_POLICY table): 0 and
+ * a malloc'd, NUL-terminated *text (which may hold other NULs: use *len); 1
+ * when the file does not exist; -1 and why otherwise (a directory, a FIFO,
+ * unreadable, larger than 16 MiB). */
 int gk_tuning_read_file(const char *path, char **text, size_t *len, char *why, size_t why_size);
 
 /* Adds or replaces the entry (same backend, device, kernel) in the file at
