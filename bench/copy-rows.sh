@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Candidate policy rows against the built-in table in one run on the GPU
-# machine (bench/cases/copy-rows.tsv by default: copies of the wgmma kernels'
-# N-contiguous and unaligned operands): bench/math-sweep.sh per math mode on
+# machine (ROWS, e.g. bench/cases/copy-rows-fp32.tsv: copies of xgemm-direct's
+# unaligned operands): bench/math-sweep.sh per math mode on
 # the CUDA backend, first with the built-in policy (OUTDIR/MODE-before), then
 # with the built-in table and the candidate rows through GEMMKIT_POLICY
 # (OUTDIR/MODE-after); last bench/sweep_pair.py's table per mode
@@ -9,17 +9,19 @@
 # run's cuBLAS fp32). A row goes into policy.tsv only where it gains.
 #
 # usage: bench/copy-rows.sh OUTDIR [ARCHIVE.tar.gz]
-# Environment: ROWS (default bench/cases/copy-rows.tsv), MODES (default "3xtf32 tf32"), BACKENDS (default cuda),
-#   BUDGET (seconds for the whole script, default 540), BUILD (default build-gpu).
+# Environment: ROWS (the candidate rows; required), MODES (default "3xtf32 tf32"), BACKENDS (default cuda),
+#   BUDGET (seconds for the whole script, default 540), BUILD (default build-gpu); SQUARES and VARIANTS go to
+#   bench/math-sweep.sh (e.g. MODES=fp32 ROWS=bench/cases/copy-rows-fp32.tsv SQUARES=999,1001,2047 VARIANTS=);
+#   TUNING: a tuning database (GEMMKIT_TUNING_DB) for the "after" runs only: lines measured with the rows.
 set -uo pipefail
 if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 archive=${2:-}
-rows=${ROWS:-$root/bench/cases/copy-rows.tsv}
+rows=${ROWS:?bench/copy-rows.sh: ROWS names the candidate rows (e.g. bench/cases/copy-rows-fp32.tsv)}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 cat "$root/src/kernels/tuning/policy.tsv" "$rows" >"$out/policy.tsv" || exit 1
 start=$(date +%s)
@@ -32,9 +34,9 @@ for mode in "${modes[@]}"; do
     share=$((left / runs))
     runs=$((runs - 1))
     [ $share -lt 30 ] && { echo "copy-rows: $mode-$side skipped, the time budget is spent" >&2; continue; }
-    policy=
-    [ $side = after ] && policy=$out/policy.tsv
-    GEMMKIT_POLICY=$policy MODE=$mode BACKENDS=${BACKENDS:-cuda} BUDGET=$share BUILD=${BUILD:-$root/build-gpu} \
+    policy= tuning=()
+    [ $side = after ] && policy=$out/policy.tsv && tuning=(${TUNING:+GEMMKIT_TUNING_DB="$TUNING"})
+    env "${tuning[@]}" GEMMKIT_POLICY=$policy MODE=$mode BACKENDS=${BACKENDS:-cuda} BUDGET=$share BUILD=${BUILD:-$root/build-gpu} \
       bash "$root/bench/math-sweep.sh" "$out/$mode-$side" >"$out/$mode-$side.log" 2>&1
   done
   python3 "$root/bench/sweep_pair.py" "$out/$mode-before" "$out/$mode-after" >"$out/$mode-pair.md" 2>&1

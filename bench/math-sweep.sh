@@ -7,10 +7,12 @@
 #
 # usage: bench/math-sweep.sh OUTDIR [ARCHIVE.tar.gz]
 # Environment: MODE (default 3xtf32), BACKENDS (default "cuda opencl"), REPEAT (default 3), BUDGET (seconds,
-#   default 420), BUILD (default build-gpu), GEMMKIT_DEVICE (the OpenCL device, default NVIDIA).
+#   default 420), BUILD (default build-gpu), GEMMKIT_DEVICE (the OpenCL device, default NVIDIA), SQUARES (the
+#   col NN sizes, default the sweep's), VARIANTS (the other transposes' and layouts' sizes, default 4096,4095;
+#   empty: none).
 set -uo pipefail
 if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +24,8 @@ out=$gk_out
 gk_build "${BUILD:-$root/build-gpu}" || exit 1
 gemmkit=$gk_gemmkit
 mode=${MODE:-3xtf32}
-squares=1024,2048,4096,8192,16384,1500,2049,4095,7001,4096x11008x4096,11008x4096x4096
+squares=${SQUARES:-1024,2048,4096,8192,16384,1500,2049,4095,7001,4096x11008x4096,11008x4096x4096}
+variants=${VARIANTS-4096,4095}
 
 jsons=()
 run() { # BACKEND LAYOUT OP SIZES
@@ -40,10 +43,11 @@ for backend in ${BACKENDS:-cuda opencl}; do
     continue
   fi
   run "$backend" col NN "$squares"
+  [ -n "$variants" ] || continue
   for layout in col row; do
     for op in NN NT TN TT; do
       [ "$layout/$op" = col/NN ] && continue
-      run "$backend" "$layout" "$op" 4096,4095
+      run "$backend" "$layout" "$op" "$variants"
     done
   done
 done

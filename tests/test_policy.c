@@ -190,7 +190,8 @@ static void test_builtin_policy_is_whole(void **state)
     assert_int_equal(policy->count, rows);
     for (int i = 0; i < policy->count; i++) {
         const gk_policy_rule *r = &policy->rules[i];
-        if (r->step == GK_STEP_VARIANT || r->step == GK_STEP_ROUTE) continue; /* no kernel: a variant, a place */
+        if (r->step == GK_STEP_VARIANT || r->step == GK_STEP_ROUTE || r->step == GK_STEP_COPY_A || r->step == GK_STEP_COPY_B)
+            continue; /* no kernel: a variant, a place, a copy */
         if (strcmp(r->routine, "gemm_batched") == 0 && strcmp(r->choice, GK_POLICY_PER_MATRIX) == 0) {
             assert_null(r->kernel); /* one plain SGEMM plan per matrix */
             continue;
@@ -257,6 +258,32 @@ static void test_gemm_choice_unchanged_on_gpus(void **state)
     gk_tuning_load(&untuned, NULL, &tuned);
     assert_int_equal(tuned.count, 0);
     assert_grid(&untuned, &tuned);
+}
+
+/* The tensor-core modes take the /small line only where the main tiles leave compute units idle (their /small
+ * lines ran at ~0.6x the main line's rate on the H200), not for a short last wave as fp32 does. */
+static void test_small_variant_in_tensor_modes(void **state)
+{
+    (void)state;
+    gemmkit_device_info info = device(1);
+    write_db("opencl\tNVIDIA H200\txgemm-3xtf32/small\tWARPS_M=2,WARPS_N=2,MI=2,NI=4,TSK=16,SPLIT=1\t1\t2026-01-01\n");
+    gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    if (tuned.warnings[0]) print_error("%s", tuned.warnings);
+    const char *small = gk_tuning_params(&tuned, "xgemm-3xtf32/small");
+    assert_non_null(small);
+    /* The main line's 256 x 64 tiles: 1024^3 64 work-groups (under 132 units), 1500^3 144 (a last wave of 12). */
+    const gk_sgemm_choice few = gk_sgemm_choose_math(gk_policy_builtin(), &info, &tuned, 1024, 1024, 1024, GK_MATH_3XTF32);
+    const gk_sgemm_choice short_wave =
+        gk_sgemm_choose_math(gk_policy_builtin(), &info, &tuned, 1500, 1500, 1500, GK_MATH_3XTF32);
+    assert_non_null(few.def);
+    assert_string_equal(few.def->name, "xgemm-3xtf32");
+    assert_non_null(few.params);
+    assert_string_equal(few.params, small);
+    assert_non_null(short_wave.def);
+    assert_string_equal(short_wave.def->name, "xgemm-3xtf32");
+    assert_true(short_wave.params == NULL || strcmp(short_wave.params, small) != 0);
+    unlink(db_path);
 }
 
 /* A CPU with no tuning, then with main and /small lines for its kernel. */
@@ -568,9 +595,41 @@ static void test_copy_rows(void **state)
         /* A packed kernel's configuration: !PACKED fails, and this table's other rows would hold alike. */
         if (c->operand_b && c->trans_b == 0 && c->expected == GK_COPY_ALIGNED && c->gpu)
             assert_int_equal(gk_sgemm_copy_choose(&policy, &devices[1], &packed, &p, 1), GK_COPY_NONE);
-        /* The built-in table has no copy row: every operand as stored. */
-        assert_int_equal(gk_sgemm_copy_choose(gk_policy_builtin(), &devices[c->gpu], &direct, &p, c->operand_b),
-                         GK_COPY_NONE);
+    }
+}
+
+/* The built-in table's copies: in the tensor-core modes, from 2^30 multiply-adds on GPUs, an N-contiguous or
+ * unaligned B K-major and an unaligned A aligned; fp32 calls, smaller products and CPUs as stored. */
+static void test_builtin_copy_rows(void **state)
+{
+    (void)state;
+    const gemmkit_device_info devices[2] = {device(0), device(1)};
+    gk_config wgmma;
+    assert_int_equal(gk_config_resolve(gk_kernel_find("xgemm-wgmma-3xtf32"), NULL, &wgmma), GEMMKIT_SUCCESS);
+    static const struct {
+        int trans_b;
+        int64_t n, lda, ldb;
+        gk_math math;
+        int gpu, operand_b;
+        gk_policy_copy expected;
+    } cases[] = {
+        {1, 1024, 1024, 1024, GK_MATH_3XTF32, 1, 1, GK_COPY_KMAJOR},
+        {0, 1024, 1024, 1024, GK_MATH_3XTF32, 1, 1, GK_COPY_NONE},
+        {0, 1024, 1024, 1025, GK_MATH_TF32, 1, 1, GK_COPY_KMAJOR},
+        {0, 1024, 1025, 1024, GK_MATH_TF32, 1, 0, GK_COPY_ALIGNED},
+        {0, 1024, 1024, 1024, GK_MATH_TF32, 1, 0, GK_COPY_NONE},
+        {1, 1024, 1025, 1024, GK_MATH_FP32, 1, 1, GK_COPY_NONE},
+        {0, 1024, 1025, 1024, GK_MATH_FP32, 1, 0, GK_COPY_NONE},
+        {1, 1023, 1023, 1023, GK_MATH_3XTF32, 1, 1, GK_COPY_NONE}, /* just under 2^30 */
+        {1, 1024, 1024, 1024, GK_MATH_3XTF32, 0, 1, GK_COPY_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const gk_sgemm_problem p = {.trans_b = cases[i].trans_b, .m = cases[i].n, .n = cases[i].n, .k = cases[i].n,
+                                    .a = {NULL, 0, cases[i].lda}, .b = {NULL, 0, cases[i].ldb}, .math = cases[i].math};
+        const gk_policy_copy got =
+            gk_sgemm_copy_choose(gk_policy_builtin(), &devices[cases[i].gpu], &wgmma, &p, cases[i].operand_b);
+        if (got != cases[i].expected) print_error("case %zu: copy %d, expected %d\n", i, (int)got, (int)cases[i].expected);
+        assert_int_equal(got, cases[i].expected);
     }
 }
 
@@ -686,6 +745,8 @@ int main(void)
         cmocka_unit_test(test_batched_variants),
         cmocka_unit_test(test_routes),
         cmocka_unit_test(test_copy_rows),
+        cmocka_unit_test(test_builtin_copy_rows),
+        cmocka_unit_test(test_small_variant_in_tensor_modes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

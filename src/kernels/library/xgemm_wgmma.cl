@@ -36,6 +36,14 @@
 // different bank groups (the unswizzled layout measured a quarter of the
 // speed); SBO (the next 8 n) = 1024 bytes, the next k8 step 32 bytes on, the
 // next atom TSN * 128 bytes on. Then A (A_AT below).
+//
+// A_DESC=1, where A is K-contiguous with 16-byte aligned columns (TRANS_A,
+// VEC_A: the policy's copy-a step makes it so, src/kernels/tuning/policy.tsv):
+// A too is read by the tensor cores through a descriptor, in B's swizzled
+// layout (big, then small), rounded in place by the work-items that copied
+// it, as B; no operand comes from registers, so each tile's wgmmas run on
+// while the next tiles are copied and rounded (one group in flight; 3xTF32
+// sums SUM_TILES tiles per partial). Other calls run as A_DESC=0.
 // Local memory is one block sized at launch (GK_FLAG_DYNAMIC_LOCAL), beyond
 // the 48 KiB of static arrays, used from a 1024-byte boundary (the swizzle's).
 
@@ -60,6 +68,9 @@
 #ifndef SUM_TILES
 #define SUM_TILES 2 // PIPE: K tiles per loop step, and per partial sum of 3xTF32 (even)
 #endif
+#ifndef A_DESC
+#define A_DESC 0 // 1: A through a descriptor where it is K-contiguous and aligned (header)
+#endif
 #ifndef SWIZZLE
 #define SWIZZLE 1 // tile rows per band of the work-group order (library/tile_order.h; 1: plain order)
 #endif
@@ -76,6 +87,7 @@
 #define VEC_B 0
 #endif
 
+#define A_FROM_LOCAL (A_DESC && TRANS_A && VEC_A)
 #define TSM (WARPS_M * 16)
 #define TSN (NI * 8)
 #define THREADS (WARPS_M * 32)
@@ -85,16 +97,31 @@
 #define COPY_THREADS 128
 #define COPY_M 64
 #define COPY_N (TSN / WGS)
-// A tile: [k][m] rows of TSM + 8 floats when M is contiguous, [m][k] rows of
-// TSK + 4 floats when K is (TRANS_A): either way the 32 work-items of a
-// fragment load meet 32 banks, and the copies need no transposing. Both fit
-// in A_FLOATS, rounded up to whole 1024 bytes (B's tiles follow it).
-#if TRANS_A
+// Element (r, k) of a K-major tile of ROWS rows in the swizzled layout
+// (header), in floats; the same layout from row r0 on (r0 a multiple of 8) is
+// SWIZZLED_AT(r0, 0, ROWS) further.
+#define SWIZZLED_AT(r, k, ROWS)                                                                                \
+    (((k) / 32) * (ROWS) * 32 + ((r) / 8) * 256 + ((r) % 8) * 32 + ((((k) % 32) / 4) ^ ((r) % 8)) * 4 + (k) % 4)
+// A tile for fragment loads: [k][m] rows of TSM + 8 floats when M is
+// contiguous, [m][k] rows of TSK + 4 floats when K is (TRANS_A): either way
+// the 32 work-items of a fragment load meet 32 banks, and the copies need no
+// transposing. Both fit in A_PADDED_FLOATS, rounded up to whole 1024 bytes
+// (B's tiles follow it). A_DESC reserves room for either layout, as the
+// launch (the registry's local_mem_bytes) cannot tell which a call takes.
+#if A_FROM_LOCAL
+#define A_AT(m, k) SWIZZLED_AT(m, k, TSM)
+#elif TRANS_A
 #define A_AT(m, k) ((m) * (TSK + 4) + (k))
 #else
 #define A_AT(m, k) ((k) * (TSM + 8) + (m))
 #endif
-#define A_FLOATS (((TSM + 8) * (TSK + 4) + 255) / 256 * 256)
+#define A_PADDED_FLOATS (((TSM + 8) * (TSK + 4) + 255) / 256 * 256)
+#define A_SWIZZLED_FLOATS ((SPLIT + 1) * TSK * TSM) // big, then small
+#if A_DESC && A_SWIZZLED_FLOATS > A_PADDED_FLOATS
+#define A_FLOATS A_SWIZZLED_FLOATS
+#else
+#define A_FLOATS A_PADDED_FLOATS
+#endif
 #define B_FLOATS (TSK * TSN)
 #define STAGE_FLOATS (A_FLOATS + (SPLIT + 1) * B_FLOATS)
 // Tiles copied ahead of the one multiplied: STAGES - 1, or STAGES - 2 with
@@ -102,6 +129,9 @@
 #define AHEAD (STAGES - 1 - PIPE)
 #if TSK % 32
 #error "TSK must be a multiple of 32 (whole swizzle atoms)"
+#endif
+#if A_DESC && PIPE
+#error "A_DESC keeps a group in flight by itself: PIPE must be 0"
 #endif
 
 #define HELPER static inline __attribute__((always_inline))
@@ -159,11 +189,15 @@ HELPER void phase_wait(__local ulong* bar, const int parity)
 #define WG_N "64"
 #define WG_OPERANDS "{" P10() P10(1) P10(2) "%30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1;\n"
 #define WG_SCALE "%37"
+#define WG_SS_OPERANDS "{" P10() P10(1) P10(2) "%30, %31}, %32, %33, p, 1, 1;\n"
+#define WG_SS_SCALE "%34"
 #define WG_D(d) F32(d, 0)
 #elif NI == 16
 #define WG_N "128"
 #define WG_OPERANDS "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) "%60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1;\n"
 #define WG_SCALE "%69"
+#define WG_SS_OPERANDS "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) "%60, %61, %62, %63}, %64, %65, p, 1, 1;\n"
+#define WG_SS_SCALE "%66"
 #define WG_D(d) F32(d, 0), F32(d, 8)
 #elif NI == 32
 #define WG_N "256"
@@ -171,6 +205,10 @@ HELPER void phase_wait(__local ulong* bar, const int parity)
     "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) P10(6) P10(7) P10(8) P10(9) P10(10) P10(11)                   \
     "%120, %121, %122, %123, %124, %125, %126, %127}, {%128, %129, %130, %131}, %132, p, 1, 1;\n"
 #define WG_SCALE "%133"
+#define WG_SS_OPERANDS                                                                                          \
+    "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) P10(6) P10(7) P10(8) P10(9) P10(10) P10(11)                   \
+    "%120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\n"
+#define WG_SS_SCALE "%130"
 #define WG_D(d) F32(d, 0), F32(d, 8), F32(d, 16), F32(d, 24)
 #else
 #error "NI must be 8, 16 or 32 (wgmma N = 64, 128, 256)"
@@ -183,6 +221,12 @@ HELPER void phase_wait(__local ulong* bar, const int parity)
                  "wgmma.mma_async.sync.aligned.m64n" WG_N "k8.f32.tf32.tf32 " WG_OPERANDS "}\n"               \
                  : WG_D(d)                                                                                    \
                  : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale_d))
+// The same with A's 64 x 8 from local memory too, at descriptor adesc (A_DESC).
+#define WGMMA_SS(d, adesc, bdesc, scale_d)                                                                     \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " WG_SS_SCALE ", 0;\n"                                     \
+                 "wgmma.mma_async.sync.aligned.m64n" WG_N "k8.f32.tf32.tf32 " WG_SS_OPERANDS "}\n"            \
+                 : WG_D(d)                                                                                    \
+                 : "l"(adesc), "l"(bdesc), "r"(scale_d))
 
 // Keeps the compiler from reading accumulators before WGMMA_WAIT.
 HELPER void fence_registers(float (*d)[4])
@@ -203,14 +247,16 @@ HELPER void add_partial(float (*acc)[4], float (*part)[4])
         for (int q = 0; q < 4; q++) acc[j][q] += part[j][q];
 }
 
-// Descriptor of a B tile (header): 128-byte swizzle (mode 1), SBO 1024 bytes,
-// LBO unused there (1).
-HELPER ulong b_descriptor(const __local float* tile)
+// Descriptor of a tile in the swizzled layout (header): 128-byte swizzle
+// (mode 1), SBO 1024 bytes, LBO unused there (1).
+HELPER ulong tile_descriptor(const __local float* tile)
 {
     return (ulong)((LOCAL_ADDRESS(tile) & 0x3FFFF) >> 4) | (1ul << 16) | ((ulong)(1024 >> 4) << 32) | (1ul << 62);
 }
-// The k8 step kk of a tile from its descriptor, in 16-byte units.
-#define B_STEP(kk) ((ulong)(((kk) / 4) * TSN * 8 + ((kk) % 4) * 2))
+// The k8 step kk of a tile of ROWS rows from its descriptor, in 16-byte units.
+#define K_STEP(kk, ROWS) ((ulong)(((kk) / 4) * (ROWS) * 8 + ((kk) % 4) * 2))
+#define B_STEP(kk) K_STEP(kk, TSN)
+#define A_STEP(kk) K_STEP(kk, TSM)
 
 // ---- TF32 rounding --------------------------------------------------------
 #include "tf32.h" // tf32_bits, tf32_of, split_tf32, load4_checked, store_m16n8
@@ -224,6 +270,12 @@ HELPER void split4_in_place(__local float4* x, __local float4* small)
     const float4 big = (float4)(tf32_of(v.x), tf32_of(v.y), tf32_of(v.z), tf32_of(v.w));
     *x = big;
     *small = (float4)(tf32_of(v.x - big.x), tf32_of(v.y - big.y), tf32_of(v.z - big.z), tf32_of(v.w - big.w));
+}
+// x rounded to TF32 in place (1xTF32's A_DESC operand A, as its fragments are).
+HELPER void round4_in_place(__local float4* x)
+{
+    const float4 v = *x;
+    *x = (float4)(tf32_of(v.x), tf32_of(v.y), tf32_of(v.z), tf32_of(v.w));
 }
 
 // ---- Copies of a K tile into a stage --------------------------------------
@@ -311,7 +363,7 @@ HELPER void store_a(__local float* As, const float4* r, const int M, const int K
 
 // Element (n, k) of a B tile in the swizzled layout (header), in floats; the
 // same layout from column n0 on (n0 a multiple of 8) is B_COLUMNS(n0) further.
-#define B_AT(n, k) (((k) / 32) * TSN * 32 + ((n) / 8) * 256 + ((n) % 8) * 32 + ((((k) % 32) / 4) ^ ((n) % 8)) * 4 + (k) % 4)
+#define B_AT(n, k) SWIZZLED_AT(n, k, TSN)
 #define B_COLUMNS(n0) ((n0) / 8 * 256)
 #if TRANS_B
 // N contiguous: wgmma wants B K-major, which a copy cannot transpose. Each
@@ -445,6 +497,28 @@ HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
 #define B_STAGE(s) (L + (s) * STAGE_FLOATS)
 #define B_SMALL(s) (B_STAGE(s) + (SPLIT ? B_FLOATS : 0))
 #define A_STAGE(s) (B_STAGE(s) + (SPLIT + 1) * B_FLOATS)
+#define A_SMALL(s) (A_STAGE(s) + (SPLIT ? TSK * TSM : 0)) // A_DESC
+
+#if A_FROM_LOCAL
+// A_DESC: this work-item's copied float4 of an A tile rounded in place (TF32)
+// or split into big, in place, and small at the same place of Asmall
+// (3xTF32), as round_b's.
+HELPER void round_a(__local float* As, __local float* Asmall, const int tid)
+{
+    #pragma unroll
+    for (int u = 0; u < A_UNITS; u++) {
+        A_PLACE(u);
+#if SPLIT
+        split4_in_place((__local float4*)(As + A_AT(m, k)), (__local float4*)(Asmall + A_AT(m, k)));
+#else
+        round4_in_place((__local float4*)(As + A_AT(m, k)));
+#endif
+    }
+}
+#define ROUND_A(tile) round_a(A_STAGE((tile) % STAGES) + A_AT(wm_copy, 0), A_SMALL((tile) % STAGES) + A_AT(wm_copy, 0), ctid)
+#else
+#define ROUND_A(tile)
+#endif
 // COPY_TILE issues the copies of a tile into its stage; an operand that goes
 // through registers (unaligned A; B N-contiguous or unaligned) is loaded into
 // ra / rb there and stored by STORE_TILE; ROUND_B rounds and splits B copied
@@ -553,11 +627,84 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         COPY_COMMIT();
     }
     COPY_WAIT(AHEAD - 1); // tile 0 has landed
+    ROUND_A(0);
     ROUND_B(0);
     FENCE_PROXY_ASYNC();
     phase_arrive(ready);
 
-#if PIPE
+#if A_FROM_LOCAL
+    // Both operands through descriptors: tile t's wgmmas are issued, tile t -
+    // 1's waited for (one group stays in flight while this work-item rounds
+    // tile t + 1 and copies tile t + STAGES - 1 into tile t - 1's slot, free
+    // once every work-item has waited for its wgmmas). 3xTF32 sums SUM_TILES
+    // tiles in the tensor cores (the first product: scale-d = 0), then waits
+    // for all and adds the sum to acc in fp32 (ptxas serializes wgmmas if a
+    // group's accumulators are read while a later group runs: C7514).
+#if SPLIT
+    float part[NI][4];
+#define SUM part
+#define PER_SUM SUM_TILES
+#else
+#define SUM acc
+#define PER_SUM 1
+#endif
+    const int wm_desc = wm0 / 64 * 64; // this warpgroup's 64 rows of the A tile
+    for (int first = 0; first < tiles; first += PER_SUM) {
+        #pragma unroll
+        for (int i = 0; i < PER_SUM; i++) {
+            const int tile = first + i, s = tile % STAGES;
+            if (tile < tiles) {
+#if WGS == 2 && SPLIT
+                if (tile == 0 && wg == 1) asm volatile("bar.sync 1, 256;" ::: "memory"); // as below (no A_DESC)
+#endif
+                phase_wait(ready + s, (tile / STAGES) & 1);
+                const ulong a_big = tile_descriptor(A_STAGE(s) + A_AT(wm_desc, 0));
+                const ulong a_small = tile_descriptor(A_SMALL(s) + A_AT(wm_desc, 0));
+                const ulong b_big = tile_descriptor(B_STAGE(s)), b_small = tile_descriptor(B_SMALL(s));
+                WGMMA_FENCE();
+                #pragma unroll
+                for (int kk = 0; kk < TSK / 8; kk++) {
+#if SPLIT
+                    WGMMA_SS(SUM, a_small + A_STEP(kk), b_big + B_STEP(kk), i + kk);
+                    WGMMA_SS(SUM, a_big + A_STEP(kk), b_small + B_STEP(kk), 1);
+#endif
+                    WGMMA_SS(SUM, a_big + A_STEP(kk), b_big + B_STEP(kk), 1);
+                }
+                WGMMA_COMMIT();
+                (void)a_small;
+
+                WGMMA_WAIT(1); // tile - 1's
+                if (tile > 0) phase_arrive(free_slot + (tile - 1) % STAGES);
+                // Tile t + 1 (copied STAGES - 2 groups ago) rounded and announced.
+                COPY_WAIT(STAGES - 3);
+                if (tile + 1 < tiles) {
+                    ROUND_A(tile + 1);
+                    ROUND_B(tile + 1);
+                    FENCE_PROXY_ASYNC();
+                    phase_arrive(ready + (tile + 1) % STAGES);
+                }
+                const int ahead = tile + STAGES - 1;
+                if (ahead < tiles) {
+                    if (tile > 0) phase_wait(free_slot + (tile - 1) % STAGES, ((tile - 1) / STAGES) & 1);
+                    COPY_TILE(ahead);
+                    STORE_TILE(ahead);
+                }
+                COPY_COMMIT();
+#if WGS == 2 && SPLIT
+                if (tile == 0 && wg == 0) asm volatile("bar.arrive 1, 256;" ::: "memory");
+#endif
+            }
+        }
+#if SPLIT
+        WGMMA_WAIT(0);
+        add_partial(acc, part);
+#endif
+    }
+#undef SUM
+#undef PER_SUM
+    WGMMA_WAIT(0);
+    fence_registers(acc);
+#elif PIPE
     // One group of wgmmas stays in flight: tile t's run while this work-item
     // copies, rounds, waits for tile t - 1's (WGMMA_WAIT(1)) and loads tile t
     // + 1's fragments into the other of two register sets (h: static, as the
@@ -584,7 +731,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
             const int tile = first + i, h = i % 2;
             if (tile < tiles) {
                 const int s = tile % STAGES;
-                const ulong big = b_descriptor(B_STAGE(s)), small = b_descriptor(B_SMALL(s));
+                const ulong big = tile_descriptor(B_STAGE(s)), small = tile_descriptor(B_SMALL(s));
                 WGMMA_FENCE();
                 #pragma unroll
                 for (int kk = 0; kk < TSK / 8; kk++) {
@@ -656,7 +803,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
 #else
 #define SUM acc
 #endif
-        const ulong big = b_descriptor(B_STAGE(s)), small = b_descriptor(B_SMALL(s));
+        const ulong big = tile_descriptor(B_STAGE(s)), small = tile_descriptor(B_SMALL(s));
         WGMMA_FENCE();
         #pragma unroll
         for (int kk = 0; kk < TSK / 8; kk++) {
