@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "test_device_case.h"
+#include "test_fake_device.h"
+#include "tuning.h"
 
 /* The problem's M (= N here, whatever the layout) picks the copies:
  * 37 both K-major, 53 both aligned, 61 B K-major alone, 29 none; K = 600
@@ -134,6 +136,20 @@ static void test_the_file_is_the_policy(void **state)
     assert_null(strstr(gemmkit_context_warnings(test_ctx), "policy"));
 }
 
+/* The built-in tuning lines of variants the file has no row for (the H200's xgemm/small, ...) are unused
+ * without warnings, which would otherwise fill every context's warnings on that GPU. */
+static void test_builtin_variant_lines_unused_quietly(void **state)
+{
+    (void)state;
+    const gemmkit_device_info h200 = device(1);
+    gk_tuning_set tuned;
+    gk_tuning_load(&h200, "sm_90", &tuned);
+    if (tuned.warnings[0]) print_error("%s", tuned.warnings);
+    assert_string_equal(tuned.warnings, "");
+    assert_null(gk_tuning_params(&tuned, "xgemm/small"));
+    assert_non_null(gk_tuning_params(&tuned, "xgemm"));
+}
+
 int main(void)
 {
     const int fd = mkstemp(policy_path);
@@ -149,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_copies_are_planned),
         cmocka_unit_test(test_named_kernel_without_copies),
         cmocka_unit_test(test_the_file_is_the_policy),
+        cmocka_unit_test(test_builtin_variant_lines_unused_quietly),
     };
     const int failed = cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
     unlink(policy_path);

@@ -196,6 +196,9 @@ static void load_text(const char *name, int builtin, const char *text, size_t le
             snprintf(first_why, sizeof first_why, "%s", why);
         }
         if (kind != GK_LINE_ENTRY || !(t.level = gk_tuning_match(e, info, arch))) continue;
+        /* A built-in variant line the policy in use has no row for (a GEMMKIT_POLICY file without it) is
+         * unused, not wrong: no warning, as for the user's rows that file leaves out. */
+        if (builtin && gk_tuning_unknown_variant(e)) continue;
         if (gk_tuning_check_entry(e, info, &t, why, sizeof why) != 0) {
             warn(set, "tuning database %s:%d: %s %s: %s; using %s", name, line_no, e->kernel, e->params, why,
                  gk_tuning_find(set, e->kernel) ? "the earlier line for this kernel"

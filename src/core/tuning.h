@@ -110,6 +110,10 @@ gk_tuning_line gk_tuning_parse_line(const char *line, size_t len, gk_tuning_entr
 int gk_tuning_check_entry(const gk_tuning_entry *entry, const gemmkit_device_info *info, gk_tuned *t, char *why,
                           size_t why_size);
 
+/* 1 when the entry is a "KERNEL/VARIANT" line whose variant the policy in use
+ * has no row for (no such variant, or a GEMMKIT_POLICY file without it). */
+int gk_tuning_unknown_variant(const gk_tuning_entry *entry);
+
 /* The BLAS drop-in's measured threshold (docs/DROPIN.md "Measuring the
  * crossover"): a setting line "blas-threshold" with params "WORK=<multiply-adds>"
  * or "WORK=inf" (the device never won: every call stays on the CPU), saved

@@ -73,6 +73,24 @@ static int check_setting(const setting *s, const gk_tuning_entry *e, double *val
     return 0;
 }
 
+/* The routine whose policy rows name the variants of def's operation; NULL: none. */
+static const char *variant_routine(const gk_kernel_def *def)
+{
+    return gk_kernel_op(def) == GK_OP_SGEMM ? "gemm" : gk_kernel_op(def) == GK_OP_SGEMM_BATCHED ? "gemm_batched" : NULL;
+}
+
+int gk_tuning_unknown_variant(const gk_tuning_entry *e)
+{
+    char name[sizeof e->kernel];
+    snprintf(name, sizeof name, "%s", e->kernel);
+    char *variant = strchr(name, '/');
+    if (!variant) return 0;
+    *variant = '\0';
+    const gk_kernel_def *def = gk_kernel_find(name);
+    const char *routine = def ? variant_routine(def) : NULL;
+    return !routine || !gk_policy_has_variant(gk_policy_builtin(), routine, variant + 1);
+}
+
 int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *info, gk_tuned *t, char *why,
                           size_t why_size)
 {
@@ -93,11 +111,8 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
         snprintf(why, why_size, "no kernel named \"%s\" in this gemmkit", name);
         return -1;
     }
-    /* The routine whose policy rows name the variants of this kernel's operation. */
-    const char *routine = gk_kernel_op(def) == GK_OP_SGEMM           ? "gemm"
-                          : gk_kernel_op(def) == GK_OP_SGEMM_BATCHED ? "gemm_batched"
-                                                                     : NULL;
-    if (variant && (!routine || !gk_policy_has_variant(gk_policy_builtin(), routine, variant + 1))) {
+    const char *routine = variant_routine(def);
+    if (variant && gk_tuning_unknown_variant(e)) {
         snprintf(why, why_size,
                  "unknown variant \"%s\" (SGEMM and batched kernels have the variants policy.tsv names: /small, ...)",
                  variant + 1);
