@@ -36,7 +36,7 @@ for mode in "${modes[@]}"; do
     [ $share -lt 30 ] && { echo "copy-rows: $mode-$side skipped, the time budget is spent" >&2; continue; }
     policy= tuning=()
     [ $side = after ] && policy=$out/policy.tsv && tuning=(${TUNING:+GEMMKIT_TUNING_DB="$TUNING"})
-    env "${tuning[@]}" GEMMKIT_POLICY=$policy MODE=$mode BACKENDS=${BACKENDS:-cuda} BUDGET=$share BUILD=${BUILD:-$root/build-gpu} \
+    env "${tuning[@]}" GEMMKIT_POLICY="$policy" MODE="$mode" BACKENDS="${BACKENDS:-cuda}" BUDGET="$share" BUILD="${BUILD:-$root/build-gpu}" \
       bash "$root/bench/math-sweep.sh" "$out/$mode-$side" >"$out/$mode-$side.log" 2>&1
   done
   python3 "$root/bench/sweep_pair.py" "$out/$mode-before" "$out/$mode-after" >"$out/$mode-pair.md" 2>&1

@@ -43,7 +43,9 @@
 // layout (big, then small), rounded in place by the work-items that copied
 // it, as B; no operand comes from registers, so each tile's wgmmas run on
 // while the next tiles are copied and rounded (one group in flight; 3xTF32
-// sums SUM_TILES tiles per partial). Other calls run as A_DESC=0.
+// sums SUM_TILES tiles per partial). Other calls run as A_DESC=0. A_DESC=2
+// (TF32): A left as copied, its low mantissa bits ignored by the tensor cores
+// (truncation, as B's), which saves the rounding's local loads and stores.
 // Local memory is one block sized at launch (GK_FLAG_DYNAMIC_LOCAL), beyond
 // the 48 KiB of static arrays, used from a 1024-byte boundary (the swizzle's).
 
@@ -69,7 +71,7 @@
 #define SUM_TILES 2 // PIPE: K tiles per loop step, and per partial sum of 3xTF32 (even)
 #endif
 #ifndef A_DESC
-#define A_DESC 0 // 1: A through a descriptor where it is K-contiguous and aligned (header)
+#define A_DESC 0 // 1: A through a descriptor where it is K-contiguous and aligned (header); 2: unrounded
 #endif
 #ifndef SWIZZLE
 #define SWIZZLE 1 // tile rows per band of the work-group order (library/tile_order.h; 1: plain order)
@@ -499,7 +501,7 @@ HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
 #define A_STAGE(s) (B_STAGE(s) + (SPLIT + 1) * B_FLOATS)
 #define A_SMALL(s) (A_STAGE(s) + (SPLIT ? TSK * TSM : 0)) // A_DESC
 
-#if A_FROM_LOCAL
+#if A_FROM_LOCAL && (SPLIT || A_DESC == 1)
 // A_DESC: this work-item's copied float4 of an A tile rounded in place (TF32)
 // or split into big, in place, and small at the same place of Asmall
 // (3xTF32), as round_b's.
