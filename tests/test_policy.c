@@ -599,35 +599,45 @@ static void test_copy_rows(void **state)
 }
 
 /* The built-in table's copies: in the tensor-core modes, from 2^30 multiply-adds on GPUs, an N-contiguous or
- * unaligned B K-major and an unaligned A aligned; fp32 calls, smaller products and CPUs as stored. */
+ * unaligned B K-major and an unaligned A aligned; from 2^36 an M-contiguous A K-major for a configuration that
+ * reads A through a descriptor (A_DESC); fp32 calls, smaller products and CPUs as stored. */
 static void test_builtin_copy_rows(void **state)
 {
     (void)state;
     const gemmkit_device_info devices[2] = {device(0), device(1)};
-    gk_config wgmma;
-    assert_int_equal(gk_config_resolve(gk_kernel_find("xgemm-wgmma-3xtf32"), NULL, &wgmma), GEMMKIT_SUCCESS);
+    gk_config configs[2];
+    assert_int_equal(gk_config_resolve(gk_kernel_find("xgemm-wgmma-3xtf32"), NULL, &configs[0]), GEMMKIT_SUCCESS);
+    assert_int_equal(gk_config_resolve(gk_kernel_find("xgemm-wgmma-tf32"), "A_DESC=2", &configs[1]), GEMMKIT_SUCCESS);
     static const struct {
-        int trans_b;
+        int desc, trans_a, trans_b;
         int64_t n, lda, ldb;
         gk_math math;
         int gpu, operand_b;
         gk_policy_copy expected;
     } cases[] = {
-        {1, 1024, 1024, 1024, GK_MATH_3XTF32, 1, 1, GK_COPY_KMAJOR},
-        {0, 1024, 1024, 1024, GK_MATH_3XTF32, 1, 1, GK_COPY_NONE},
-        {0, 1024, 1024, 1025, GK_MATH_TF32, 1, 1, GK_COPY_KMAJOR},
-        {0, 1024, 1025, 1024, GK_MATH_TF32, 1, 0, GK_COPY_ALIGNED},
-        {0, 1024, 1024, 1024, GK_MATH_TF32, 1, 0, GK_COPY_NONE},
-        {1, 1024, 1025, 1024, GK_MATH_FP32, 1, 1, GK_COPY_NONE},
-        {0, 1024, 1025, 1024, GK_MATH_FP32, 1, 0, GK_COPY_NONE},
-        {1, 1023, 1023, 1023, GK_MATH_3XTF32, 1, 1, GK_COPY_NONE}, /* just under 2^30 */
-        {1, 1024, 1024, 1024, GK_MATH_3XTF32, 0, 1, GK_COPY_NONE},
+        {0, 0, 1, 1024, 1024, 1024, GK_MATH_3XTF32, 1, 1, GK_COPY_KMAJOR},
+        {0, 0, 0, 1024, 1024, 1024, GK_MATH_3XTF32, 1, 1, GK_COPY_NONE},
+        {0, 0, 0, 1024, 1024, 1025, GK_MATH_TF32, 1, 1, GK_COPY_KMAJOR},
+        {0, 0, 0, 1024, 1025, 1024, GK_MATH_TF32, 1, 0, GK_COPY_ALIGNED},
+        {0, 0, 0, 1024, 1024, 1024, GK_MATH_TF32, 1, 0, GK_COPY_NONE},
+        {0, 0, 1, 1024, 1025, 1024, GK_MATH_FP32, 1, 1, GK_COPY_NONE},
+        {0, 0, 0, 1024, 1025, 1024, GK_MATH_FP32, 1, 0, GK_COPY_NONE},
+        {0, 0, 1, 1023, 1023, 1023, GK_MATH_3XTF32, 1, 1, GK_COPY_NONE}, /* just under 2^30 */
+        {0, 0, 1, 1024, 1024, 1024, GK_MATH_3XTF32, 0, 1, GK_COPY_NONE},
+        /* A by descriptor: an M-contiguous A K-major from 4096^3; a K-contiguous one as stored, or aligned. */
+        {1, 0, 0, 4096, 4096, 4096, GK_MATH_TF32, 1, 0, GK_COPY_KMAJOR},
+        {1, 0, 0, 4095, 4095, 4095, GK_MATH_TF32, 1, 0, GK_COPY_ALIGNED},
+        {1, 1, 0, 4096, 4096, 4096, GK_MATH_TF32, 1, 0, GK_COPY_NONE},
+        {1, 1, 0, 4096, 4097, 4096, GK_MATH_TF32, 1, 0, GK_COPY_ALIGNED},
+        {1, 0, 0, 2048, 2048, 2048, GK_MATH_TF32, 1, 0, GK_COPY_NONE},
+        {0, 0, 0, 4096, 4096, 4096, GK_MATH_TF32, 1, 0, GK_COPY_NONE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const gk_sgemm_problem p = {.trans_b = cases[i].trans_b, .m = cases[i].n, .n = cases[i].n, .k = cases[i].n,
-                                    .a = {NULL, 0, cases[i].lda}, .b = {NULL, 0, cases[i].ldb}, .math = cases[i].math};
-        const gk_policy_copy got =
-            gk_sgemm_copy_choose(gk_policy_builtin(), &devices[cases[i].gpu], &wgmma, &p, cases[i].operand_b);
+        const gk_sgemm_problem p = {.trans_a = cases[i].trans_a, .trans_b = cases[i].trans_b, .m = cases[i].n,
+                                    .n = cases[i].n, .k = cases[i].n, .a = {NULL, 0, cases[i].lda},
+                                    .b = {NULL, 0, cases[i].ldb}, .math = cases[i].math};
+        const gk_policy_copy got = gk_sgemm_copy_choose(gk_policy_builtin(), &devices[cases[i].gpu],
+                                                        &configs[cases[i].desc], &p, cases[i].operand_b);
         if (got != cases[i].expected) print_error("case %zu: copy %d, expected %d\n", i, (int)got, (int)cases[i].expected);
         assert_int_equal(got, cases[i].expected);
     }

@@ -69,6 +69,7 @@ static int set_variables(const gemm_state *s, const gk_config *c, int64_t *value
     values[GK_GEMM_ALIGNED_A] = !s->unaligned_a;
     values[GK_GEMM_ALIGNED_B] = !s->unaligned_b;
     values[GK_GEMM_MATH] = s->math;
+    values[GK_GEMM_A_DESC] = gk_config_value(c, "A_DESC", 0);
     return 1;
 }
 

@@ -22,7 +22,7 @@ static const char *const gemm_variables[GK_GEMM_VARIABLES + 1] = {
     [GK_GEMM_TILE_M] = "TILE_M", [GK_GEMM_TILE_N] = "TILE_N", [GK_GEMM_TILE_K] = "TILE_K",
     [GK_GEMM_GROUPS] = "GROUPS", [GK_GEMM_PADDED] = "PADDED", [GK_GEMM_PACKED] = "PACKED",
     [GK_GEMM_TRANS_A] = "TRANS_A", [GK_GEMM_TRANS_B] = "TRANS_B", [GK_GEMM_ALIGNED_A] = "ALIGNED_A",
-    [GK_GEMM_ALIGNED_B] = "ALIGNED_B", [GK_GEMM_MATH] = "MATH"};
+    [GK_GEMM_ALIGNED_B] = "ALIGNED_B", [GK_GEMM_MATH] = "MATH", [GK_GEMM_A_DESC] = "A_DESC"};
 static const char *const gemm_batched_variables[GK_BATCHED_VARIABLES + 1] = {
     [GK_BATCHED_M] = "M", [GK_BATCHED_N] = "N", [GK_BATCHED_K] = "K", [GK_BATCHED_BATCH] = "BATCH",
     [GK_BATCHED_WORK] = "WORK", [GK_BATCHED_CUS] = "CUS"};

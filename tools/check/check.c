@@ -278,8 +278,9 @@ double gk_sgemm_bound(const gk_sgemm_case *c, gemmkit_math math)
     const double fp32 = 2.0 * (double)(c->k + 2) * FLT_EPSILON, three = 2.0 * fp32 + 16.0 * FLT_EPSILON;
     switch (math) {
     case GEMMKIT_MATH_3XTF32: return three;
-    /* one operand rounded to TF32 (2^-11), the other rounded or truncated (2^-10: the wgmma kernel's B) */
-    case GEMMKIT_MATH_TF32: return ldexp(3.0, -11) + three;
+    /* each operand rounded to TF32 (2^-11) or truncated (2^-10: the wgmma kernel's B, and A where it reads A by
+     * descriptor unrounded, A_DESC=2) */
+    case GEMMKIT_MATH_TF32: return ldexp(4.0, -11) + three;
     default: return fp32;
     }
 }

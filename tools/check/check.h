@@ -60,8 +60,8 @@ void gk_case_fill_inputs(const gk_sgemm_case *c, gk_rng *rng, float *a, float *b
 /* The error bound per element of a case, relative to |alpha| |A||B| + |beta| |C0|,
  * by math mode (docs/MATH.md): fp32 2 (K + 2) eps; 3xtf32 twice that plus
  * 16 eps (the split drops terms below 3 * 2^-22 of each product, and the tensor
- * core truncates); tf32 3 * 2^-11 (one operand rounded to 11 bits, the other rounded or
- * truncated: the wgmma kernel's B) plus 3xtf32's. */
+ * core truncates); tf32 4 * 2^-11 (each operand rounded to 11 bits or truncated: the wgmma
+ * kernel's B, and its A read unrounded by descriptor) plus 3xtf32's. */
 double gk_sgemm_bound(const gk_sgemm_case *c, gemmkit_math math);
 
 /* Compares `result` with the reference of the case on inputs a, b, c0. The
