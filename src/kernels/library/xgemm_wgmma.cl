@@ -685,6 +685,9 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
                     FENCE_PROXY_ASYNC();
                     phase_arrive(ready + (tile + 1) % STAGES);
                 }
+                // Tile t + STAGES - 1 into tile t - 1's slot; a B loaded through
+                // registers (N-contiguous or unaligned: the policy copies such a
+                // B first) is stored at once, waiting for its loads.
                 const int ahead = tile + STAGES - 1;
                 if (ahead < tiles) {
                     if (tile > 0) phase_wait(free_slot + (tile - 1) % STAGES, ((tile - 1) / STAGES) & 1);
