@@ -14,10 +14,8 @@
 #   bench/math-sweep.sh (e.g. MODES=fp32 ROWS=bench/cases/copy-rows-fp32.tsv SQUARES=999,1001,2047 VARIANTS=);
 #   TUNING: a tuning database (GEMMKIT_TUNING_DB) for the "after" runs only: lines measured with the rows.
 set -uo pipefail
-if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
-fi
+. "$(dirname "$0")/usage.sh"
+gk_usage_check 1 2 "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 archive=${2:-}

@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --no-sanitize) sanitize=0 ;;
     --soak) soak="${2:?--soak needs a number of calls}"; shift ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) . bench/usage.sh; gk_usage bench/gpu-tests.sh; exit 0 ;;
     -*) echo "usage: $0 [--no-sanitize] [--soak CALLS] [OUTDIR]" >&2; exit 2 ;;
     *) out=$1 ;;
   esac

@@ -18,10 +18,8 @@
 #   QUICK=1: tiny sizes, a dry run of the script itself (e.g. GEMMKIT_DEVICE=portable on a CPU).
 set -uo pipefail
 
-if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
-fi
+. "$(dirname "$0")/usage.sh"
+gk_usage_check 1 2 "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 archive=${2:-}

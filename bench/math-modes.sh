@@ -23,10 +23,8 @@
 #   MODES=fp32: a dry run on a CPU (GEMMKIT_DEVICE=pocl), where no tensor-core mode runs.
 set -uo pipefail
 
-if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
-fi
+. "$(dirname "$0")/usage.sh"
+gk_usage_check 1 2 "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 archive=${2:-}
 

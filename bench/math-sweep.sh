@@ -11,10 +11,8 @@
 #   col NN sizes, default the sweep's), VARIANTS (the other transposes' and layouts' sizes, default 4096,4095;
 #   empty: none).
 set -uo pipefail
-if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
-fi
+. "$(dirname "$0")/usage.sh"
+gk_usage_check 1 2 "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 archive=${2:-}
 . "$root/bench/gpu-env.sh"

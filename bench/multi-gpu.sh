@@ -24,10 +24,8 @@
 #   run of the script on a CPU with PoCL).
 set -uo pipefail
 
-if [ $# -ne 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
-fi
+. "$(dirname "$0")/usage.sh"
+gk_usage_check 1 1 "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 . "$root/bench/gpu-env.sh"

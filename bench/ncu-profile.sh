@@ -20,10 +20,8 @@
 # clocks alone); its replay makes each profiled launch many times slower.
 set -uo pipefail
 
-if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
-fi
+. "$(dirname "$0")/usage.sh"
+gk_usage_check 1 2 "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 archive=${2:-}
 . "$root/bench/gpu-env.sh"

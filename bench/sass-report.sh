@@ -15,10 +15,8 @@
 # and unzip the wheel (nvidia/cu13/bin/nvdisasm), or use the CUDA toolkit's.
 set -uo pipefail
 
-if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
-fi
+. "$(dirname "$0")/usage.sh"
+gk_usage_check 1 99 "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 kernel=$1
 shift

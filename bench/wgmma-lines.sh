@@ -15,10 +15,8 @@
 #   (seconds, default 540). The tuning database is left in OUTDIR/lines-tuning.tsv (GEMMKIT_TUNING_DB).
 set -uo pipefail
 
-if [ $# -lt 1 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
-fi
+. "$(dirname "$0")/usage.sh"
+gk_usage_check 1 2 "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 archive=${2:-}
 tf32=${TF32:-WARPS_M=8,NI=32,TSK=32,STAGES=4,PIPE=1}

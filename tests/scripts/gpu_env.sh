@@ -2,7 +2,8 @@
 # The GPU machine's one setup (bench/gpu-env.sh), exercised on any machine:
 # sourcing it changes nothing where NVIDIA's driver is absent, its steps log,
 # time out and record failures, a spent budget skips a step, a build without
-# a gemmkit fails, and the GPU scripts use it rather than their own copies.
+# a gemmkit fails, and the GPU scripts use it rather than their own copies;
+# their help (bench/usage.sh) is their whole header.
 # usage: gpu_env.sh SOURCE_DIR
 set -u
 root=$1
@@ -49,6 +50,16 @@ for script in gpu.sh gpu-tests.sh cuda-check.sh sweep.sh multigpu-tests.sh multi
   check "$script has no step runner or driver setup of its own" \
     bash -c "! grep -qE '^ *(step|log|cap)\(\)|nvidia.icd|OCL_ICD_VENDORS|dpkg -x' '$root/bench/$script'"
   check "$script is valid bash" bash -n "$root/bench/$script"
+done
+# The scripts' help is their whole header comment (bench/usage.sh), with exit status 2 on bad usage.
+for script in "$root"/bench/*.sh; do
+  [ "$(basename "$script")" != usage.sh ] && grep -q gk_usage_check "$script" || continue
+  name=$(basename "$script")
+  last=$(awk 'NR > 1 && !/^#/ {print prev; exit} {prev = $0}' "$script" | sed 's/^# \{0,1\}//')
+  help=$(bash "$script" --help 2>&1)
+  check "$name --help exits with 2" test $? -eq 2
+  check "$name --help ends with its header's last line" test "$(printf '%s\n' "$help" | tail -1)" = "$last"
+  check "$name without arguments prints its help" test "$(bash "$script" 2>&1 | head -1)" = "$(printf '%s\n' "$help" | head -1)"
 done
 check "gpu-tests.sh runs the Makefile's test target (its sanitizer settings)" grep -q "make test" "$root/bench/gpu-tests.sh"
 check "gpu-tests.sh sets no ASan options of its own" bash -c "! grep -q ASAN_OPTIONS '$root/bench/gpu-tests.sh'"
