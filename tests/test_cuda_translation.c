@@ -251,7 +251,8 @@ static void test_batched_small_builds(void **state)
 /* The tensor-core kernels (math modes other than fp32) for sm_80 and sm_90, the
  * oldest and the newest architecture they serve, with every combination of the
  * problem defines they take (TRANS_A/B, VEC_A/B: 16 builds per row and arch):
- * inline PTX mma.sync m16n8k8 TF32 must assemble for each. */
+ * inline PTX mma.sync m16n8k8 TF32 must assemble for each; and the mma.sync rows with their swizzled
+ * local layout. */
 static void test_tensor_core_kernels_compile_for_sm80_and_sm90(void **state)
 {
     (void)state;
@@ -287,6 +288,30 @@ static void test_tensor_core_kernels_compile_for_sm80_and_sm90(void **state)
     }
     print_message("%d builds of %d tensor-core kernels for sm_80 and sm_90\n", compiled, rows);
     assert_true(rows >= 2);
+    /* The mma.sync rows' swizzled local layout (LOCAL_SWIZZLE=1), every transpose, for sm_90. */
+    int swizzled = 0;
+    for (size_t i = 0; i < gk_kernel_count(); i++) {
+        const gk_kernel_def *def = gk_kernel_at(i);
+        gk_config config;
+        if (def->math == GK_MATH_FP32 || def->arch_specific ||
+            gk_config_resolve(def, "LOCAL_SWIZZLE=1", &config) != GEMMKIT_SUCCESS)
+            continue;
+        for (int v = 0; v < 4; v++) {
+            gk_define defines[GK_MAX_DEFINES];
+            unsigned count = gk_config_defines(&config, defines);
+            defines[count++] = (gk_define){"TRANS_A", v & 1};
+            defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
+            defines[count++] = (gk_define){"VEC_A", 1};
+            defines[count++] = (gk_define){"VEC_B", 1};
+            gk_cuda_image image;
+            char what[160];
+            snprintf(what, sizeof what, "kernel %s (LOCAL_SWIZZLE=1)", def->name);
+            compile_ok(what, gk_kernel_source(def->source), defines, count, 90, &image);
+            free(image.data);
+            swizzled++;
+        }
+    }
+    assert_true(swizzled >= 8);
 }
 
 /* An arch-specific kernel (wgmma, sm_90a) at every parameter choice of its row (each instruction

@@ -7,7 +7,8 @@
 #define TC_PARAMS                                                                                                 \
     {"WARPS_M", 2, "1,2,4", "warps along M"}, {"WARPS_N", 4, "1,2,4", "warps along N"},                          \
         {"MI", 4, "1,2,4", "m16 tiles per warp along M"}, {"NI", 4, "2,4,8", "n8 tiles per warp along N"},       \
-        {"TSK", 16, "8,16,32", "K per local-memory tile (multiple of 8)"}
+        {"TSK", 16, "8,16,32", "K per local-memory tile (multiple of 8)"},                                       \
+        {"LOCAL_SWIZZLE", 0, "0,1", "1: local columns XOR-swizzled by k (no bank conflicts in transposing stores)"}
 #define TC_CONSTRAINTS                                                                                            \
     "WARPS_M * WARPS_N <= 32", "MI >= 1 && NI >= 1 && MI * NI <= 32", "TSK % 8 == 0 && TSK <= 64",                \
         "(TSK * WARPS_M * MI * 16 / 4) % (WARPS_M * WARPS_N * 32) == 0",                                          \

@@ -22,7 +22,13 @@
 //   B (8 x 8, 2 regs):  b0 (k=t, n=g), b1 (k=t+4, n=g)
 //   C (16 x 8, 4 f32):  c0 (g, 2t), c1 (g, 2t+1), c2 (g+8, 2t), c3 (g+8, 2t+1)
 // A local row of TSM + 8 floats puts the four k rows of one fragment load on
-// different banks (8t + g covers all 32).
+// different banks (8t + g covers all 32). A K-contiguous operand (A with
+// TRANS_A, B without TRANS_B) is stored transposed, one float per store: the
+// four work-items of one row's k chunks then write k rows 4 apart, which that
+// row length puts on one bank (4-way conflicts). LOCAL_SWIZZLE=1 XORs bits 3-4
+// of the column with (k / 4) % 4, so those four writes meet four bank groups,
+// while a fragment load (one k / 4 per instruction, 8 aligned columns) still
+// meets 32 banks; float4 stores along the columns stay whole.
 //
 // 3xTF32 (SPLIT=1): x = big + small, big = tf32(x), small = tf32(x - big)
 // (x - big is exact). Each K tile sums small*big + big*small + big*big (small
@@ -56,6 +62,9 @@
 #ifndef SPLIT
 #define SPLIT 1 // 1: 3xTF32; 0: 1xTF32
 #endif
+#ifndef LOCAL_SWIZZLE
+#define LOCAL_SWIZZLE 0 // 1: local columns XOR-swizzled by k (header)
+#endif
 #ifndef TRANS_A
 #define TRANS_A 0
 #endif
@@ -76,6 +85,14 @@
 #define LPTB (TSK * TSN / 4 / THREADS)
 #define ROW_A (TSM / 4 + 2) // local row lengths in float4: TSM + 8 floats
 #define ROW_B (TSN / 4 + 2)
+// Element (k, x) of a local tile `width` floats wide with rows of `stride`
+// floats (widths are powers of two from 16: the XOR stays inside the tile).
+#if LOCAL_SWIZZLE
+#define SWIZZLE_GROUPS(width) ((width) / 8 < 4 ? (width) / 8 : 4)
+#define LOCAL_AT(k, x, stride, width) ((k) * (stride) + ((x) ^ (8 * (((k) / 4) % SWIZZLE_GROUPS(width)))))
+#else
+#define LOCAL_AT(k, x, stride, width) ((k) * (stride) + (x))
+#endif
 
 // Inlined at every use, so that private arrays stay in registers.
 #define HELPER static inline __attribute__((always_inline))
@@ -126,35 +143,38 @@ HELPER void load_kmajor(float4* r, const __global float* X, const int ld, const 
     }
 }
 
-// Registers into a local tile of `row` float4 per k: as they are, or each
-// load's four k values down its column.
-HELPER void store_outer(__local float4* t, const float4* r, const int tid, const int tile, const int row,
+// Registers into a local tile `width` floats wide with `row` float4 per k: as
+// they are, or each load's four k values down its column.
+HELPER void store_outer(__local float4* tile, const float4* r, const int tid, const int width, const int row,
                         const int loads)
 {
+    __local float* t = (__local float*)tile;
     #pragma unroll
     for (int l = 0; l < loads; l++) {
         const int id = tid + l * THREADS;
-        t[(id / (tile / 4)) * row + id % (tile / 4)] = r[l];
+        const int k = id / (width / 4), x = 4 * (id % (width / 4));
+        *(__local float4*)(t + LOCAL_AT(k, x, row * 4, width)) = r[l];
     }
 }
 
-HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, const int row, const int loads)
+HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, const int width, const int row,
+                         const int loads)
 {
     __local float* t = (__local float*)tile;
     #pragma unroll
     for (int l = 0; l < loads; l++) {
         const int id = tid + l * THREADS;
         const int k = 4 * (id % (TSK / 4)), x = id / (TSK / 4);
-        t[(k + 0) * row * 4 + x] = r[l].x;
-        t[(k + 1) * row * 4 + x] = r[l].y;
-        t[(k + 2) * row * 4 + x] = r[l].z;
-        t[(k + 3) * row * 4 + x] = r[l].w;
+        t[LOCAL_AT(k + 0, x, row * 4, width)] = r[l].x;
+        t[LOCAL_AT(k + 1, x, row * 4, width)] = r[l].y;
+        t[LOCAL_AT(k + 2, x, row * 4, width)] = r[l].z;
+        t[LOCAL_AT(k + 3, x, row * 4, width)] = r[l].w;
     }
 }
 
 #if TRANS_A
 #define LOAD_A(k0, full) load_kmajor(ra, A, lda, M, K, m0, k0, tid, LPTA, full, VEC_A)
-#define STORE_A(buf) store_kmajor(As[buf], ra, tid, ROW_A, LPTA)
+#define STORE_A(buf) store_kmajor(As[buf], ra, tid, TSM, ROW_A, LPTA)
 #else
 #define LOAD_A(k0, full) load_outer(ra, A, lda, M, K, m0, k0, tid, TSM, LPTA, full, VEC_A)
 #define STORE_A(buf) store_outer(As[buf], ra, tid, TSM, ROW_A, LPTA)
@@ -164,7 +184,7 @@ HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, c
 #define STORE_B(buf) store_outer(Bs[buf], rb, tid, TSN, ROW_B, LPTB)
 #else
 #define LOAD_B(k0, full) load_kmajor(rb, B, ldb, N, K, n0, k0, tid, LPTB, full, VEC_B)
-#define STORE_B(buf) store_kmajor(Bs[buf], rb, tid, ROW_B, LPTB)
+#define STORE_B(buf) store_kmajor(Bs[buf], rb, tid, TSN, ROW_B, LPTB)
 #endif
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
@@ -228,15 +248,16 @@ void gk_xgemm_tc(const int M, const int N, const int K, const float alpha,
             #pragma unroll
             for (int i = 0; i < MI; i++) {
                 const int r = wm0 + i * 16 + g;
-                const float x[4] = {as[(kk + t) * ROW_A * 4 + r], as[(kk + t) * ROW_A * 4 + r + 8],
-                                    as[(kk + t + 4) * ROW_A * 4 + r], as[(kk + t + 4) * ROW_A * 4 + r + 8]};
+                const float x[4] = {as[LOCAL_AT(kk + t, r, ROW_A * 4, TSM)], as[LOCAL_AT(kk + t, r + 8, ROW_A * 4, TSM)],
+                                    as[LOCAL_AT(kk + t + 4, r, ROW_A * 4, TSM)],
+                                    as[LOCAL_AT(kk + t + 4, r + 8, ROW_A * 4, TSM)]};
                 #pragma unroll
                 for (int q = 0; q < 4; q++) split_tf32(x[q], &a_big[i][q], &a_small[i][q]);
             }
             #pragma unroll
             for (int j = 0; j < NI; j++) {
                 const int c = wn0 + j * 8 + g;
-                const float y[2] = {bs[(kk + t) * ROW_B * 4 + c], bs[(kk + t + 4) * ROW_B * 4 + c]};
+                const float y[2] = {bs[LOCAL_AT(kk + t, c, ROW_B * 4, TSN)], bs[LOCAL_AT(kk + t + 4, c, ROW_B * 4, TSN)]};
                 #pragma unroll
                 for (int q = 0; q < 2; q++) split_tf32(y[q], &b_big[j][q], &b_small[j][q]);
             }
