@@ -79,6 +79,13 @@ static const char *variant_routine(const gk_kernel_def *def)
     return gk_kernel_op(def) == GK_OP_SGEMM ? "gemm" : gk_kernel_op(def) == GK_OP_SGEMM_BATCHED ? "gemm_batched" : NULL;
 }
 
+/* Whether the policy in use has no row for variant `variant` of def (NULL: no such kernel). */
+static int unknown_variant(const gk_kernel_def *def, const char *variant)
+{
+    const char *routine = def ? variant_routine(def) : NULL;
+    return !routine || !gk_policy_has_variant(gk_policy_builtin(), routine, variant);
+}
+
 int gk_tuning_unknown_variant(const gk_tuning_entry *e)
 {
     char name[sizeof e->kernel];
@@ -86,9 +93,7 @@ int gk_tuning_unknown_variant(const gk_tuning_entry *e)
     char *variant = strchr(name, '/');
     if (!variant) return 0;
     *variant = '\0';
-    const gk_kernel_def *def = gk_kernel_find(name);
-    const char *routine = def ? variant_routine(def) : NULL;
-    return !routine || !gk_policy_has_variant(gk_policy_builtin(), routine, variant + 1);
+    return unknown_variant(gk_kernel_find(name), variant + 1);
 }
 
 int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *info, gk_tuned *t, char *why,
@@ -112,7 +117,7 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
         return -1;
     }
     const char *routine = variant_routine(def);
-    if (variant && gk_tuning_unknown_variant(e)) {
+    if (variant && unknown_variant(def, variant + 1)) {
         snprintf(why, why_size,
                  "unknown variant \"%s\" (SGEMM and batched kernels have the variants policy.tsv names: /small, ...)",
                  variant + 1);
