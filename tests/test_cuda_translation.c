@@ -248,6 +248,24 @@ static void test_batched_small_builds(void **state)
     }
 }
 
+/* One build of a tensor-core row's configuration for arch, op(A), op(B) and VEC_A/B from v's bits (v & 1:
+ * TRANS_A, v & 2: TRANS_B, v & 4: VEC_A, v & 8: VEC_B); `what` names it in a failure. */
+static void compile_tensor_variant(const gk_kernel_def *def, const gk_config *config, int v, int arch, const char *what)
+{
+    gk_define defines[GK_MAX_DEFINES];
+    unsigned count = gk_config_defines(config, defines);
+    defines[count++] = (gk_define){"TRANS_A", v & 1};
+    defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
+    defines[count++] = (gk_define){"VEC_A", (v >> 2) & 1};
+    defines[count++] = (gk_define){"VEC_B", (v >> 3) & 1};
+    if (def->arch_specific) defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
+    gk_cuda_image image;
+    compile_ok(what, gk_kernel_source(def->source), defines, count, arch, &image);
+    if (!image_has(&image, def->function))
+        fail_msg("kernel %s: no function %s in the %s output", def->name, def->function, image.target);
+    free(image.data);
+}
+
 /* The tensor-core kernels (math modes other than fp32) for sm_80 and sm_90, the
  * oldest and the newest architecture they serve, with every combination of the
  * problem defines they take (TRANS_A/B, VEC_A/B: 16 builds per row and arch):
@@ -266,29 +284,18 @@ static void test_tensor_core_kernels_compile_for_sm80_and_sm90(void **state)
         gk_config config;
         if (gk_config_resolve(def, NULL, &config) != GEMMKIT_SUCCESS)
             fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
+        char what[160];
+        snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
         for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
             for (int v = 0; v < 16; v++) {
                 if (def->arch_specific && def->arch_specific != archs[a]) continue;
-                gk_define defines[GK_MAX_DEFINES];
-                unsigned count = gk_config_defines(&config, defines);
-                defines[count++] = (gk_define){"TRANS_A", v & 1};
-                defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
-                defines[count++] = (gk_define){"VEC_A", (v >> 2) & 1};
-                defines[count++] = (gk_define){"VEC_B", (v >> 3) & 1};
-                if (def->arch_specific) defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
-                gk_cuda_image image;
-                char what[160];
-                snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
-                compile_ok(what, gk_kernel_source(def->source), defines, count, archs[a], &image);
-                if (!image_has(&image, def->function))
-                    fail_msg("kernel %s: no function %s in the %s output", def->name, def->function, image.target);
-                free(image.data);
+                compile_tensor_variant(def, &config, v, archs[a], what);
                 compiled++;
             }
     }
     print_message("%d builds of %d tensor-core kernels for sm_80 and sm_90\n", compiled, rows);
     assert_true(rows >= 2);
-    /* The mma.sync rows' swizzled local layout (LOCAL_SWIZZLE=1), every transpose, for sm_90. */
+    /* The mma.sync rows' swizzled local layout (LOCAL_SWIZZLE=1), every transpose (float4 access), for sm_90. */
     int swizzled = 0;
     for (size_t i = 0; i < gk_kernel_count(); i++) {
         const gk_kernel_def *def = gk_kernel_at(i);
@@ -296,18 +303,10 @@ static void test_tensor_core_kernels_compile_for_sm80_and_sm90(void **state)
         if (def->math == GK_MATH_FP32 || def->arch_specific ||
             gk_config_resolve(def, "LOCAL_SWIZZLE=1", &config) != GEMMKIT_SUCCESS)
             continue;
+        char what[160];
+        snprintf(what, sizeof what, "kernel %s (LOCAL_SWIZZLE=1)", def->name);
         for (int v = 0; v < 4; v++) {
-            gk_define defines[GK_MAX_DEFINES];
-            unsigned count = gk_config_defines(&config, defines);
-            defines[count++] = (gk_define){"TRANS_A", v & 1};
-            defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
-            defines[count++] = (gk_define){"VEC_A", 1};
-            defines[count++] = (gk_define){"VEC_B", 1};
-            gk_cuda_image image;
-            char what[160];
-            snprintf(what, sizeof what, "kernel %s (LOCAL_SWIZZLE=1)", def->name);
-            compile_ok(what, gk_kernel_source(def->source), defines, count, 90, &image);
-            free(image.data);
+            compile_tensor_variant(def, &config, v | 12, 90, what);
             swizzled++;
         }
     }
