@@ -125,11 +125,11 @@ static old_choice with_split(const gemmkit_device_info *info, old_choice c, int6
     const int long_k = groups * 2 <= info->compute_units && k >= 4 * (m + n);
     const int mid = !strcmp(split_name, "xgemm-direct-splitk") && groups < 9 * info->compute_units && k >= 768;
     if (!(long_k || mid) || splits < 2) return c;
-    char params[160];
-    snprintf(params, sizeof params, "TSM=%d,TSN=%d,TSK=%d,WPTM=%d,WPTN=%d,SPLITS=%d",
+    char params[160]; /* the parameters the two kernels share: the tiles and the ring */
+    snprintf(params, sizeof params, "TSM=%d,TSN=%d,TSK=%d,WPTM=%d,WPTN=%d,ASYNC_STAGES=%d,SPLITS=%d",
              gk_config_value(&c.config, "TSM", 0), gk_config_value(&c.config, "TSN", 0),
              gk_config_value(&c.config, "TSK", 0), gk_config_value(&c.config, "WPTM", 0),
-             gk_config_value(&c.config, "WPTN", 0), (int)splits);
+             gk_config_value(&c.config, "WPTN", 0), gk_config_value(&c.config, "ASYNC_STAGES", 0), (int)splits);
     old_choice split = {gk_kernel_find(split_name), c.params, {0}};
     assert_int_equal(gk_config_resolve(split.def, params, &split.config), GEMMKIT_SUCCESS);
     return split;

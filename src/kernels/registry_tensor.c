@@ -29,15 +29,19 @@
         {"PIPE", 0, "0,1", "1: a tile's wgmmas run on while the next tile's fragments are loaded"},           \
         {"SUM_TILES", 2, "2,4", "PIPE: K tiles per loop step and per 3xTF32 partial sum"},                      \
         {"SWIZZLE", 1, "1,8,16", "tile rows per band of the work-group order (1: plain)"},                      \
-        {"A_DESC", 0, "0,1,2", "1: A read by the tensor cores from local memory where K-contiguous and aligned; 2: unrounded (TF32)"}
+        {"A_DESC", 0, "0,1,2",                                                                                  \
+         "1: A read by the tensor cores from local memory where K-contiguous and aligned; 2: unrounded (TF32)"},   \
+        {"PRODUCER", 0, "0,1", "1: one more warpgroup copies and rounds every tile, the others only multiply"}
 #define WG_CONSTRAINTS                                                                                            \
     "WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16 || NI == 32", "TSK == 32 || TSK == 64",              \
         "STAGES >= 3 && STAGES <= 6", "(TSK * NI) % (64 * WARPS_M) == 0",                                         \
         "(PIPE == 0 || PIPE == 1) && (SUM_TILES == 2 || SUM_TILES == 4) && SWIZZLE >= 1 && SWIZZLE <= 64 "       \
-        "&& (A_DESC == 0 || ((A_DESC == 1 || A_DESC == 2 && SPLIT == 0) && PIPE == 0))",                                                              \
+        "&& (A_DESC == 0 || ((A_DESC == 1 || A_DESC == 2 && SPLIT == 0) && PIPE == 0))"                           \
+        "&& (PRODUCER == 0 || PIPE == 0)",                                                                        \
         "STAGES * ((SPLIT + 1) * TSK * NI*8 + max(((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256, min(A_DESC, 1) * (SPLIT + 1) * TSK * WARPS_M*16)) * 4 + 1024 + 128 <= 232448"
 #define WG_GEOMETRY                                                                                               \
-    .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma", .local_x = "WARPS_M*32", .local_y = "1",   \
+    .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma",                                            \
+    .local_x = "WARPS_M*32 + PRODUCER*128", .local_y = "1", /* PRODUCER: one more warpgroup */                   \
     .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1",                                                  \
     .local_mem_bytes = "STAGES * ((SPLIT + 1) * TSK * NI*8 + max(((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256, min(A_DESC, 1) * (SPLIT + 1) * TSK * WARPS_M*16)) * 4 + 1024 + 128",                               \
     .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B,                          \

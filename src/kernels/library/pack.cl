@@ -1,23 +1,79 @@
 // Post-processing around the tiled SGEMM kernels (tutorial kernel 10): writing
-// a padded result back into C with alpha and beta, and scaling C alone. The
-// pre-processing (packing an operand, transposed or not, into a zero-padded
-// buffer) runs on the transpose and copy kernels (src/core/routine_omatcopy.c).
+// a padded result back into C with alpha and beta, summing split-K's partial
+// results into C, and scaling C alone. The pre-processing (packing an operand,
+// transposed or not, into a zero-padded buffer) runs on the transpose and copy
+// kernels (src/core/routine_omatcopy.c).
+//
+// Each work-item moves WPT consecutive rows of one column. With WPT = 4 the
+// padded results are read as float4 (their leading dimensions are tile
+// multiples: whole float4) and, where C's columns are 16-byte aligned (VEC_C),
+// C is read and written as float4 too, the rest of C's last rows one float at
+// a time. These steps are memory-bound.
 
 #ifndef TILE
-#define TILE 16 // work-group is TILE x TILE; each work-item moves one element
+#define TILE 16 // work-group is TILE x TILE
 #endif
+#ifndef WPT
+#define WPT 4 // rows of C per work-item: 1 or 4
+#endif
+#ifndef VEC_C
+#define VEC_C 0
+#endif
+
+// c = v + beta * c for the rows m.. of C that are inside M (C not read when beta == 0).
+static inline void store_rows(__global float* c, const float4 v, const float beta, const int m, const int M)
+{
+#if WPT == 4
+    if (VEC_C && m + 4 <= M) {
+        vstore4(beta == 0.0f ? v : v + beta * vload4(0, c), 0, c);
+        return;
+    }
+    const float s[4] = {v.x, v.y, v.z, v.w};
+    for (int i = 0; i < 4 && m + i < M; i++) c[i] = beta == 0.0f ? s[i] : s[i] + beta * c[i];
+#else
+    *c = beta == 0.0f ? v.x : v.x + beta * *c;
+#endif
+}
+
+// WPT rows of a padded result from p on (float4 where its rows are whole float4).
+static inline float4 load_rows(const __global float* p, const int ldp, const int m, const int M)
+{
+#if WPT == 4
+    return ldp % 4 == 0 ? vload4(0, p)
+                        : (float4)(p[0], m + 1 < M ? p[1] : 0.0f, m + 2 < M ? p[2] : 0.0f, m + 3 < M ? p[3] : 0.0f);
+#else
+    return (float4)(p[0], 0.0f, 0.0f, 0.0f);
+#endif
+}
 
 // C = alpha * P + beta * C over the M x N part of the padded result P (ld ldp).
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
 void gk_unpack(const int M, const int N, const float alpha, const __global float* P, const int ldp,
                const float beta, __global float* C, const int offC, const int ldc)
 {
-    const int m = get_global_id(0);
+    const int m = get_global_id(0) * WPT;
     const int n = get_global_id(1);
     if (m >= M || n >= N) return;
-    __global float* c = &C[offC + m + n * ldc];
-    const float v = alpha * P[m + n * ldp];
-    *c = beta == 0.0f ? v : v + beta * *c;
+    store_rows(&C[offC + m + (size_t)n * ldc], alpha * load_rows(&P[m + (size_t)n * ldp], ldp, m, M), beta, m, M);
+}
+
+// The second step of split-K (src/core/routine_gemm.c): C = alpha * (P_0 +
+// ... + P_{splits-1}) + beta * C, the partials (each padded, leading dimension
+// ldp, the next one strideP floats further) summed in a fixed order, z = 0
+// first, so that a result is the same on every run; alpha and beta applied
+// once; the sum in float32, like the partials themselves.
+__kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
+void gk_reduce(const int M, const int N, const int splits, const float alpha, const __global float* P,
+               const int ldp, const int strideP, const float beta, __global float* C, const int offC,
+               const int ldc)
+{
+    const int m = get_global_id(0) * WPT;
+    const int n = get_global_id(1);
+    if (m >= M || n >= N) return;
+    const __global float* p = &P[m + (size_t)n * ldp];
+    float4 sum = load_rows(p, ldp, m, M);
+    for (int z = 1; z < splits; z++) sum += load_rows(p + (size_t)z * strideP, ldp, m, M);
+    store_rows(&C[offC + m + (size_t)n * ldc], alpha * sum, beta, m, M);
 }
 
 // C = beta * C (C is not read when beta == 0): the alpha == 0 or K == 0 case.
@@ -25,9 +81,9 @@ __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
 void gk_scale(const int M, const int N, const float beta, __global float* C, const int offC,
               const int ldc)
 {
-    const int m = get_global_id(0);
+    const int m = get_global_id(0) * WPT;
     const int n = get_global_id(1);
     if (m >= M || n >= N) return;
-    __global float* c = &C[offC + m + n * ldc];
-    *c = beta == 0.0f ? 0.0f : beta * *c;
+    // beta * C as "0 + beta * C", C not read when beta == 0.
+    store_rows(&C[offC + m + (size_t)n * ldc], (float4)(0.0f), beta, m, M);
 }

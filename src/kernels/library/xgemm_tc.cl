@@ -93,6 +93,17 @@
 #else
 #define LOCAL_AT(k, x, stride, width) ((k) * (stride) + (x))
 #endif
+// A fragment load's element: k = 4 kq + t (kq a constant of the unrolled loop,
+// t < 4), column base + off with base = the warp's first column + g (bits 3-4
+// clear where FOLD: warp offsets are multiples of 32) and off = 16 i (+ 8) a
+// constant: the XOR then falls on off alone and folds into the load's
+// immediate offset (as LOCAL_AT, ptxas kept an XOR per fragment: 3xTF32 went
+// from 233 registers to 255 and spilled).
+#define FRAGMENT_AT(kq, t, base, off, stride, width, FOLD)                                                       \
+    (FOLD ? (4 * (kq) + (t)) * (stride) + (base) + LOCAL_AT(4 * (kq), off, 0, width)                             \
+          : LOCAL_AT(4 * (kq) + (t), (base) + (off), stride, width))
+#define FOLD_A (MI % 2 == 0 || WARPS_M == 1)
+#define FOLD_B (NI % 4 == 0 || WARPS_N == 1)
 
 // Inlined at every use, so that private arrays stay in registers.
 #define HELPER static inline __attribute__((always_inline))
@@ -247,17 +258,19 @@ void gk_xgemm_tc(const int M, const int N, const int K, const float alpha,
             uint a_big[MI][4], b_big[NI][2], a_small[MI][4], b_small[NI][2]; // small: 3xTF32 only
             #pragma unroll
             for (int i = 0; i < MI; i++) {
-                const int r = wm0 + i * 16 + g;
-                const float x[4] = {as[LOCAL_AT(kk + t, r, ROW_A * 4, TSM)], as[LOCAL_AT(kk + t, r + 8, ROW_A * 4, TSM)],
-                                    as[LOCAL_AT(kk + t + 4, r, ROW_A * 4, TSM)],
-                                    as[LOCAL_AT(kk + t + 4, r + 8, ROW_A * 4, TSM)]};
+                const int r = wm0 + g, kq = kk / 4;
+                const float x[4] = {as[FRAGMENT_AT(kq, t, r, i * 16, ROW_A * 4, TSM, FOLD_A)],
+                                    as[FRAGMENT_AT(kq, t, r, i * 16 + 8, ROW_A * 4, TSM, FOLD_A)],
+                                    as[FRAGMENT_AT(kq + 1, t, r, i * 16, ROW_A * 4, TSM, FOLD_A)],
+                                    as[FRAGMENT_AT(kq + 1, t, r, i * 16 + 8, ROW_A * 4, TSM, FOLD_A)]};
                 #pragma unroll
                 for (int q = 0; q < 4; q++) split_tf32(x[q], &a_big[i][q], &a_small[i][q]);
             }
             #pragma unroll
             for (int j = 0; j < NI; j++) {
-                const int c = wn0 + j * 8 + g;
-                const float y[2] = {bs[LOCAL_AT(kk + t, c, ROW_B * 4, TSN)], bs[LOCAL_AT(kk + t + 4, c, ROW_B * 4, TSN)]};
+                const int c = wn0 + g, kq = kk / 4;
+                const float y[2] = {bs[FRAGMENT_AT(kq, t, c, j * 8, ROW_B * 4, TSN, FOLD_B)],
+                                    bs[FRAGMENT_AT(kq + 1, t, c, j * 8, ROW_B * 4, TSN, FOLD_B)]};
                 #pragma unroll
                 for (int q = 0; q < 2; q++) split_tf32(y[q], &b_big[j][q], &b_small[j][q]);
             }

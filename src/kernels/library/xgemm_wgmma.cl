@@ -46,6 +46,20 @@
 // sums SUM_TILES tiles per partial). Other calls run as A_DESC=0. A_DESC=2
 // (TF32): A left as copied, its low mantissa bits ignored by the tensor cores
 // (truncation, as B's), which saves the rounding's local loads and stores.
+// PRODUCER=1: one more warpgroup, the producer, fills the ring (copies,
+// stores of what goes through registers, rounding and splitting) and announces
+// each tile; the WARPS_M / 4 consumer warpgroups only wait for a tile, multiply
+// and free its slot, so no copy or rounding work stands between their wgmmas
+// (cuBLAS's TF32 kernel on the H200 is built so). The producer runs one tile
+// behind its copies: it issues tile t's, waits for tile t - 1's (its own, by
+// cp.async.wait_group), rounds them and announces tile t - 1. Measured on the
+// H200 (2026-11-23, column-major TN, bench/cases/wgmma-producer-*.txt): TF32
+// 304 / 316 TFLOPS at 4096 / 8192 against the line's 319 / 332, 3xTF32 (A_DESC=1,
+// one warpgroup splitting every tile) 65 / 66 against 83 / 86: in no line. At
+// 384 work-items ptxas has 168 registers, which a consumer reading A from
+// registers (A_DESC=0) overruns (ptxas serializes its wgmmas); moving registers
+// with setmaxnreg (56 producer, 224 consumer) left that warning and made the
+// producer spill, so it is not used.
 // Local memory is one block sized at launch (GK_FLAG_DYNAMIC_LOCAL), beyond
 // the 48 KiB of static arrays, used from a 1024-byte boundary (the swizzle's).
 
@@ -73,6 +87,9 @@
 #ifndef A_DESC
 #define A_DESC 0 // 1: A through a descriptor where it is K-contiguous and aligned (header); 2: unrounded
 #endif
+#ifndef PRODUCER
+#define PRODUCER 0 // 1: a producer warpgroup copies and rounds, the others only multiply (header)
+#endif
 #ifndef SWIZZLE
 #define SWIZZLE 1 // tile rows per band of the work-group order (library/tile_order.h; 1: plain order)
 #endif
@@ -92,7 +109,8 @@
 #define A_FROM_LOCAL (A_DESC && TRANS_A && VEC_A)
 #define TSM (WARPS_M * 16)
 #define TSN (NI * 8)
-#define THREADS (WARPS_M * 32)
+#define CONSUMERS (WARPS_M * 32) // the work-items that multiply
+#define THREADS (CONSUMERS + PRODUCER * 128)
 // Each warpgroup copies its own 64 rows of A and its share of B's columns
 // (COPY_N of them), 128 work-items over COPY_M x TSK and COPY_N x TSK.
 #define WGS (WARPS_M / 4)
@@ -135,6 +153,9 @@
 #if A_DESC && PIPE
 #error "A_DESC keeps a group in flight by itself: PIPE must be 0"
 #endif
+#if PRODUCER && PIPE
+#error "PRODUCER: PIPE must be 0"
+#endif
 
 #define HELPER static inline __attribute__((always_inline))
 
@@ -158,11 +179,11 @@
 #define FENCE_PROXY_ASYNC() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
 
 // mbarriers in local memory (PTX ISA, "Parallel Synchronization and
-// Communication Instructions: mbarrier"): every work-item arrives once per
-// phase (release), and waits for a phase by its parity (acquire).
-HELPER void phase_init(__local ulong* bar)
+// Communication Instructions: mbarrier"): each of `count` work-items arrives
+// once per phase (release), and waits for a phase by its parity (acquire).
+HELPER void phase_init(__local ulong* bar, const int count)
 {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(LOCAL_ADDRESS(bar)), "r"(THREADS) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(LOCAL_ADDRESS(bar)), "r"(count) : "memory");
 }
 HELPER void phase_arrive(__local ulong* bar)
 {
@@ -600,13 +621,15 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
     // read it), so one warpgroup's wgmmas run while the other waits for its
     // own and adds its partial.
     const int wg = tid / 128, ctid = tid % 128;
-    const int wm_copy = wg * COPY_M, wn_copy = wg * COPY_N;
+#if !PRODUCER
+    const int wm_copy = wg * COPY_M, wn_copy = wg * COPY_N; // the share of the tiles this warpgroup copies
+#endif
     __local ulong* ready = (__local ulong*)(L + STAGES * STAGE_FLOATS);
     __local ulong* free_slot = ready + STAGES;
     if (tid == 0)
         for (int s = 0; s < STAGES; s++) {
-            phase_init(ready + s);
-            phase_init(free_slot + s);
+            phase_init(ready + s, PRODUCER ? 128 : CONSUMERS); // who copies
+            phase_init(free_slot + s, CONSUMERS);
         }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -621,6 +644,35 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
 #elif !VEC_B
     float4 rb[B_UNITS];
 #endif
+#if PRODUCER
+    if (wg == WGS) { // the producer: every warpgroup's share of each tile, a tile behind its copies (header)
+        for (int tile = 0; tile <= tiles; tile++) {
+            if (tile < tiles) {
+                if (tile >= STAGES) phase_wait(free_slot + tile % STAGES, (tile / STAGES - 1) & 1);
+                #pragma unroll
+                for (int part = 0; part < WGS; part++) {
+                    const int wm_copy = part * COPY_M, wn_copy = part * COPY_N;
+                    COPY_TILE(tile);
+                    STORE_TILE(tile);
+                }
+            }
+            COPY_COMMIT();
+            if (tile > 0) {
+                COPY_WAIT(1); // tile - 1's copies by this work-item have landed
+                #pragma unroll
+                for (int part = 0; part < WGS; part++) {
+                    const int wm_copy = part * COPY_M, wn_copy = part * COPY_N;
+                    (void)wm_copy, (void)wn_copy;
+                    ROUND_A(tile - 1);
+                    ROUND_B(tile - 1);
+                }
+                FENCE_PROXY_ASYNC();
+                phase_arrive(ready + (tile - 1) % STAGES);
+            }
+        }
+        return;
+    }
+#else
     for (int s = 0; s < AHEAD; s++) {
         if (s < tiles) {
             COPY_TILE(s);
@@ -633,6 +685,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
     ROUND_B(0);
     FENCE_PROXY_ASYNC();
     phase_arrive(ready);
+#endif
 
 #if A_FROM_LOCAL
     // Both operands through descriptors: tile t's wgmmas are issued, tile t -
@@ -677,6 +730,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
 
                 WGMMA_WAIT(1); // tile - 1's
                 if (tile > 0) phase_arrive(free_slot + (tile - 1) % STAGES);
+#if !PRODUCER
                 // Tile t + 1 (copied STAGES - 2 groups ago) rounded and announced.
                 COPY_WAIT(STAGES - 3);
                 if (tile + 1 < tiles) {
@@ -695,6 +749,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
                     STORE_TILE(ahead);
                 }
                 COPY_COMMIT();
+#endif
 #if WGS == 2 && SPLIT
                 if (tile == 0 && wg == 0) asm volatile("bar.arrive 1, 256;" ::: "memory");
 #endif
@@ -824,6 +879,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         // work-item has waited for its wgmmas; the first tile's is still
         // empty) takes tile + STAGES - 1; tile + 1's copies by this work-item,
         // rounded; the loads into registers issued with them, stored.
+#if !PRODUCER
         if (tile > 0) phase_wait(free_slot + (tile - 1) % STAGES, ((tile - 1) / STAGES) & 1);
         if (tile + STAGES - 1 < tiles) COPY_TILE(tile + STAGES - 1);
         COPY_COMMIT();
@@ -832,6 +888,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
         if (tile + STAGES - 1 < tiles) STORE_TILE(tile + STAGES - 1);
         FENCE_PROXY_ASYNC();
         if (tile + 1 < tiles) phase_arrive(ready + (tile + 1) % STAGES);
+#endif
 
         WGMMA_WAIT(0);
 #if SPLIT
