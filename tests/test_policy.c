@@ -286,6 +286,40 @@ static void test_small_variant_in_tensor_modes(void **state)
     unlink(db_path);
 }
 
+/* The mma.sync kernels' "/trans-a" lines (policy.tsv's trans-a variant) for a call whose A is K-contiguous,
+ * in the tensor-core modes from 2^30 multiply-adds: the built-in H200 lines, chosen by the call's orientation,
+ * which the shape-only choice (an NN call) never takes. */
+static void test_trans_a_variant(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    const char *const kernels[] = {"xgemm-3xtf32", "xgemm-tf32"};
+    const gk_math maths[] = {GK_MATH_3XTF32, GK_MATH_TF32};
+    for (int i = 0; i < 2; i++) {
+        char variant[64];
+        snprintf(variant, sizeof variant, "%s/trans-a", kernels[i]);
+        const char *line = gk_tuning_params(&tuned, variant);
+        assert_non_null(line);
+        for (int trans_a = 0; trans_a < 2; trans_a++)
+            for (int trans_b = 0; trans_b < 2; trans_b++)
+                for (int64_t n = 512; n <= 4096; n *= 8) {
+                    const gk_sgemm_problem p = {.trans_a = trans_a, .trans_b = trans_b, .m = n, .n = n, .k = n,
+                                                .math = maths[i]};
+                    const gk_sgemm_choice c = gk_sgemm_choose_for(gk_policy_builtin(), &info, &tuned, &p);
+                    assert_non_null(c.def);
+                    assert_string_equal(c.def->name, kernels[i]);
+                    const int variant_expected = trans_a && n == 4096; /* 512^3 is under 2^30 */
+                    assert_int_equal(c.params != NULL && strcmp(c.params, line) == 0, variant_expected);
+                }
+        /* The shape-only choice is an NN call's. */
+        const gk_sgemm_choice nn = gk_sgemm_choose_math(gk_policy_builtin(), &info, &tuned, 4096, 4096, 4096, maths[i]);
+        assert_true(nn.params == NULL || strcmp(nn.params, line) != 0);
+    }
+}
+
 /* A CPU with no tuning, then with main and /small lines for its kernel. */
 static void test_gemm_choice_unchanged_on_cpus(void **state)
 {
@@ -757,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_copy_rows),
         cmocka_unit_test(test_builtin_copy_rows),
         cmocka_unit_test(test_small_variant_in_tensor_modes),
+        cmocka_unit_test(test_trans_a_variant),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

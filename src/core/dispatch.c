@@ -1,4 +1,4 @@
-/* Which kernel and parameters the public SGEMM uses for a shape when the
+/* Which kernel and parameters the public SGEMM uses for a call (its shape, math mode and operands' orientation) when the
  * caller names none: the gemm rows of the policy (src/kernels/tuning/policy.tsv,
  * policy.h) over this file's variables. Steps: the kernel; then its tuned
  * variant line ("xgemm/small") if one fits; then split-K (the row's
@@ -25,7 +25,8 @@ typedef struct gemm_state {
     const gk_tuning_set *tuned;
     int64_t m, n, k;
     gk_math math;           /* the call's: rows of kernels in another mode are skipped */
-    /* The operands as stored (copy rows only; 0 elsewhere: an NN call's aligned operands). */
+    /* The operands as stored: their orientation for a call's every step (0 when choosing by shape alone: an NN
+     * call), their alignment for copy rows only (elsewhere aligned). */
     int trans_a, trans_b, unaligned_a, unaligned_b;
     gk_config candidate;    /* kernel rows: the row's kernel on this device */
     const gk_config *chosen; /* variant and fallback rows: the choice so far */
@@ -203,6 +204,20 @@ gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_devi
                                      const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, gk_math math)
 {
     return choose(policy, (gemm_state){.info = info, .tuned = tuned, .m = m, .n = n, .k = k, .math = math});
+}
+
+gk_sgemm_choice gk_sgemm_choose_for(const gk_policy *policy, const gemmkit_device_info *info,
+                                    const gk_tuning_set *tuned, const gk_sgemm_problem *p)
+{
+    return choose(policy, (gemm_state){.info = info, .tuned = tuned, .m = p->m, .n = p->n, .k = p->k,
+                                       .math = p->math, .trans_a = p->trans_a, .trans_b = p->trans_b});
+}
+
+gk_sgemm_choice gk_sgemm_default_kernel_for(const gemmkit_context *ctx, const gk_sgemm_problem *p)
+{
+    return choose(gk_policy_builtin(), (gemm_state){.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned, .m = p->m,
+                                                    .n = p->n, .k = p->k, .math = p->math, .trans_a = p->trans_a,
+                                                    .trans_b = p->trans_b});
 }
 
 gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,

@@ -30,10 +30,10 @@ typedef enum gk_policy_routine { GK_ROUTINE_GEMM, GK_ROUTINE_GEMM_BATCHED, GK_RO
 typedef enum gk_gemm_var {
     GK_GEMM_M, GK_GEMM_N, GK_GEMM_K, GK_GEMM_WORK, GK_GEMM_CUS, /* route rows read only these */
     GK_GEMM_TILE_M, GK_GEMM_TILE_N, GK_GEMM_TILE_K, GK_GEMM_GROUPS, GK_GEMM_PADDED, GK_GEMM_PACKED,
-    /* The operands as stored: known to copy rows only (the kernel, variant, split and fallback steps
-     * choose by shape: there TRANS_* read 0 and ALIGNED_* 1, as for a plain NN call); the call's math
-     * mode; the configuration's A_DESC parameter (0 where it has none: the wgmma kernels read A through
-     * a descriptor where it is K-contiguous and aligned, which a copy can make it). */
+    /* The operands as stored: TRANS_* in every step of a call (0 where a tool chooses by shape alone,
+     * as for an NN call), ALIGNED_* in the copy rows only (1 elsewhere); the call's math mode; the
+     * configuration's A_DESC parameter (0 where it has none: the wgmma kernels read A through a
+     * descriptor where it is K-contiguous and aligned, which a copy can make it). */
     GK_GEMM_TRANS_A, GK_GEMM_TRANS_B, GK_GEMM_ALIGNED_A, GK_GEMM_ALIGNED_B, GK_GEMM_MATH, GK_GEMM_A_DESC,
     GK_GEMM_VARIABLES,
     GK_GEMM_ROUTE_VARIABLES = GK_GEMM_TILE_M

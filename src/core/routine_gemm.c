@@ -95,7 +95,7 @@ static gemmkit_status choose_kernel(const gemmkit_context *ctx, const gemmkit_op
         GK_TRY(gk_plan_check_backend(ctx, def));
         GK_TRY(gk_math_supported(ctx, def->math));
     } else {
-        gk_sgemm_choice choice = gk_sgemm_default_kernel_math(ctx, p->m, p->n, p->k, p->math);
+        gk_sgemm_choice choice = gk_sgemm_default_kernel_for(ctx, p);
         if (!choice.def && p->math != GK_MATH_FP32)
             return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_MATH, "no SGEMM kernel of math mode %s for this shape on %s",
                            gemmkit_math_name(gk_math_to_public(p->math)), ctx->info.name);

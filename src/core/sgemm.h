@@ -88,6 +88,11 @@ gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_in
 gk_sgemm_choice gk_sgemm_default_kernel_math(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k, gk_math math);
 gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_device_info *info,
                                      const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, gk_math math);
+/* Both for a call: its shape, mode and the operands' orientation as stored (TRANS_A and TRANS_B of the kernel,
+ * variant, split and fallback rows; the forms above choose for an NN call). What the public SGEMM runs. */
+gk_sgemm_choice gk_sgemm_default_kernel_for(const gemmkit_context *ctx, const gk_sgemm_problem *p);
+gk_sgemm_choice gk_sgemm_choose_for(const gk_policy *policy, const gemmkit_device_info *info,
+                                    const gk_tuning_set *tuned, const gk_sgemm_problem *p);
 /* Split-K's slice count for a shape whose tiles give `groups` work-groups:
  * enough slices for GK_SPLITK_WAVES work-groups per compute unit,
  * ceil(GK_SPLITK_WAVES * compute_units / groups), at most GK_SPLITK_MAX_SPLITS
