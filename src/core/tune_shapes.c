@@ -31,11 +31,13 @@ static int parse_size(const char **p, int64_t *out)
     return 1;
 }
 
-/* "MxNxK,MxNxK" into row->shapes; 0 when malformed or too many. */
+/* "MxNxK,MxNxK" into row->shapes, or "-" (none: a variant that tune does not search); 0 when malformed or too
+ * many. */
 static int parse_shapes(const char *text, gk_tune_shapes_row *row)
 {
     const char *p = text;
     row->count = 0;
+    if (strcmp(text, "-") == 0) return 1;
     for (;;) {
         if (row->count == GK_TUNE_SHAPES_PER_ROW) return 0;
         int64_t *s = row->shapes[row->count];

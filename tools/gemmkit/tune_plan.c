@@ -50,12 +50,18 @@ static int step_names(gk_policy_step step, int is_gpu, const char *choice)
     return 0;
 }
 
-/* A variant job from its shapes row; 0 when the table has none for this class. */
+/* A variant job from its shapes row; 0 and the job's note when the table has none for this class, or a row
+ * without shapes (a variant measured with `gemmkit bench`, not searched by tune). */
 static int variant_job(const char *variant, int is_gpu, gk_tune_job *job)
 {
     const gk_tune_shapes_row *row = gk_tune_shapes_find(gk_tune_shapes_builtin(), "gemm", variant, is_gpu);
     *job = (gk_tune_job){.variant = variant};
-    if (!row) return 0;
+    if (!row || row->count == 0) {
+        if (!row) snprintf(job->note, sizeof job->note, "no representative shapes on a %s in "
+                           "src/kernels/tuning/shapes.tsv", class_name(is_gpu));
+        else snprintf(job->note, sizeof job->note, "not tuned here: %s", row->note);
+        return 0;
+    }
     job->count = row->count;
     memcpy(job->shapes, row->shapes, sizeof job->shapes);
     return 1;
@@ -84,9 +90,9 @@ int gk_tune_plan(const gk_tune_args *args, const gemmkit_device_info *info, cons
         if (!step_names(GK_STEP_VARIANT, is_gpu, args->variant))
             return gk_cli_usage_error("tune", "policy.tsv has no variant \"%s\" on a %s (its variants: %s)",
                                       args->variant, class_name(is_gpu), variants[0] ? variants : "none");
-        if (!variant_job(args->variant, is_gpu, &jobs[(*count)++]))
-            return gk_cli_usage_error("tune", "no representative shapes for variant %s on a %s in "
-                                      "src/kernels/tuning/shapes.tsv", args->variant, class_name(is_gpu));
+        if (!variant_job(args->variant, is_gpu, &jobs[*count]))
+            return gk_cli_usage_error("tune", "variant %s: %s", args->variant, jobs[*count].note);
+        (*count)++;
         return 0;
     }
     const gk_policy *policy = gk_policy_builtin();
@@ -96,10 +102,7 @@ int gk_tune_plan(const gk_tune_args *args, const gemmkit_device_info *info, cons
         int seen = 0;
         for (int j = 0; j < *count; j++) seen |= jobs[j].variant && strcmp(jobs[j].variant, r->choice) == 0;
         if (seen) continue;
-        gk_tune_job *job = &jobs[(*count)++];
-        if (!variant_job(r->choice, is_gpu, job))
-            snprintf(job->note, sizeof job->note, "no representative shapes on a %s in src/kernels/tuning/shapes.tsv",
-                     class_name(is_gpu));
+        variant_job(r->choice, is_gpu, &jobs[(*count)++]); /* a job without shapes keeps its note */
     }
     return 0;
 }
