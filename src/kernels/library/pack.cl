@@ -84,6 +84,15 @@ void gk_scale(const int M, const int N, const float beta, __global float* C, con
     const int m = get_global_id(0) * WPT;
     const int n = get_global_id(1);
     if (m >= M || n >= N) return;
-    // beta * C as "0 + beta * C", C not read when beta == 0.
-    store_rows(&C[offC + m + (size_t)n * ldc], (float4)(0.0f), beta, m, M);
+    __global float* c = &C[offC + m + (size_t)n * ldc];
+    // beta * c exactly (not store_rows' 0 + beta * c, which would turn a -0.0 product into +0.0).
+#if WPT == 4
+    if (VEC_C && m + 4 <= M) {
+        vstore4(beta == 0.0f ? (float4)(0.0f) : beta * vload4(0, c), 0, c);
+        return;
+    }
+    for (int i = 0; i < 4 && m + i < M; i++) c[i] = beta == 0.0f ? 0.0f : beta * c[i];
+#else
+    *c = beta == 0.0f ? 0.0f : beta * *c;
+#endif
 }
