@@ -14,7 +14,8 @@
 #   2026-11-23), CASES (timed cases: CASES-tf32.txt and CASES-3xtf32.txt, default bench/cases/wgmma-pipe),
 #   POLICY (policy rows for step 2's second run; none: no second run), BUILD (default build-gpu), BUDGET
 #   (seconds, default 540), BACKEND (cuda, the default, or opencl), KERNELS (the kernels' names less -tf32 and
-#   -3xtf32: xgemm-wgmma, the default, or xgemm; TF32 and X3 have no default then). The tuning database is left in OUTDIR/lines-tuning.tsv (GEMMKIT_TUNING_DB).
+#   -3xtf32: xgemm-wgmma, the default, or xgemm; TF32 and X3 have no default then). The tuning database is left
+#   in OUTDIR/lines-tuning.tsv (GEMMKIT_TUNING_DB).
 set -uo pipefail
 
 . "$(dirname "$0")/usage.sh"

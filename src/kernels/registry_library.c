@@ -19,6 +19,15 @@ enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, S
         "MR * NB <= 64"
 #define SKINNY_LOCAL_MEM "max(LK*KU, LC*LK) * (MR + 1) * 4"
 
+/* library/pack.cl's helpers (unpack, scale, reduce): TILE x TILE work-items, each WPT rows of one column of C
+ * (4: float4 reads of padded results, float4 writes where C's columns are aligned, the VEC_C define). */
+#define PACK_HELPER                                                                                               \
+    .source = "library/pack.cl",                                                                                  \
+    .params = {{"TILE", 16, "8,16,32", "work-group edge"},                                                        \
+               {"WPT", 4, "1,4", "rows of C per work-item (4: float4 where the data are whole float4)"}},         \
+    .constraints = {"WPT == 1 || WPT == 4"}, .local_x = "TILE", .local_y = "TILE", .tile_m = "TILE*WPT",         \
+    .tile_n = "TILE", .k_multiple = "1", .defines = GK_DEFINE_VEC_C
+
 static const gk_kernel_def kernels[] = {
     {
         .name = "direct",
@@ -109,48 +118,27 @@ static const gk_kernel_def kernels[] = {
         .contract = GK_CONTRACT_UNPACK,
         .family = GK_FAMILY_LIBRARY,
         .step = 91,
-        .source = "library/pack.cl",
         .function = "gk_unpack",
         .summary = "C = alpha * P + beta * C from a padded result (post-processing, tutorial kernel 10)",
-        .params = {{"TILE", 16, "8,16,32", "work-group edge"},
-                   {"WPT", 4, "1,4", "rows of C per work-item (4: float4 loads and, where C is aligned, stores)"}},
-        .constraints = {"WPT == 1 || WPT == 4"},
-        .local_x = "TILE", .local_y = "TILE",
-        .tile_m = "TILE*WPT", .tile_n = "TILE",
-        .k_multiple = "1",
-        .defines = GK_DEFINE_VEC_C,
+        PACK_HELPER,
     },
     [SCALE] = {
         .name = "scale",
         .contract = GK_CONTRACT_SCALE,
         .family = GK_FAMILY_LIBRARY,
         .step = 92,
-        .source = "library/pack.cl",
         .function = "gk_scale",
         .summary = "C = beta * C, the alpha == 0 / K == 0 case",
-        .params = {{"TILE", 16, "8,16,32", "work-group edge"},
-                   {"WPT", 4, "1,4", "rows of C per work-item (4: float4 stores where C is aligned)"}},
-        .constraints = {"WPT == 1 || WPT == 4"},
-        .local_x = "TILE", .local_y = "TILE",
-        .tile_m = "TILE*WPT", .tile_n = "TILE",
-        .k_multiple = "1",
-        .defines = GK_DEFINE_VEC_C,
+        PACK_HELPER,
     },
     [REDUCE] = {
         .name = "reduce",
         .contract = GK_CONTRACT_REDUCE,
         .family = GK_FAMILY_LIBRARY,
         .step = 93,
-        .source = "library/pack.cl",
         .function = "gk_reduce",
         .summary = "C = alpha * (P_0 + ... + P_{s-1}) + beta * C: split-K's partials summed in order",
-        .params = {{"TILE", 16, "8,16,32", "work-group edge"},
-                   {"WPT", 4, "1,4", "rows of C per work-item (4: float4 loads of the partials)"}},
-        .constraints = {"WPT == 1 || WPT == 4"},
-        .local_x = "TILE", .local_y = "TILE",
-        .tile_m = "TILE*WPT", .tile_n = "TILE",
-        .k_multiple = "1",
-        .defines = GK_DEFINE_VEC_C,
+        PACK_HELPER,
     },
     /* Matrix-vector-like products (one edge of C small) and short K: library/skinny.cl, library/small_k.cl. */
     {

@@ -55,7 +55,8 @@
 // cp.async.wait_group), rounds them and announces tile t - 1. Measured on the
 // H200 (2026-11-23, column-major TN, bench/cases/wgmma-producer-*.txt): TF32
 // 304 / 316 TFLOPS at 4096 / 8192 against the line's 319 / 332, 3xTF32 (A_DESC=1,
-// one warpgroup splitting every tile) 65 / 66 against 83 / 86: in no line. At
+// one warpgroup splitting every tile) 65 / 66 against A_DESC=1 without it 83 / 86
+// and the line's 86 / 89: in no line. At
 // 384 work-items ptxas has 168 registers, which a consumer reading A from
 // registers (A_DESC=0) overruns (ptxas serializes its wgmmas); moving registers
 // with setmaxnreg (56 producer, 224 consumer) left that warning and made the
