@@ -50,7 +50,23 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
                            : n <= 16 && m > 16 ? "skinny-n"
                            : k <= 16 && m > 16 && n > 16 ? "small-k"
                                                           : NULL;
-    if (in_place) return old_resolve(tuned, gk_kernel_find(in_place), NULL);
+    if (in_place) {
+        /* Added later (issue 13, 2026-11-24): their "/strip" line, where the device has one, when their own tiles
+         * give under two work-groups per compute unit. */
+        old_choice skinny = old_resolve(tuned, gk_kernel_find(in_place), NULL);
+        char strip_key[80];
+        snprintf(strip_key, sizeof strip_key, "%s/strip", in_place);
+        const char *strip = gk_tuning_params(tuned, strip_key);
+        gk_geometry sg;
+        gk_config strip_config;
+        if (strip && gk_config_geometry(&skinny.config, m, n, k, &sg) == GEMMKIT_SUCCESS &&
+            (m + sg.tile_m - 1) / sg.tile_m * ((n + sg.tile_n - 1) / sg.tile_n) < 2 * info->compute_units &&
+            gk_config_resolve(skinny.def, strip, &strip_config) == GEMMKIT_SUCCESS) {
+            skinny.params = strip;
+            skinny.config = strip_config;
+        }
+        return skinny;
+    }
     /* Added after the old rules (issue 13): on GPUs, below 2^33 multiply-adds or with an edge of C at most 32,
      * xgemm-direct (no packing). */
     const gk_kernel_def *fast_def = gk_kernel_find(info->is_gpu ? "xgemm" : "lecture-6-one-block-shared");
@@ -86,7 +102,16 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
     const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
     /* Added after the old rules (issue 13): also when the last wave of tiles is under three quarters full. */
     const int64_t cus = info->compute_units, waves = (groups + cus - 1) / cus;
-    if (small && (narrow || groups < cus || groups * 4 < waves * cus * 3) && gk_config_resolve(fast_def, small, &config) == GEMMKIT_SUCCESS &&
+    /* Added later (issue 13, 2026-11-24): a "KERNEL/tiny" line, where the device has one, when the kernel's own
+     * tiles give at most a quarter as many work-groups as compute units (after the narrow rules, before /small). */
+    char tiny_key[80];
+    snprintf(tiny_key, sizeof tiny_key, "%s/tiny", fast_def->name);
+    const char *tiny = narrow ? NULL : gk_tuning_params(tuned, tiny_key);
+    if (info->is_gpu && tiny && groups * 4 <= cus && gk_config_resolve(fast_def, tiny, &config) == GEMMKIT_SUCCESS &&
+        gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS) {
+        fast.params = tiny;
+        fast.config = config;
+    } else if (small && (narrow || groups < cus || groups * 4 < waves * cus * 3) && gk_config_resolve(fast_def, small, &config) == GEMMKIT_SUCCESS &&
         gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS) {
         fast.params = small;
         fast.config = config;
@@ -190,8 +215,9 @@ static void test_builtin_policy_is_whole(void **state)
     assert_int_equal(policy->count, rows);
     for (int i = 0; i < policy->count; i++) {
         const gk_policy_rule *r = &policy->rules[i];
-        if (r->step == GK_STEP_VARIANT || r->step == GK_STEP_ROUTE || r->step == GK_STEP_COPY_A || r->step == GK_STEP_COPY_B)
-            continue; /* no kernel: a variant, a place, a copy */
+        if (r->step == GK_STEP_VARIANT || r->step == GK_STEP_ROUTE || r->step == GK_STEP_COPY_A ||
+            r->step == GK_STEP_COPY_B || r->step == GK_STEP_PEEL)
+            continue; /* no kernel: a variant, a place, a copy, a multiple */
         if (strcmp(r->routine, "gemm_batched") == 0 && strcmp(r->choice, GK_POLICY_PER_MATRIX) == 0) {
             assert_null(r->kernel); /* one plain SGEMM plan per matrix */
             continue;
@@ -378,7 +404,10 @@ static void test_broken_policy_warns_and_falls_back(void **state)
                     "omatcopy\tvariant\tgpu\tsmall\t1\n"
                     "gemm kernel gpu xgemm 1\n"
                     "gemm\tkernel\tgpu\tscale\t1\n"
-                    "gemm\tkernel\tgpu\txgemm\t1 / (M - 512)\n",
+                    "gemm\tkernel\tgpu\txgemm\t1 / (M - 512)\n"
+                    "gemm\tpeel\tgpu\t1\t1\n"
+                    "gemm\tpeel\tgpu\t128x\t1\n"
+                    "gemm_batched\tpeel\tgpu\t128\t1\n",
                     &policy);
     static const char *const expected[] = {
         "bad.tsv:2: no kernel named \"no-such-kernel\"",  "bad.tsv:3: condition: expected a number",
@@ -386,6 +415,8 @@ static void test_broken_policy_warns_and_falls_back(void **state)
         "bad.tsv:6: unknown step \"sometimes\"",           "bad.tsv:7: unknown routine \"blas3\"",
         "bad.tsv:8: routine omatcopy has only kernel rows", "bad.tsv:9: 1 tab-separated field(s)",
         "bad.tsv:10: no kernel named \"scale\"",
+        "bad.tsv:12: peel \"1\": want a multiple from 2", "bad.tsv:13: peel \"128x\": want a multiple from 2",
+        "bad.tsv:14: routine gemm_batched has only kernel and variant rows",
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
         if (!strstr(policy.warnings, expected[i])) print_error("\"%s\" lacks \"%s\"\n", policy.warnings, expected[i]);
@@ -513,8 +544,12 @@ static void test_small_edge_and_short_k_kernels(void **state)
         assert_string_equal(got.def->name, cases[i].kernel);
         gk_config defaults;
         if (strcmp(cases[i].kernel, "direct") != 0 && strncmp(cases[i].kernel, "xgemm", 5) != 0) {
-            assert_int_equal(gk_config_resolve(got.def, NULL, &defaults), GEMMKIT_SUCCESS);
-            assert_string_equal(got.config.options, defaults.options); /* no tuned line: the registry's */
+            /* The registry's parameters, or (under two work-groups per compute unit) the "/strip" line. */
+            char strip_key[80];
+            snprintf(strip_key, sizeof strip_key, "%s/strip", cases[i].kernel);
+            assert_int_equal(gk_config_resolve(got.def, got.params, &defaults), GEMMKIT_SUCCESS);
+            assert_string_equal(got.config.options, defaults.options);
+            if (got.params) assert_string_equal(got.params, gk_tuning_params(&tuned, strip_key));
         }
     }
     gemmkit_device_info cpu = device(0);

@@ -91,7 +91,7 @@ static void test_gpu_shapes_run_their_variant_on_the_h200(void **state)
             assert_ptr_equal(c.params, variant->line.params);
         }
     }
-    assert_int_equal(rows, 4);
+    assert_int_equal(rows, 6);
 }
 
 /* On a CPU, each CPU row's shapes give one kernel (the one tune tunes). */

@@ -91,6 +91,8 @@ static gemmkit_status open_context(const gk_backend_ops *ops, int index, gk_devi
     ctx->device_count = 1;
     atomic_init(&ctx->math, (int)math);
     atomic_init(&ctx->memory_limit, 0);
+    const char *trace = getenv("GEMMKIT_TRACE");
+    ctx->trace = trace && *trace && strcmp(trace, "0") != 0;
     gemmkit_status status = ops->device_info(index, &ctx->info);
     if (status == GEMMKIT_SUCCESS)
         status = sibling ? ops->open_queue(sibling, &ctx->device) : ops->open(index, &ctx->device);

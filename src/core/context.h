@@ -55,6 +55,9 @@ struct gemmkit_context {
      * gemmkit_context_set_memory_limit. */
     atomic_size_t memory_limit;
     int64_t tile_size; /* the largest tile side of tiled calls (GEMMKIT_TILE_SIZE); 0: the default */
+    /* GEMMKIT_TRACE set (not empty or 0): each launched step of a plan is timed and printed on stderr
+     * (gk_plan_execute), to see where a call's time goes. */
+    int trace;
 };
 
 struct gemmkit_buffer {

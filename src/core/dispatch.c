@@ -47,16 +47,28 @@ int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t m, int64_t n,
     return power;
 }
 
-/* The shape's and the device's variables, and those of configuration c. */
-static int set_variables(const gemm_state *s, const gk_config *c, int64_t *values)
+/* The shape's, the device's and the call's variables; those of a configuration 0. */
+static void set_shape_variables(const gemm_state *s, int64_t *values)
 {
-    gk_geometry g;
-    if (gk_config_geometry(c, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS) return 0;
+    for (int i = 0; i < GK_GEMM_VARIABLES; i++) values[i] = 0;
     values[GK_GEMM_M] = s->m;
     values[GK_GEMM_N] = s->n;
     values[GK_GEMM_K] = s->k;
     values[GK_GEMM_WORK] = gk_policy_product(s->m, s->n, s->k);
     values[GK_GEMM_CUS] = s->info->compute_units;
+    values[GK_GEMM_TRANS_A] = s->trans_a;
+    values[GK_GEMM_TRANS_B] = s->trans_b;
+    values[GK_GEMM_ALIGNED_A] = !s->unaligned_a;
+    values[GK_GEMM_ALIGNED_B] = !s->unaligned_b;
+    values[GK_GEMM_MATH] = s->math;
+}
+
+/* The shape's and the device's variables, and those of configuration c. */
+static int set_variables(const gemm_state *s, const gk_config *c, int64_t *values)
+{
+    gk_geometry g;
+    if (gk_config_geometry(c, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS) return 0;
+    set_shape_variables(s, values);
     values[GK_GEMM_TILE_M] = g.tile_m;
     values[GK_GEMM_TILE_N] = g.tile_n;
     values[GK_GEMM_TILE_K] = g.k_multiple;
@@ -65,11 +77,6 @@ static int set_variables(const gemm_state *s, const gk_config *c, int64_t *value
     values[GK_GEMM_PADDED] = gk_policy_product(gk_round_up(s->m, g.tile_m), gk_round_up(s->n, g.tile_n),
                                                gk_round_up(s->k, g.k_multiple));
     values[GK_GEMM_PACKED] = gk_kernel_packs_operands(c->def);
-    values[GK_GEMM_TRANS_A] = s->trans_a;
-    values[GK_GEMM_TRANS_B] = s->trans_b;
-    values[GK_GEMM_ALIGNED_A] = !s->unaligned_a;
-    values[GK_GEMM_ALIGNED_B] = !s->unaligned_b;
-    values[GK_GEMM_MATH] = s->math;
     values[GK_GEMM_A_DESC] = gk_config_value(c, "A_DESC", 0);
     return 1;
 }
@@ -198,6 +205,22 @@ gk_policy_copy gk_sgemm_copy_choose(const gk_policy *policy, const gemmkit_devic
         gk_policy_first(policy, GK_ROUTINE_GEMM, operand_b ? GK_STEP_COPY_B : GK_STEP_COPY_A, info->is_gpu,
                         copy_variables, &s);
     return r ? r->copy : GK_COPY_NONE;
+}
+
+/* Peel rows: the shape and the call, before any configuration. */
+static int peel_variables(const gk_policy_rule *rule, int64_t *values, void *data)
+{
+    (void)rule;
+    set_shape_variables(data, values);
+    return 1;
+}
+
+int64_t gk_sgemm_peel_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_sgemm_problem *p)
+{
+    gemm_state s = {.info = info, .m = p->m, .n = p->n, .k = p->k, .math = p->math, .trans_a = p->trans_a,
+                    .trans_b = p->trans_b};
+    const gk_policy_rule *r = gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_PEEL, info->is_gpu, peel_variables, &s);
+    return r ? r->multiple : 0;
 }
 
 gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_device_info *info,

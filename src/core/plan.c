@@ -85,6 +85,16 @@ gemmkit_status gk_plan_add_helper(const gemmkit_context *ctx, gk_plan *plan, gk_
     return gk_plan_add(ctx, plan, &ctx->helpers[helper], NULL, operands, main);
 }
 
+/* GEMMKIT_TRACE: one line per launched step (kernel, parameters, grid, device time). */
+static void trace_step(const gk_step *step, unsigned index, unsigned count, double ms)
+{
+    const gk_binding *b = &step->binding;
+    fprintf(stderr, "gemmkit trace: step %u/%u %s%s %s grid %zux%zux%zu local %zux%zux%zu: %.4f ms\n", index + 1,
+            count, step->config.def->name, step->main ? " (main)" : "", step->config.options, b->global[0],
+            b->dims > 1 ? b->global[1] : 1, b->dims > 2 ? b->global[2] : 1, b->local[0], b->dims > 1 ? b->local[1] : 1,
+            b->dims > 2 ? b->local[2] : 1, ms);
+}
+
 gemmkit_status gk_plan_execute(gemmkit_context *ctx, const gk_plan *plan, double *kernel_ms, double *total_ms)
 {
     for (unsigned i = 0; i < plan->count; i++) {
@@ -102,9 +112,10 @@ gemmkit_status gk_plan_execute(gemmkit_context *ctx, const gk_plan *plan, double
             .dynamic_local_bytes = step->config.def->flags & GK_FLAG_DYNAMIC_LOCAL
                                        ? (size_t)step->geometry.local_mem_bytes : 0,
         };
-        const int timed = total_ms || (step->main && kernel_ms);
+        const int timed = total_ms || (step->main && kernel_ms) || ctx->trace;
         double ms = 0.0;
         GK_TRY(ctx->ops->launch(ctx->device, program, &launch, timed ? &ms : NULL));
+        if (ctx->trace) trace_step(step, i, plan->count, ms);
         if (step->main && kernel_ms) *kernel_ms += ms;
         if (total_ms) *total_ms += ms;
     }

@@ -9,7 +9,7 @@
 #include "context.h"
 #include "contract.h"
 
-#define GK_PLAN_MAX_STEPS 8
+#define GK_PLAN_MAX_STEPS 16
 
 typedef struct gk_step {
     gk_config config;

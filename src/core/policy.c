@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static const char *const *const routine_variables[GK_ROUTINE_COUNT] = {
     [GK_ROUTINE_OMATCOPY] = omatcopy_variables};
 
 static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback", "route",
-                                                      "copy-a", "copy-b"};
+                                                      "copy-a", "copy-b", "peel"};
 static const char *const copy_names[] = {[GK_COPY_KMAJOR] = "k-major", [GK_COPY_ALIGNED] = "aligned"};
 static const char *const route_names[] = {[GK_ROUTE_HOST_BLAS] = "host-blas", [GK_ROUTE_DEVICE] = "device",
                                           [GK_ROUTE_TILED] = "tiled"};
@@ -130,14 +131,18 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     const int route = step == GK_STEP_ROUTE ? lookup(f[3], route_names, 3) : 0;
     const int copies = step == GK_STEP_COPY_A || step == GK_STEP_COPY_B;
     const int copy = copies ? lookup(f[3], copy_names + 1, 2) + 1 : GK_COPY_NONE; /* 0: not a copy's name */
+    const int peels = step == GK_STEP_PEEL;
+    char *end = NULL;
+    const long long multiple = peels ? strtoll(f[3], &end, 10) : 0;
     char error[256] = "";
     const int per_matrix = strcmp(f[0], "gemm_batched") == 0 && strcmp(f[3], GK_POLICY_PER_MATRIX) == 0;
-    const int names_kernel = step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_ROUTE && !copies && !per_matrix;
+    const int names_kernel =
+        step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_ROUTE && !copies && !peels && !per_matrix;
     const gk_kernel_def *kernel = names_kernel ? gk_kernel_find(f[3]) : NULL;
     if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, gemm_batched, omatcopy)", f[0]);
     else if (step < 0)
-        warn(policy, name, line, "unknown step \"%s\" (route, kernel, variant, split, fallback, copy-a, copy-b)",
-             f[1]);
+        warn(policy, name, line,
+             "unknown step \"%s\" (route, peel, kernel, variant, split, fallback, copy-a, copy-b)", f[1]);
     else if (device < 0) warn(policy, name, line, "unknown device class \"%s\" (gpu, cpu, any)", f[2]);
     else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0 &&
              !(step == GK_STEP_VARIANT && strcmp(f[0], "gemm_batched") == 0))
@@ -147,6 +152,8 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
         warn(policy, name, line, "unknown route \"%s\" (host-blas, device, tiled)", f[3]);
     else if (copies && copy == GK_COPY_NONE)
         warn(policy, name, line, "unknown copy \"%s\" (k-major, aligned)", f[3]);
+    else if (peels && (!*f[3] || *end || multiple < 2 || multiple > INT32_MAX))
+        warn(policy, name, line, "peel \"%s\": want a multiple from 2 to 2^31-1", f[3]);
     else if (names_kernel && (!kernel || gk_kernel_is_helper(kernel)))
         warn(policy, name, line, "no kernel named \"%s\" in this gemmkit", f[3]);
     else if (!fits(r->routine, sizeof r->routine, f[0]) || !fits(r->choice, sizeof r->choice, f[3]) ||
@@ -161,6 +168,7 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
         r->kernel = kernel;
         r->route = (gk_policy_route)route;
         r->copy = (gk_policy_copy)copy;
+        r->multiple = multiple;
         return 1;
     }
     return 0;

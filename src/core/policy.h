@@ -1,7 +1,7 @@
 /* The per-device policy as data: which kernel a routine runs when the caller
  * names none, as rows of src/kernels/tuning/policy.tsv (embedded like the
  * tuning database): "routine<TAB>step<TAB>device<TAB>choice<TAB>condition[<TAB>note]".
- * Per step (route, then kernel, variant, split, fallback, then copy-a and copy-b) the first row of the routine
+ * Per step (route, peel, then kernel, variant, split, fallback, then copy-a and copy-b) the first row of the routine
  * whose device class fits and whose condition holds wins; conditions are
  * integer expressions (expr.h) over variables the routine provides, compiled
  * when the policy is parsed and evaluated per call on the routine's values
@@ -17,7 +17,7 @@
 #include "registry.h"
 
 #define GK_POLICY_MAX_RULES 64
-#define GK_POLICY_WARNINGS 1024
+#define GK_POLICY_WARNINGS 2048
 /* Compiled condition nodes of all the rows together. */
 #define GK_POLICY_MAX_CODE 2048
 /* Values a routine provides to its conditions. */
@@ -67,6 +67,9 @@ typedef enum gk_policy_step {
     GK_STEP_ROUTE,    /* before all the others, host arrays only: "host-blas" (the host's CPU BLAS) or "device" */
     GK_STEP_COPY_A,   /* after the choice, a kernel reading the operands as stored: copy A first (gk_policy_copy) */
     GK_STEP_COPY_B,   /* the same for B */
+    /* Before the kernel step, a call the policy chooses for: cut M and N down to multiples of the choice (an
+     * integer), the edges past them (at most GK_PEEL_MAX_EDGE wide, sgemm.h) planned apart as strips */
+    GK_STEP_PEEL,
     GK_STEP_COUNT
 } gk_policy_step;
 
@@ -95,6 +98,7 @@ typedef struct gk_policy_rule {
                                     and GK_POLICY_PER_MATRIX */
     gk_policy_route route;       /* GK_STEP_ROUTE: the choice */
     gk_policy_copy copy;         /* GK_STEP_COPY_A, GK_STEP_COPY_B: the choice */
+    int64_t multiple;            /* GK_STEP_PEEL: the choice, 2 or more */
     char condition[256]; /* "1": always */
     char note[160];      /* the condition in words, or "" */
     int line;

@@ -117,12 +117,14 @@ static int already_packed(const gk_matrix *x, int trans, int64_t rows, int64_t c
     return !trans && x->offset == 0 && rows == rows_p && cols == cols_p && x->ld == rows;
 }
 
-/* Packs op(X) (rows x cols) into a zero-padded rows_p x cols_p scratch buffer. */
+/* Packs op(X) (rows x cols) into a rows_p x cols_p scratch buffer, its padding along K zeroed (`zero`: the
+ * rows or the columns, gk_omatcopy_plan_pack). */
 static gemmkit_status plan_pack(gemmkit_context *ctx, int slot, const gk_matrix *x, int trans, int64_t rows,
-                                int64_t cols, int64_t rows_p, int64_t cols_p, gk_mem **out, gk_plan *plan)
+                                int64_t cols, int64_t rows_p, int64_t cols_p, unsigned zero, gk_mem **out,
+                                gk_plan *plan)
 {
     GK_TRY(gk_context_scratch(ctx, slot, (size_t)(rows_p * cols_p) * sizeof(float), out));
-    return gk_omatcopy_plan_pack(ctx, x, trans, rows, cols, rows_p, cols_p, *out, plan);
+    return gk_omatcopy_plan_pack(ctx, x, trans, rows, cols, rows_p, cols_p, zero, *out, plan);
 }
 
 /* Copies an operand (op(X) rows x cols, X^T stored when *trans) into scratch `slot`, stored transposed when
@@ -140,7 +142,8 @@ static gemmkit_status plan_copy(gemmkit_context *ctx, int slot, gk_matrix *x, in
     gk_mem *mem = NULL;
     GK_TRY(gk_context_scratch(ctx, slot, (size_t)(ld * stored_cols) * sizeof(float), &mem));
     /* The copy is X as stored, or its transpose where the orientation changes. */
-    GK_TRY(gk_omatcopy_plan_pack(ctx, x, *trans != want_trans, stored_rows, stored_cols, ld, stored_cols, mem, plan));
+    GK_TRY(gk_omatcopy_plan_pack(ctx, x, *trans != want_trans, stored_rows, stored_cols, ld, stored_cols, GK_PAD_ALL,
+                                 mem, plan));
     *x = (gk_matrix){mem, 0, ld};
     *trans = want_trans;
     return GEMMKIT_SUCCESS;
@@ -203,12 +206,12 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
     gk_operands main = {.m = mp, .n = np, .k = kslice, .batch = splits, .a = p->a, .b = p->b, .c = p->c,
                         .stride_a = kslice * mp, .stride_b = kslice * np, .stride_c = mp * np};
     if (!already_packed(&p->a, p->trans_a, p->m, p->k, mp, kp))
-        GK_TRY(plan_pack(ctx, GK_SCRATCH_A, &p->a, p->trans_a, p->m, p->k, mp, kp, &main.a.mem, plan));
+        GK_TRY(plan_pack(ctx, GK_SCRATCH_A, &p->a, p->trans_a, p->m, p->k, mp, kp, GK_PAD_COLS, &main.a.mem, plan));
     /* A transposed-B kernel wants op(B)^T, an np x kp matrix. */
     if (config->def->contract == GK_CONTRACT_GEMM_PACKED_BT || strided)
-        GK_TRY(plan_pack(ctx, GK_SCRATCH_B, &p->b, !p->trans_b, p->n, p->k, np, kp, &main.b.mem, plan));
+        GK_TRY(plan_pack(ctx, GK_SCRATCH_B, &p->b, !p->trans_b, p->n, p->k, np, kp, GK_PAD_COLS, &main.b.mem, plan));
     else if (!already_packed(&p->b, p->trans_b, p->k, p->n, kp, np))
-        GK_TRY(plan_pack(ctx, GK_SCRATCH_B, &p->b, p->trans_b, p->k, p->n, kp, np, &main.b.mem, plan));
+        GK_TRY(plan_pack(ctx, GK_SCRATCH_B, &p->b, p->trans_b, p->k, p->n, kp, np, GK_PAD_ROWS, &main.b.mem, plan));
     const int direct_c = p->m == mp && p->n == np && p->c.ld == mp && p->c.offset == 0 && p->alpha == 1.0f &&
                          p->beta == 0.0f && splits == 1;
     if (!direct_c)
@@ -241,10 +244,10 @@ static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *c
     return gk_plan_add_helper(ctx, plan, GK_HELPER_REDUCE, &reduce, 0);
 }
 
-gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
-                             gk_plan *plan)
+/* The whole problem's steps, appended to the plan. */
+static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
+                                 gk_plan *plan)
 {
-    plan->count = 0;
     gk_config config;
     GK_TRY(choose_kernel(ctx, options, p, &config));
     /* Reject what the device cannot run before anything is planned. */
@@ -266,6 +269,61 @@ gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *option
     if (!(options && options->kernel)) GK_TRY(plan_copies(ctx, &config, p, &all, plan));
     if (direct_split) return plan_direct_split(ctx, &config, &g, p, &all, plan);
     return gk_plan_add(ctx, plan, &config, &g, &all, 1);
+}
+
+/* The rows [row0, row0 + rows) and columns [col0, col0 + cols) of p's C, with the parts of A and B they read. */
+static gk_sgemm_problem sub_problem(const gk_sgemm_problem *p, int64_t row0, int64_t rows, int64_t col0, int64_t cols)
+{
+    gk_sgemm_problem s = *p;
+    s.m = rows;
+    s.n = cols;
+    s.a.offset += (size_t)(p->trans_a ? row0 * p->a.ld : row0);
+    s.b.offset += (size_t)(p->trans_b ? col0 : col0 * p->b.ld);
+    s.c.offset += (size_t)(row0 + col0 * p->c.ld);
+    return s;
+}
+
+/* A strip runs in one step on the operands as stored (the skinny kernels): no scratch buffer, which the main
+ * block's steps hold. */
+static int strip_runs_in_place(const gemmkit_context *ctx, const gk_sgemm_problem *strip)
+{
+    const gk_sgemm_choice choice = gk_sgemm_default_kernel_for(ctx, strip);
+    return choice.def && choice.def->contract == GK_CONTRACT_GEMM_DIRECT &&
+           gk_sgemm_copy_choose(gk_policy_builtin(), &ctx->info, &choice.config, strip, 0) == GK_COPY_NONE &&
+           gk_sgemm_copy_choose(gk_policy_builtin(), &ctx->info, &choice.config, strip, 1) == GK_COPY_NONE;
+}
+
+/* The policy's peel row (multiple > 0): C's rows and columns past the last multiple, where at most
+ * GK_PEEL_MAX_EDGE, are strips of their own (the bottom one across all of C's columns, the right one beside
+ * the main block), so that the main block has no partial tile; 0 when nothing is cut off. */
+static int plan_peeled(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
+                       int64_t multiple, gk_plan *plan, gemmkit_status *status)
+{
+    const int64_t edge_m = p->m % multiple <= GK_PEEL_MAX_EDGE ? p->m % multiple : 0;
+    const int64_t edge_n = p->n % multiple <= GK_PEEL_MAX_EDGE ? p->n % multiple : 0;
+    const int64_t main_m = p->m - edge_m, main_n = p->n - edge_n;
+    if ((edge_m == 0 && edge_n == 0) || main_m == 0 || main_n == 0) return 0;
+    const gk_sgemm_problem main = sub_problem(p, 0, main_m, 0, main_n);
+    const gk_sgemm_problem right = sub_problem(p, 0, main_m, main_n, edge_n);
+    const gk_sgemm_problem bottom = sub_problem(p, main_m, edge_m, 0, p->n);
+    if ((edge_n && !strip_runs_in_place(ctx, &right)) || (edge_m && !strip_runs_in_place(ctx, &bottom))) return 0;
+    *status = plan_whole(ctx, options, &main, plan);
+    if (*status == GEMMKIT_SUCCESS && edge_n) *status = plan_whole(ctx, options, &right, plan);
+    if (*status == GEMMKIT_SUCCESS && edge_m) *status = plan_whole(ctx, options, &bottom, plan);
+    return 1;
+}
+
+gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
+                             gk_plan *plan)
+{
+    plan->count = 0;
+    /* A kernel the caller names, or parameters, apply to the whole problem (what `bench --kernel` times). */
+    if (!(options && (options->kernel || options->params)) && gk_sgemm_reads_ab(p)) {
+        const int64_t multiple = gk_sgemm_peel_choose(gk_policy_builtin(), &ctx->info, p);
+        gemmkit_status status = GEMMKIT_SUCCESS;
+        if (multiple && plan_peeled(ctx, options, p, multiple, plan, &status)) return status;
+    }
+    return plan_whole(ctx, options, p, plan);
 }
 
 gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p)

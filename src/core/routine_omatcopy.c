@@ -82,14 +82,16 @@ gemmkit_status gk_omatcopy_plan(const gemmkit_context *ctx, const char *kernel, 
 }
 
 gemmkit_status gk_omatcopy_plan_pack(const gemmkit_context *ctx, const gk_matrix *x, int trans, int64_t rows,
-                                     int64_t cols, int64_t rows_p, int64_t cols_p, gk_mem *dst, gk_plan *plan)
+                                     int64_t cols, int64_t rows_p, int64_t cols_p, unsigned zero, gk_mem *dst,
+                                     gk_plan *plan)
 {
     /* op(X) = X^T is a transpose of the stored cols x rows matrix. */
     const gk_transpose_problem p = {trans, trans ? cols : rows, trans ? rows : cols, 1.0f, *x, {dst, 0, rows_p}};
     GK_TRY(gk_omatcopy_plan(ctx, NULL, NULL, &p, 0, plan));
     /* The padding: the rows below op(X), then the columns to its right. */
-    if (rows_p > rows) GK_TRY(plan_zero(ctx, dst, rows, rows_p - rows, cols, rows_p, 0, plan));
-    if (cols_p > cols) GK_TRY(plan_zero(ctx, dst, cols * rows_p, rows_p, cols_p - cols, rows_p, 0, plan));
+    if (rows_p > rows && (zero & GK_PAD_ROWS)) GK_TRY(plan_zero(ctx, dst, rows, rows_p - rows, cols, rows_p, 0, plan));
+    if (cols_p > cols && (zero & GK_PAD_COLS))
+        GK_TRY(plan_zero(ctx, dst, cols * rows_p, rows_p, cols_p - cols, rows_p, 0, plan));
     return GEMMKIT_SUCCESS;
 }
 
@@ -97,7 +99,7 @@ gemmkit_status gk_transpose_pack(gemmkit_context *ctx, const gk_matrix *x, int t
                                  int64_t cols, int64_t rows_p, int64_t cols_p, gk_mem *dst, double *total_ms)
 {
     gk_plan plan = {0};
-    GK_TRY(gk_omatcopy_plan_pack(ctx, x, trans, rows, cols, rows_p, cols_p, dst, &plan));
+    GK_TRY(gk_omatcopy_plan_pack(ctx, x, trans, rows, cols, rows_p, cols_p, GK_PAD_ALL, dst, &plan));
     return gk_plan_execute(ctx, &plan, NULL, total_ms);
 }
 

@@ -80,6 +80,14 @@ gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, i
 gk_policy_copy gk_sgemm_copy_choose(const gk_policy *policy, const gemmkit_device_info *info,
                                     const gk_config *config, const gk_sgemm_problem *p, int operand_b);
 
+/* The peel rows' choice for a call (its shape, mode and operands' orientation): the multiple M and N are cut
+ * down to, their edges past it, where at most GK_PEEL_MAX_EDGE wide, planned apart as strips
+ * (routine_gemm.c); 0 when no row holds. Sixteen: the skinny kernels' edge (policy.tsv), which read the
+ * strips in place, where padding them into the main kernel's tiles would add a whole row of tiles (2049^3
+ * in 128 x 128 tiles: 17 x 17 of them, 2.2 waves on 132 SMs). */
+#define GK_PEEL_MAX_EDGE 16
+int64_t gk_sgemm_peel_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_sgemm_problem *p);
+
 /* The same for any policy, device and tuning lines (what the tests compare). */
 gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
                                 int64_t m, int64_t n, int64_t k);

@@ -28,10 +28,17 @@ const gk_kernel_def *gk_omatcopy_choose(const gk_policy *policy, const gemmkit_d
 gemmkit_status gk_omatcopy_plan(const gemmkit_context *ctx, const char *kernel, const char *params,
                                 const gk_transpose_problem *problem, int main, gk_plan *plan);
 
-/* Appends dst (rows_p x cols_p, leading dimension rows_p) = op(X) padded with
- * zeros, where op(X) is rows x cols and x holds X (X^T stored when trans). */
+/* Which padding a pack zeros: the rows below op(X), the columns to its right. */
+enum { GK_PAD_ROWS = 1, GK_PAD_COLS = 2, GK_PAD_ALL = GK_PAD_ROWS | GK_PAD_COLS };
+
+/* Appends dst (rows_p x cols_p, leading dimension rows_p) = op(X) padded,
+ * where op(X) is rows x cols and x holds X (X^T stored when trans): with
+ * zeros where `zero` says, the rest of the padding left as the buffer held
+ * it. A GEMM operand needs zeros only along K: what its other padding meets
+ * lands in padded rows or columns of the result, which no step reads. */
 gemmkit_status gk_omatcopy_plan_pack(const gemmkit_context *ctx, const gk_matrix *x, int trans, int64_t rows,
-                                     int64_t cols, int64_t rows_p, int64_t cols_p, gk_mem *dst, gk_plan *plan);
+                                     int64_t cols, int64_t rows_p, int64_t cols_p, unsigned zero, gk_mem *dst,
+                                     gk_plan *plan);
 
 /* The packing alone, planned and executed (the tests' entry). */
 gemmkit_status gk_transpose_pack(gemmkit_context *ctx, const gk_matrix *x, int trans, int64_t rows,

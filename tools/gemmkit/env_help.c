@@ -33,6 +33,9 @@ static const struct {
       {"GEMMKIT_QUIET", "unset (warnings shown)",
        "any value but empty or 0: a context's warnings (unusable tuning-database lines) are not printed on "
        "stderr; gemmkit_context_warnings() still has them"},
+      {"GEMMKIT_TRACE", "unset (off)",
+       "any value but empty or 0: every kernel a call launches is timed and printed on stderr (kernel, "
+       "parameters, grid, device time), to see where a call's time goes; each launch then waits for the device"},
       {"GEMMKIT_MATH", "fp32",
        "math mode of every new context's SGEMM calls: fp32, 3xtf32 (fp32 accuracy on tensor cores) or tf32 "
        "(faster, less accurate); a mode the device cannot run fails those calls (docs/MATH.md)"},
