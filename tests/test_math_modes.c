@@ -223,11 +223,12 @@ static void test_policy_per_mode(void **state)
 
 /* The wgmma kernels (sm_90a) run only through the CUDA backend on a device of compute capability 9.0:
  * elsewhere the policy passes over them to the mma.sync kernel of the mode, and naming one is an error
- * that says why. */
+ * that says why. There 3xTF32 from 2^33 multiply-adds runs on operands split first. */
 static void test_arch_specific_kernels_only_where_they_run(void **state)
 {
     (void)state;
     const char *names[] = {"xgemm-wgmma-3xtf32", "xgemm-wgmma-tf32"}, *fallbacks[] = {"xgemm-3xtf32", "xgemm-tf32"};
+    const char *large[] = {"xgemm-wgmma-3xtf32-split", "xgemm-wgmma-tf32"};
     const int hopper_cuda = strcmp(test_ctx->info.backend, "cuda") == 0 && strcmp(test_ctx->arch, "sm_90") == 0;
     for (int mode = 0; mode < 2; mode++) {
         const gk_kernel_def *def = gk_kernel_find(names[mode]);
@@ -243,6 +244,8 @@ static void test_arch_specific_kernels_only_where_they_run(void **state)
         gk_math math;
         assert_true(gk_math_from_public(tc_modes[mode], &math));
         assert_string_equal(gk_sgemm_default_kernel_math(test_ctx, 4096, 4096, 4096, math).def->name,
+                            hopper_cuda ? large[mode] : fallbacks[mode]);
+        assert_string_equal(gk_sgemm_default_kernel_math(test_ctx, 1024, 1024, 1024, math).def->name,
                             hopper_cuda ? names[mode] : fallbacks[mode]);
     }
 }

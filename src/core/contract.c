@@ -76,6 +76,11 @@ static unsigned unpack(const gk_operands *o, gk_arg *out)
                 GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
 }
 
+static unsigned split(const gk_operands *o, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld), GK_MEM(o->b.mem), I(o->b.ld));
+}
+
 static unsigned reduce(const gk_operands *o, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.ld), I(o->stride_a),
@@ -93,12 +98,14 @@ static const struct {
     [GK_CONTRACT_GEMM_PACKED_BT_STRIDED] = {GK_OP_SGEMM, gemm_packed_strided, 1},
     [GK_CONTRACT_GEMM_DIRECT_SPLIT] = {GK_OP_SGEMM, gemm_direct_split, 0},
     [GK_CONTRACT_GEMM_DIRECT_STRIDED] = {GK_OP_SGEMM_BATCHED, gemm_direct_strided},
+    [GK_CONTRACT_GEMM_SPLIT] = {GK_OP_SGEMM, gemm_direct, 0},
     [GK_CONTRACT_GEMM_BATCHED_SMALL] = {GK_OP_SGEMM_BATCHED, gemm_batched_small},
     [GK_CONTRACT_TRANSPOSE] = {GK_OP_TRANSPOSE, transpose_or_copy},
     [GK_CONTRACT_COPY] = {GK_OP_COPY, transpose_or_copy},
     [GK_CONTRACT_SCALE] = {GK_OP_HELPER, scale},
     [GK_CONTRACT_UNPACK] = {GK_OP_HELPER, unpack},
     [GK_CONTRACT_REDUCE] = {GK_OP_HELPER, reduce},
+    [GK_CONTRACT_SPLIT] = {GK_OP_HELPER, split},
 };
 
 gk_operation gk_kernel_op(const gk_kernel_def *def) { return contracts[def->contract].op; }

@@ -166,6 +166,42 @@ static gemmkit_status plan_copies(gemmkit_context *ctx, const gk_config *config,
     return GEMMKIT_SUCCESS;
 }
 
+/* One operand of a kernel on split operands (GK_CONTRACT_GEMM_SPLIT): op(X) (rows x cols, X^T stored when trans)
+ * stored transposed when want_trans, in scratch `slot` with a leading dimension of whole float4, its TF32 big
+ * parts there and its small parts a matrix further (the split helper: from X itself where it is stored so
+ * already, else in place after a transposing copy); *out describes the big parts. */
+static gemmkit_status plan_split_operand(gemmkit_context *ctx, int slot, const gk_matrix *x, int trans, int64_t rows,
+                                         int64_t cols, int want_trans, gk_matrix *out, gk_plan *plan)
+{
+    const int64_t stored_rows = want_trans ? cols : rows, stored_cols = want_trans ? rows : cols;
+    const int64_t ld = gk_round_up(stored_rows, 4);
+    if (2 * ld * stored_cols > INT32_MAX)
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW,
+                       "the split operands of a %lld x %lld matrix (big and small parts) pass 2^31-1 elements",
+                       (long long)stored_rows, (long long)stored_cols);
+    gk_mem *mem = NULL;
+    GK_TRY(gk_context_scratch(ctx, slot, (size_t)(2 * ld * stored_cols) * sizeof(float), &mem));
+    gk_matrix source = *x;
+    if (trans != want_trans) { /* the rows past stored_rows are never read: nothing to zero */
+        GK_TRY(gk_omatcopy_plan_pack(ctx, x, 1, stored_rows, stored_cols, ld, stored_cols, 0, mem, plan));
+        source = (gk_matrix){mem, 0, ld};
+    }
+    *out = (gk_matrix){mem, 0, ld};
+    const gk_operands split = {.m = stored_rows, .n = stored_cols, .a = source, .b = *out};
+    return gk_plan_add_helper(ctx, plan, GK_HELPER_SPLIT, &split, 0);
+}
+
+/* 3xTF32 on split operands: A as A^T and B, both K-contiguous, split, then the kernel. */
+static gemmkit_status plan_split(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
+                                 const gk_sgemm_problem *p, gk_plan *plan)
+{
+    gk_operands all = {.m = p->m, .n = p->n, .k = p->k, .trans_a = 1, .trans_b = 0, .alpha = p->alpha,
+                       .beta = p->beta, .c = p->c};
+    GK_TRY(plan_split_operand(ctx, GK_SCRATCH_A, &p->a, p->trans_a, p->m, p->k, 1, &all.a, plan));
+    GK_TRY(plan_split_operand(ctx, GK_SCRATCH_B, &p->b, p->trans_b, p->k, p->n, 0, &all.b, plan));
+    return gk_plan_add(ctx, plan, config, g, &all, 1);
+}
+
 /* Split-K's slices: SPLITS of them (gk_sgemm_splits' count when 0), no more than the device's largest buffer
  * holds as partials of `partial` floats each, each kslice long (a multiple of the kernel's K step, TSK), and
  * only as many as hold part of k, so that no slice is all padding (SPLITS above k / TSK clamps). */
@@ -259,6 +295,7 @@ static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *op
         const gk_operands scale = {.m = p->m, .n = p->n, .beta = p->beta, .c = p->c};
         return gk_plan_add_helper(ctx, plan, GK_HELPER_SCALE, &scale, 0);
     }
+    if (config.def->contract == GK_CONTRACT_GEMM_SPLIT) return plan_split(ctx, &config, &g, p, plan);
     const int direct = config.def->contract == GK_CONTRACT_GEMM_DIRECT,
               direct_split = config.def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT;
     if (!direct && !direct_split) return plan_packed(ctx, &config, &g, p, plan);

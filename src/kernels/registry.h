@@ -43,6 +43,11 @@ typedef enum gk_contract {
      * 64-bit; 0 broadcasts A or B):
      *   (M, N, K, alpha, A, offA, lda, strideA, B, offB, ldb, strideB, beta, C, offC, ldc, strideC). */
     GK_CONTRACT_GEMM_DIRECT_STRIDED,
+    /* GK_CONTRACT_GEMM_DIRECT's arguments on operands the plan has split into TF32 big and small
+     * parts (GK_CONTRACT_SPLIT): A as A^T (K x M, K contiguous) and B (K x N), each leading
+     * dimension a multiple of 4, the big parts at the offset and the small parts a matrix further
+     * (A + offA + M*lda, B + offB + N*ldb); TRANS_A = 1, TRANS_B = 0 (xgemm-wgmma-3xtf32-split). */
+    GK_CONTRACT_GEMM_SPLIT,
     /* The same batch with several whole matrices per work-group (tiny matrices): tile_m of the
      * registry geometry is the matrices per work-group, the grid is 1-D over the batch:
      *   (batch, M, N, K, alpha, A, offA, lda, strideA, B, offB, ldb, strideB, beta, C, offC, ldc, strideC). */
@@ -63,6 +68,10 @@ typedef enum gk_contract {
      * padded partials P_z = P + z*strideP (leading dimension ldp; C not read when beta == 0):
      *   (rows, cols, splits, alpha, P, ldp, strideP, beta, C, offC, ldc). */
     GK_CONTRACT_REDUCE,
+    /* 3xTF32's operand split (split.cl): Y = tf32(X) and Y + cols*ldy = tf32(X - tf32(X)) over
+     * the rows x cols of X (in place when Y is X):
+     *   (rows, cols, X, offX, ldx, Y, ldy). */
+    GK_CONTRACT_SPLIT,
     GK_CONTRACT_COUNT
 } gk_contract;
 
@@ -120,7 +129,7 @@ enum gk_problem_define {
 typedef enum gk_math { GK_MATH_FP32 = 0, GK_MATH_3XTF32, GK_MATH_TF32 } gk_math;
 
 /* The library's internal helper kernels, referenced directly by plans. */
-typedef enum gk_helper { GK_HELPER_SCALE, GK_HELPER_UNPACK, GK_HELPER_REDUCE, GK_HELPER_COUNT } gk_helper;
+typedef enum gk_helper { GK_HELPER_SCALE, GK_HELPER_UNPACK, GK_HELPER_REDUCE, GK_HELPER_SPLIT, GK_HELPER_COUNT } gk_helper;
 
 typedef struct gk_param_def {
     const char *name;    /* the -D define */

@@ -5,7 +5,7 @@
 #include "registry.h"
 
 /* Helpers by position, so plans reach them without a lookup (gk_kernel_helper). */
-enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, SCALE, REDUCE };
+enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, SCALE, REDUCE, SPLIT_TF32 };
 
 #include "registry_xgemm.h"
 
@@ -140,6 +140,18 @@ static const gk_kernel_def kernels[] = {
         .summary = "C = alpha * (P_0 + ... + P_{s-1}) + beta * C: split-K's partials summed in order",
         PACK_HELPER,
     },
+    [SPLIT_TF32] = {
+        .name = "split",
+        .contract = GK_CONTRACT_SPLIT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 94,
+        .source = "library/split.cl",
+        .function = "gk_split",
+        .summary = "3xTF32's operands: big parts tf32(x) and small parts tf32(x - big), a matrix apart",
+        .params = {{"TILE", 16, "8,16,32", "work-group edge"}, {"WPT", 4, "1,2,4,8", "rows per work-item (TILE apart)"}},
+        .constraints = {"WPT >= 1 && WPT <= 8"}, .local_x = "TILE", .local_y = "TILE", .tile_m = "TILE*WPT",
+        .tile_n = "TILE", .k_multiple = "1",
+    },
     /* Matrix-vector-like products (one edge of C small) and short K: library/skinny.cl, library/small_k.cl. */
     {
         .name = "skinny-m",
@@ -202,6 +214,7 @@ const gk_kernel_def *gk_kernel_helper(gk_helper which)
     case GK_HELPER_SCALE: return &kernels[SCALE];
     case GK_HELPER_UNPACK: return &kernels[UNPACK];
     case GK_HELPER_REDUCE: return &kernels[REDUCE];
+    case GK_HELPER_SPLIT: return &kernels[SPLIT_TF32];
     default: return NULL;
     }
 }

@@ -89,6 +89,36 @@ static const gk_kernel_def kernels[] = {
         .math = GK_MATH_3XTF32,
     },
     {
+        /* The same kernel on operands the plan splits first (PRESPLIT; routine_gemm.c, plan_split): big and
+         * small tiles copied alike, nothing rounded in the kernel; 2 x (TSK x TSM + TSK x TSN) floats a stage. */
+        .name = "xgemm-wgmma-3xtf32-split",
+        .contract = GK_CONTRACT_GEMM_SPLIT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 24,
+        .summary = "xgemm-wgmma-3xtf32 on operands split into TF32 big and small parts by a step before it "
+                   "(math 3xtf32): three wgmmas per k8 on local tiles only",
+        .params = {{"WARPS_M", 8, "4,8", "warps along M (4 per warpgroup of 64 rows)"},
+                   {"NI", 16, "8,16", "n8 tiles per warp: the instruction's N / 8 (64, 128)"},
+                   {"TSK", 32, "32", "K per local tile (one 32-k swizzle atom)"},
+                   {"STAGES", 3, "2,3,4", "local tiles in the cp.async ring"},
+                   {"SUM_TILES", 2, "2,4", "K tiles per partial sum in the tensor cores before fp32"},
+                   {"SWIZZLE", 8, "1,8,16", "tile rows per band of the work-group order (1: plain)"},
+                   {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"},
+                   {"PRESPLIT", 1, "1", "the operands come split (this row: always 1)"}},
+        .constraints = {"WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16", "TSK == 32",
+                        "(TSK * NI) % (64 * WARPS_M) == 0", "STAGES >= 2 && STAGES <= 6",
+                        "(SUM_TILES == 2 || SUM_TILES == 4) && SWIZZLE >= 1 && SWIZZLE <= 64",
+                        "SPLIT == 1 && PRESPLIT == 1",
+                        "STAGES * 2 * TSK * (NI*8 + WARPS_M*16) * 4 + 1024 + 128 <= 232448"},
+        .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma",
+        .local_x = "WARPS_M*32", .local_y = "1",
+        .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1",
+        .local_mem_bytes = "STAGES * 2 * TSK * (NI*8 + WARPS_M*16) * 4 + 1024 + 128",
+        /* no problem defines: PRESPLIT fixes TRANS_A = 1, TRANS_B = 0 and aligned operands */
+        .flags = GK_FLAG_DYNAMIC_LOCAL, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90,
+        .math = GK_MATH_3XTF32,
+    },
+    {
         .name = "xgemm-wgmma-tf32",
         .contract = GK_CONTRACT_GEMM_DIRECT,
         .family = GK_FAMILY_LIBRARY,

@@ -61,6 +61,14 @@
 // registers (A_DESC=0) overruns (ptxas serializes its wgmmas); moving registers
 // with setmaxnreg (56 producer, 224 consumer) left that warning and made the
 // producer spill, so it is not used.
+// PRESPLIT=1 (the registry's xgemm-wgmma-3xtf32-split, contract
+// GK_CONTRACT_GEMM_SPLIT): the plan has split both operands already (split.cl:
+// A K-contiguous as A^T and B K-contiguous, each holding its big parts and, a
+// matrix further, at A + M lda and B + N ldb, its small parts), so the
+// copies bring big and small tiles alike and nothing is rounded in the kernel:
+// a 3xTF32 tile costs what a TF32 tile does, three times the wgmmas over twice
+// the copies (H200, 8192^3: 117 TFLOPS of kernel time against the line's 89,
+// 2026-11-24, docs/PERFORMANCE.md).
 // Local memory is one block sized at launch (GK_FLAG_DYNAMIC_LOCAL), beyond
 // the 48 KiB of static arrays, used from a 1024-byte boundary (the swizzle's).
 
@@ -91,8 +99,21 @@
 #ifndef PRODUCER
 #define PRODUCER 0 // 1: a producer warpgroup copies and rounds, the others only multiply (header)
 #endif
+#ifndef PRESPLIT
+#define PRESPLIT 0 // 1: the operands come split into big and small parts (header)
+#endif
 #ifndef SWIZZLE
 #define SWIZZLE 1 // tile rows per band of the work-group order (library/tile_order.h; 1: plain order)
+#endif
+#if PRESPLIT // the orientation and alignment the plan's split step gives (the row takes no problem defines)
+#undef TRANS_A
+#undef TRANS_B
+#undef VEC_A
+#undef VEC_B
+#define TRANS_A 1
+#define TRANS_B 0
+#define VEC_A 1
+#define VEC_B 1
 #endif
 #ifndef TRANS_A
 #define TRANS_A 0
@@ -107,7 +128,10 @@
 #define VEC_B 0
 #endif
 
-#define A_FROM_LOCAL (A_DESC && TRANS_A && VEC_A)
+#define A_FROM_LOCAL ((A_DESC || PRESPLIT) && TRANS_A && VEC_A)
+#if PRESPLIT && !SPLIT
+#error "PRESPLIT: 3xTF32 only"
+#endif
 #define TSM (WARPS_M * 16)
 #define TSN (NI * 8)
 #define CONSUMERS (WARPS_M * 32) // the work-items that multiply
@@ -138,7 +162,7 @@
 #endif
 #define A_PADDED_FLOATS (((TSM + 8) * (TSK + 4) + 255) / 256 * 256)
 #define A_SWIZZLED_FLOATS ((SPLIT + 1) * TSK * TSM) // big, then small
-#if A_DESC && A_SWIZZLED_FLOATS > A_PADDED_FLOATS
+#if (A_DESC || PRESPLIT) && A_SWIZZLED_FLOATS > A_PADDED_FLOATS
 #define A_FLOATS A_SWIZZLED_FLOATS
 #else
 #define A_FLOATS A_PADDED_FLOATS
@@ -350,6 +374,9 @@ HELPER void copy_a(__local float* As, const __global float* A, const int lda, co
         for (int u = 0; u < A_UNITS; u++) {
             A_PLACE(u);
             COPY16(As + A_AT(m, k), first + u * A_UNIT_STRIDE(lda), 16);
+#if PRESPLIT
+            COPY16(As + TSK * TSM + A_AT(m, k), first + (size_t)M * lda + u * A_UNIT_STRIDE(lda), 16);
+#endif
         }
         return;
     }
@@ -357,6 +384,9 @@ HELPER void copy_a(__local float* As, const __global float* A, const int lda, co
     for (int u = 0; u < A_UNITS; u++) {
         A_UNIT(u, k0);
         COPY16(As + A_AT(m, k), left ? src : A, 4 * left);
+#if PRESPLIT
+        COPY16(As + TSK * TSM + A_AT(m, k), left ? src + (size_t)M * lda : A, 4 * left);
+#endif
     }
 }
 #else
@@ -461,6 +491,10 @@ HELPER void copy_b(__local float* Bs, const __global float* B, const int ldb, co
         for (int l = 0; l < B_UNITS; l++) {
             const int id = tid + l * COPY_THREADS;
             COPY16(Bs + B_AT(B_UNIT_N(id), B_UNIT_K(id)), first + l * ((size_t)(COPY_THREADS / (TSK / 4)) * ldb), 16);
+#if PRESPLIT
+            COPY16(Bs + B_FLOATS + B_AT(B_UNIT_N(id), B_UNIT_K(id)),
+                   first + (size_t)N * ldb + l * ((size_t)(COPY_THREADS / (TSK / 4)) * ldb), 16);
+#endif
         }
         return;
     }
@@ -470,6 +504,9 @@ HELPER void copy_b(__local float* Bs, const __global float* B, const int ldb, co
         const int left = n0 + n < N ? clamp4(K - k0 - k) : 0;
         const __global float* src = B + (k0 + k) + (n0 + n) * ldb;
         COPY16(Bs + B_AT(n, k), left ? src : B, 4 * left);
+#if PRESPLIT
+        COPY16(Bs + B_FLOATS + B_AT(n, k), left ? src + (size_t)N * ldb : B, 4 * left);
+#endif
     }
 }
 #else
@@ -508,7 +545,7 @@ HELPER void store_b(__local float* Bs, __local float* Bsmall, const float4* r, c
 // of tools/check allows one operand truncated).
 HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
 {
-#if SPLIT
+#if SPLIT && !PRESPLIT
     #pragma unroll
     for (int l = 0; l < B_UNITS; l++) {
         const int at = B_AT(B_UNIT_N(tid + l * COPY_THREADS), B_UNIT_K(tid + l * COPY_THREADS));
@@ -523,7 +560,7 @@ HELPER void round_b(__local float* Bs, __local float* Bsmall, const int tid)
 #define A_STAGE(s) (B_STAGE(s) + (SPLIT + 1) * B_FLOATS)
 #define A_SMALL(s) (A_STAGE(s) + (SPLIT ? TSK * TSM : 0)) // A_DESC
 
-#if A_FROM_LOCAL && (SPLIT || A_DESC == 1)
+#if A_FROM_LOCAL && (SPLIT || A_DESC == 1) && !PRESPLIT
 // A_DESC: this work-item's copied float4 of an A tile rounded in place (TF32)
 // or split into big, in place, and small at the same place of Asmall
 // (3xTF32), as round_b's.
