@@ -116,7 +116,7 @@ static void test_other_calls_run_whole(void **state)
     assert_int_equal(count_steps(&plan, "skinny-m") + count_steps(&plan, "skinny-n"), 0);
 }
 
-/* The built-in row: H200-sized calls just past a multiple of 128, fp32, on GPUs only. */
+/* The built-in row: H200-sized calls just past a multiple of 128, on GPUs only. */
 static void test_builtin_row(void **state)
 {
     (void)state;
@@ -127,8 +127,8 @@ static void test_builtin_row(void **state)
     gk_sgemm_problem p = {.m = 2049, .n = 2049, .k = 2049, .math = GK_MATH_FP32};
     assert_int_equal(gk_sgemm_peel_choose(&builtin, &gpu, &p), 128);
     assert_int_equal(gk_sgemm_peel_choose(&builtin, &cpu, &p), 0);
-    p.math = GK_MATH_3XTF32;
-    assert_int_equal(gk_sgemm_peel_choose(&builtin, &gpu, &p), 0);
+    p.math = GK_MATH_3XTF32; /* the tensor-core modes too (their strips in fp32) */
+    assert_int_equal(gk_sgemm_peel_choose(&builtin, &gpu, &p), 128);
     p.math = GK_MATH_FP32;
     p.m = p.n = 2048; /* whole tiles */
     assert_int_equal(gk_sgemm_peel_choose(&builtin, &gpu, &p), 0);

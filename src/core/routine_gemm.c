@@ -332,7 +332,8 @@ static int strip_runs_in_place(const gemmkit_context *ctx, const gk_sgemm_proble
 
 /* The policy's peel row (multiple > 0): C's rows and columns past the last multiple, where at most
  * GK_PEEL_MAX_EDGE, are strips of their own (the bottom one across all of C's columns, the right one beside
- * the main block), so that the main block has no partial tile; 0 when nothing is cut off. */
+ * the main block), so that the main block has no partial tile; 0 when nothing is cut off. The strips run in
+ * fp32 whatever the call's mode: at least as accurate as any (docs/MATH.md), on the skinny kernels. */
 static int plan_peeled(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
                        int64_t multiple, gk_plan *plan, gemmkit_status *status)
 {
@@ -341,8 +342,8 @@ static int plan_peeled(gemmkit_context *ctx, const gemmkit_options *options, con
     const int64_t main_m = p->m - edge_m, main_n = p->n - edge_n;
     if ((edge_m == 0 && edge_n == 0) || main_m == 0 || main_n == 0) return 0;
     const gk_sgemm_problem main = sub_problem(p, 0, main_m, 0, main_n);
-    const gk_sgemm_problem right = sub_problem(p, 0, main_m, main_n, edge_n);
-    const gk_sgemm_problem bottom = sub_problem(p, main_m, edge_m, 0, p->n);
+    gk_sgemm_problem right = sub_problem(p, 0, main_m, main_n, edge_n), bottom = sub_problem(p, main_m, edge_m, 0, p->n);
+    right.math = bottom.math = GK_MATH_FP32;
     if ((edge_n && !strip_runs_in_place(ctx, &right)) || (edge_m && !strip_runs_in_place(ctx, &bottom))) return 0;
     *status = plan_whole(ctx, options, &main, plan);
     if (*status == GEMMKIT_SUCCESS && edge_n) *status = plan_whole(ctx, options, &right, plan);
