@@ -110,7 +110,10 @@ static void test_small_problems_use_the_small_entry(void **state)
     assert_int_equal(gk_tuning_save(db_path, &e), GEMMKIT_SUCCESS);
     gk_tuning_load(&info, NULL, &test_ctx->tuned);
     const int units = test_ctx->info.compute_units;
-    test_ctx->info.compute_units = 100000; /* every problem now leaves units idle */
+    /* Twice as many units as the main tiles' work-groups: the small row holds, not the tiny one (a quarter). */
+    gk_geometry g;
+    assert_int_equal(gk_config_geometry(&big.config, 512, 512, 512, &g), GEMMKIT_SUCCESS);
+    test_ctx->info.compute_units = (int)(2 * ((512 + g.tile_m - 1) / g.tile_m) * ((512 + g.tile_n - 1) / g.tile_n));
     gk_sgemm_choice small = gk_sgemm_default_kernel(test_ctx, 512, 512, 512);
     assert_ptr_equal(small.def, big.def);
     assert_non_null(small.params);
