@@ -110,9 +110,12 @@ static void test_small_problems_use_the_small_entry(void **state)
     assert_int_equal(gk_tuning_save(db_path, &e), GEMMKIT_SUCCESS);
     gk_tuning_load(&info, NULL, &test_ctx->tuned);
     const int units = test_ctx->info.compute_units;
-    /* Twice as many units as the main tiles' work-groups: the small row holds, not the tiny one (a quarter). */
+    /* Twice as many units as the kernel's own tiles give work-groups (its line, not the variant the device's
+     * units chose above): the small row holds, not the tiny one (a quarter). */
+    gk_config own;
+    assert_int_equal(gk_context_resolve(test_ctx, big.def, NULL, &own), GEMMKIT_SUCCESS);
     gk_geometry g;
-    assert_int_equal(gk_config_geometry(&big.config, 512, 512, 512, &g), GEMMKIT_SUCCESS);
+    assert_int_equal(gk_config_geometry(&own, 512, 512, 512, &g), GEMMKIT_SUCCESS);
     test_ctx->info.compute_units = (int)(2 * ((512 + g.tile_m - 1) / g.tile_m) * ((512 + g.tile_n - 1) / g.tile_n));
     gk_sgemm_choice small = gk_sgemm_default_kernel(test_ctx, 512, 512, 512);
     assert_ptr_equal(small.def, big.def);
