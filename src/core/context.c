@@ -106,7 +106,7 @@ static gemmkit_status open_context(const gk_backend_ops *ops, int index, gk_devi
     size_t used = strlen(ctx->tuned.warnings);
     snprintf(ctx->tuned.warnings + used, sizeof ctx->tuned.warnings - used, "%s", gk_policy_builtin()->warnings);
     for (int h = 0; h < GK_HELPER_COUNT && status == GEMMKIT_SUCCESS; h++)
-        status = gk_config_resolve(gk_kernel_helper((gk_helper)h), NULL, &ctx->helpers[h]);
+        status = gk_config_resolve(gk_kernel_helper((gk_helper)h), gk_kernel_helper_params((gk_helper)h), &ctx->helpers[h]);
     if (status != GEMMKIT_SUCCESS) {
         ops->close(ctx->device);
         free(ctx);

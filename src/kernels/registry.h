@@ -129,7 +129,14 @@ enum gk_problem_define {
 typedef enum gk_math { GK_MATH_FP32 = 0, GK_MATH_3XTF32, GK_MATH_TF32 } gk_math;
 
 /* The library's internal helper kernels, referenced directly by plans. */
-typedef enum gk_helper { GK_HELPER_SCALE, GK_HELPER_UNPACK, GK_HELPER_REDUCE, GK_HELPER_SPLIT, GK_HELPER_COUNT } gk_helper;
+typedef enum gk_helper {
+    GK_HELPER_SCALE,
+    GK_HELPER_UNPACK,
+    GK_HELPER_REDUCE,
+    GK_HELPER_REDUCE_ROWS, /* the same kernel, one row per work-item (WPT=1): small results, many partials */
+    GK_HELPER_SPLIT,
+    GK_HELPER_COUNT
+} gk_helper;
 
 typedef struct gk_param_def {
     const char *name;    /* the -D define */
@@ -170,6 +177,8 @@ const gk_kernel_def *gk_kernel_at(size_t index);
 size_t gk_kernel_count(void);
 const gk_kernel_def *gk_kernel_find(const char *name);
 const gk_kernel_def *gk_kernel_helper(gk_helper which);
+/* The parameters a helper runs with (NULL: its defaults), resolved once per context. */
+const char *gk_kernel_helper_params(gk_helper which);
 
 /* The routine a kernel serves; whether it is an internal helper. */
 gk_operation gk_kernel_op(const gk_kernel_def *def);

@@ -213,11 +213,14 @@ const gk_kernel_def *gk_kernel_helper(gk_helper which)
     switch (which) {
     case GK_HELPER_SCALE: return &kernels[SCALE];
     case GK_HELPER_UNPACK: return &kernels[UNPACK];
-    case GK_HELPER_REDUCE: return &kernels[REDUCE];
+    case GK_HELPER_REDUCE:
+    case GK_HELPER_REDUCE_ROWS: return &kernels[REDUCE];
     case GK_HELPER_SPLIT: return &kernels[SPLIT_TF32];
     default: return NULL;
     }
 }
+
+const char *gk_kernel_helper_params(gk_helper which) { return which == GK_HELPER_REDUCE_ROWS ? "WPT=1" : NULL; }
 
 const gk_kernel_def *const gk_library_kernels = kernels;
 const size_t gk_library_kernel_count = sizeof kernels / sizeof kernels[0];
