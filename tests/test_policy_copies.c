@@ -7,10 +7,9 @@
  * alpha/beta; the caller's A and B are never written; a kernel the caller
  * names runs without copies; a policy file that cannot be read leaves the
  * built-in table and says so. */
-#include <unistd.h>
-
 #include "test_device_case.h"
 #include "test_fake_device.h"
+#include "test_policy_file.h"
 #include "tuning.h"
 
 /* The problem's M (= N here, whatever the layout) picks the copies:
@@ -152,13 +151,7 @@ static void test_builtin_variant_lines_unused_quietly(void **state)
 
 int main(void)
 {
-    const int fd = mkstemp(policy_path);
-    if (fd < 0 || write(fd, policy_rows, sizeof policy_rows - 1) != (ssize_t)(sizeof policy_rows - 1)) {
-        perror(policy_path);
-        return 1;
-    }
-    close(fd);
-    setenv("GEMMKIT_POLICY", policy_path, 1); /* before anything parses the policy */
+    if (use_policy_rows(policy_rows, policy_path)) return 1; /* before anything parses the policy */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copies_compute_the_product),
         cmocka_unit_test(test_operands_are_not_written),

@@ -7,11 +7,10 @@
  * offsets inside larger buffers and alpha/beta; the plans' steps are those
  * the rows ask for, and shapes they do not fit (an edge of 17, no main block,
  * a kernel named) run whole. */
-#include <unistd.h>
-
 #include "plan.h"
 #include "sgemm.h"
 #include "test_device_case.h"
+#include "test_policy_file.h"
 
 /* The skinny kernels are GPU rows in the built-in table; here they serve every device, so that PoCL plans
  * what a GPU does. */
@@ -143,13 +142,7 @@ static void test_builtin_row(void **state)
 
 int main(void)
 {
-    const int fd = mkstemp(policy_path);
-    if (fd < 0 || write(fd, policy_rows, sizeof policy_rows - 1) != (ssize_t)(sizeof policy_rows - 1)) {
-        perror(policy_path);
-        return 1;
-    }
-    close(fd);
-    setenv("GEMMKIT_POLICY", policy_path, 1); /* before anything parses the policy */
+    if (use_policy_rows(policy_rows, policy_path)) return 1; /* before anything parses the policy */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_peeled_calls_compute_the_product),
         cmocka_unit_test(test_plans_have_the_strips),
