@@ -4,6 +4,7 @@
  * to be CUBIN or PTX; launches are recorded, not run. The test reads the
  * record and the resource counts through mock_cuda_state(). */
 #include <cuda.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,11 @@
 
 static mock_cuda_state_t state;
 static _Thread_local int push_depth;
+/* The library calls the driver from several threads (the tiler's lanes, each with its own context on the
+ * device): the counters change atomically, and the table of page-locked blocks under a lock, as a real driver
+ * is thread-safe. */
+#define COUNT(field, delta) __atomic_add_fetch(&state.field, (delta), __ATOMIC_SEQ_CST)
+static pthread_mutex_t host_allocs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 mock_cuda_state_t *mock_cuda_state(void) { return &state; }
 
@@ -90,7 +96,7 @@ CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev)
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice dev)
 {
     (void)dev;
-    state.context_refs++;
+    COUNT(context_refs, 1);
     *context = (CUcontext)&state;
     return CUDA_SUCCESS;
 }
@@ -98,7 +104,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice dev)
 CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev)
 {
     (void)dev;
-    state.context_refs--;
+    COUNT(context_refs, -1);
     return CUDA_SUCCESS;
 }
 
@@ -106,7 +112,7 @@ CUresult CUDAAPI cuCtxPushCurrent(CUcontext context)
 {
     if (context != (CUcontext)&state) return CUDA_ERROR_INVALID_CONTEXT;
     push_depth++;
-    state.pushes++;
+    COUNT(pushes, 1);
     return CUDA_SUCCESS;
 }
 
@@ -122,7 +128,7 @@ CUresult CUDAAPI cuCtxPopCurrent(CUcontext *context)
 static CUresult need_context(void)
 {
     if (push_depth > 0) return CUDA_SUCCESS;
-    state.calls_without_context++;
+    COUNT(calls_without_context, 1);
     return CUDA_ERROR_INVALID_CONTEXT;
 }
 
@@ -130,7 +136,7 @@ CUresult CUDAAPI cuStreamCreate(CUstream *stream, unsigned int flags)
 {
     (void)flags;
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
-    state.streams++;
+    COUNT(streams, 1);
     *stream = (CUstream)&state.streams;
     return CUDA_SUCCESS;
 }
@@ -138,7 +144,7 @@ CUresult CUDAAPI cuStreamCreate(CUstream *stream, unsigned int flags)
 CUresult CUDAAPI cuStreamDestroy(CUstream stream)
 {
     (void)stream;
-    state.streams--;
+    COUNT(streams, -1);
     return CUDA_SUCCESS;
 }
 
@@ -154,7 +160,7 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *ptr, size_t bytes)
     if (bytes > ((size_t)1 << 32)) return CUDA_ERROR_OUT_OF_MEMORY;
     void *p = malloc(bytes);
     if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
-    state.allocations++;
+    COUNT(allocations, 1);
     *ptr = (CUdeviceptr)(uintptr_t)p;
     return CUDA_SUCCESS;
 }
@@ -163,7 +169,7 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr ptr)
 {
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
     free((void *)(uintptr_t)ptr);
-    state.allocations--;
+    COUNT(allocations, -1);
     return CUDA_SUCCESS;
 }
 
@@ -196,7 +202,7 @@ CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *copy, CUstream stream)
     char *dst = to_device ? (char *)(uintptr_t)copy->dstDevice : copy->dstHost;
     for (size_t j = 0; j < copy->Height; j++)
         memcpy(dst + j * copy->dstPitch, src + j * copy->srcPitch, copy->WidthInBytes);
-    state.copies_2d++;
+    COUNT(copies_2d, 1);
     return CUDA_SUCCESS;
 }
 
@@ -212,27 +218,36 @@ CUresult CUDAAPI cuMemHostAlloc(void **ptr, size_t bytes, unsigned int flags)
 {
     (void)flags;
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult result = CUDA_ERROR_OUT_OF_MEMORY;
+    pthread_mutex_lock(&host_allocs_lock);
     for (int i = 0; i < MOCK_MAX_HOST_ALLOCS; i++)
         if (!host_allocs[i].base) {
-            if (!(host_allocs[i].base = malloc(bytes))) return CUDA_ERROR_OUT_OF_MEMORY;
-            host_allocs[i].bytes = bytes;
-            state.host_allocations++;
-            *ptr = host_allocs[i].base;
-            return CUDA_SUCCESS;
+            if ((host_allocs[i].base = malloc(bytes))) {
+                host_allocs[i].bytes = bytes;
+                COUNT(host_allocations, 1);
+                *ptr = host_allocs[i].base;
+                result = CUDA_SUCCESS;
+            }
+            break;
         }
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    pthread_mutex_unlock(&host_allocs_lock);
+    return result;
 }
 
 CUresult CUDAAPI cuMemFreeHost(void *ptr)
 {
+    CUresult result = CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&host_allocs_lock);
     for (int i = 0; i < MOCK_MAX_HOST_ALLOCS; i++)
         if (host_allocs[i].base == ptr) {
             free(ptr);
             host_allocs[i].base = NULL;
-            state.host_allocations--;
-            return CUDA_SUCCESS;
+            COUNT(host_allocations, -1);
+            result = CUDA_SUCCESS;
+            break;
         }
-    return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_unlock(&host_allocs_lock);
+    return result;
 }
 
 /* Only the memory type: host for page-locked memory; every other pointer is
@@ -242,12 +257,16 @@ CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute
 {
     if (attribute != CU_POINTER_ATTRIBUTE_MEMORY_TYPE) return CUDA_ERROR_INVALID_VALUE;
     const char *p = (const char *)(uintptr_t)ptr;
+    CUresult result = CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&host_allocs_lock);
     for (int i = 0; i < MOCK_MAX_HOST_ALLOCS; i++)
         if (host_allocs[i].base && p >= host_allocs[i].base && p < host_allocs[i].base + host_allocs[i].bytes) {
             *(unsigned int *)data = CU_MEMORYTYPE_HOST;
-            return CUDA_SUCCESS;
+            result = CUDA_SUCCESS;
+            break;
         }
-    return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_unlock(&host_allocs_lock);
+    return result;
 }
 
 typedef struct mock_module {
@@ -272,10 +291,10 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigne
         memcpy(&shentsize, bytes + 0x3a, 2);
         memcpy(&shnum, bytes + 0x3c, 2);
         size = (size_t)(shoff + (uint64_t)shentsize * shnum);
-        state.cubins_loaded++;
+        COUNT(cubins_loaded, 1);
     } else if (strstr(bytes, ".version") && strstr(bytes, ".target")) {
         size = strlen(bytes) + 1;
-        state.ptx_loaded++;
+        COUNT(ptx_loaded, 1);
     } else {
         return CUDA_ERROR_INVALID_IMAGE;
     }
@@ -283,7 +302,7 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigne
     m->image = malloc(size);
     memcpy(m->image, image, size);
     m->size = size;
-    state.modules++;
+    COUNT(modules, 1);
     *module = (CUmodule)m;
     return CUDA_SUCCESS;
 }
@@ -294,7 +313,7 @@ CUresult CUDAAPI cuModuleUnload(CUmodule module)
     mock_module *m = (mock_module *)module;
     free(m->image);
     free(m);
-    state.modules--;
+    COUNT(modules, -1);
     return CUDA_SUCCESS;
 }
 
@@ -351,7 +370,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, 
     l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
     /* Each parameter slot holds at least 8 bytes in gemmkit's backend. */
     for (int i = 0; i < state.expected_params && i < MOCK_MAX_PARAMS; i++) memcpy(&l->params[i], params[i], 8);
-    state.launches++;
+    COUNT(launches, 1);
     return CUDA_SUCCESS;
 }
 
@@ -359,7 +378,7 @@ CUresult CUDAAPI cuEventCreate(CUevent *event, unsigned int flags)
 {
     (void)flags;
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
-    state.events++;
+    COUNT(events, 1);
     *event = (CUevent)&state.events;
     return CUDA_SUCCESS;
 }
@@ -367,7 +386,7 @@ CUresult CUDAAPI cuEventCreate(CUevent *event, unsigned int flags)
 CUresult CUDAAPI cuEventDestroy(CUevent event)
 {
     (void)event;
-    state.events--;
+    COUNT(events, -1);
     return CUDA_SUCCESS;
 }
 
