@@ -370,7 +370,8 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, 
     l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
     /* Each parameter slot holds at least 8 bytes in gemmkit's backend. */
     for (int i = 0; i < state.expected_params && i < MOCK_MAX_PARAMS; i++) memcpy(&l->params[i], params[i], 8);
-    COUNT(launches, 1);
+    const int at = __atomic_fetch_add(&state.launches, 1, __ATOMIC_SEQ_CST);
+    state.recent[at % MOCK_RECENT] = *l;
     return CUDA_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #define MOCK_MAX_PARAMS 16
+#define MOCK_RECENT 8 /* launches kept in order (mock_cuda_state_t.recent) */
 
 typedef struct mock_launch {
     char function[64];
@@ -29,6 +30,7 @@ typedef struct mock_cuda_state_t {
     int dynamic_allowed;    /* the last function's MAX_DYNAMIC_SHARED_SIZE_BYTES (cuFuncSetAttribute) */
     char function[64];
     mock_launch last;
+    mock_launch recent[MOCK_RECENT]; /* launch i (counted from 0, as launches counts) at recent[i % MOCK_RECENT] */
 } mock_cuda_state_t;
 
 typedef mock_cuda_state_t *(*mock_cuda_state_fn)(void);

@@ -208,6 +208,50 @@ static void test_dynamic_local_memory(void **state)
     gemmkit_context_destroy(ctx);
 }
 
+/* 3xTF32 on the stand-in H200 (sm_90, 132 SMs) by policy: where 128 x 128 tiles make under two waves and K is
+ * at least 1024, the wgmma kernel's split-K build over the slice count whose waves cost least
+ * (gk_sgemm_splits_by_waves), then the reduction; from two waves on, the kernel alone. */
+static void test_3xtf32_split_by_waves(void **state)
+{
+    (void)state;
+    require_mock();
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, "mock"), GEMMKIT_SUCCESS);
+    static const struct {
+        int64_t n;
+        unsigned slices; /* 0: no split */
+    } cases[] = {
+        {1024, 2}, /* 64 tiles: one wave of halves */
+        {1500, 3}, /* 144 tiles: 4 waves of thirds (1.33 tiles' time) against 2 whole, 3 halves, 5 quarters */
+        {2048, 0}, /* 256 tiles: two waves, no better split */
+    };
+    const gemmkit_options options = {.math = GEMMKIT_MATH_3XTF32};
+    mock->expected_params = 0; /* the launches' parameters are not read here */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int64_t n = cases[i].n, tiles = (n + 127) / 128;
+        gemmkit_buffer *d = NULL;
+        assert_int_equal(gemmkit_buffer_create(ctx, (size_t)(n * n), &d), GEMMKIT_SUCCESS);
+        const int launches = mock->launches;
+        const gemmkit_status status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
+                                                            GEMMKIT_NO_TRANS, n, n, n, 1.0f, d, 0, n, d, 0, n, 0.0f, d,
+                                                            0, n);
+        if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+        const mock_launch *kernel = &mock->recent[launches % MOCK_RECENT];
+        assert_string_equal(kernel->function, "gk_xgemm_wgmma");
+        assert_int_equal(kernel->grid[0] * kernel->grid[1], tiles * tiles);
+        if (cases[i].slices) {
+            assert_int_equal(mock->launches, launches + 2);
+            assert_int_equal(kernel->grid[2], cases[i].slices);
+            assert_non_null(strstr(mock->recent[(launches + 1) % MOCK_RECENT].function, "reduce"));
+        } else {
+            assert_int_equal(mock->launches, launches + 1);
+            assert_int_equal(kernel->grid[2], 1);
+        }
+        gemmkit_buffer_destroy(d);
+    }
+    gemmkit_context_destroy(ctx);
+}
+
 /* A device newer than NVRTC knows gets PTX, which the driver compiles. */
 static void test_newer_device_gets_ptx(void **state)
 {
@@ -383,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_copies_build_and_launch),
         cmocka_unit_test(test_dynamic_local_memory),
         cmocka_unit_test(test_newer_device_gets_ptx),
+        cmocka_unit_test(test_3xtf32_split_by_waves),
         cmocka_unit_test(test_tiled_copies),
         cmocka_unit_test(test_staged_buffer_copies),
 #ifdef GK_MOCK_LIBCUDA

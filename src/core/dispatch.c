@@ -47,6 +47,28 @@ int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t m, int64_t n,
     return power;
 }
 
+int gk_sgemm_splits_by_waves(int64_t compute_units, int64_t groups, int64_t k, int64_t k_step)
+{
+    if (compute_units < 1 || groups < 1 || k < 1) return 1;
+    if (k_step < 1) k_step = 1;
+    int best = 1;
+    int64_t best_cost = 0;
+    for (int splits = 1; splits <= GK_SPLITK_WAVE_MAX && (splits == 1 || k / splits >= GK_SPLITK_MIN_SLICE); splits++) {
+        const int64_t kslice = gk_round_up((k + splits - 1) / splits, k_step);
+        const int64_t waves = (groups * splits + compute_units - 1) / compute_units;
+        const int64_t cost = waves * (kslice + GK_SPLITK_UNIT_OVERHEAD_K);
+        if (splits == 1 || cost < best_cost) best = splits, best_cost = cost;
+    }
+    return best;
+}
+
+int gk_sgemm_splits_for(const gk_kernel_def *def, int64_t k_step, int64_t compute_units, int64_t groups, int64_t m,
+                        int64_t n, int64_t k)
+{
+    if (def->flags & GK_FLAG_SPLIT_BY_WAVES) return gk_sgemm_splits_by_waves(compute_units, groups, k, k_step);
+    return gk_sgemm_splits(compute_units, groups, m, n, k);
+}
+
 /* The shape's, the device's and the call's variables; those of a configuration 0. */
 static void set_shape_variables(const gemm_state *s, int64_t *values)
 {
@@ -120,10 +142,13 @@ static int split_config(gemm_state *s, const gk_kernel_def *def)
         gk_config_geometry(s->chosen, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS)
         return 0;
     const int64_t groups = gk_policy_product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1);
-    int splits = gk_sgemm_splits(s->info->compute_units, groups, s->m, s->n, s->k);
+    const int by_waves = (def->flags & GK_FLAG_SPLIT_BY_WAVES) != 0;
+    int splits = gk_sgemm_splits_for(def, gk_config_value(s->chosen, "TSK", 1), s->info->compute_units, groups, s->m,
+                                     s->n, s->k);
     /* A split row holds where splitting paid, also with several work-groups
-     * per unit already (mid sizes, policy.tsv): two slices there. */
-    if (splits < 2 && s->k >= 2 * GK_SPLITK_MIN_SLICE) splits = 2;
+     * per unit already (mid sizes, policy.tsv): two slices there. Not for a
+     * count by waves, where one slice can be the cheapest. */
+    if (!by_waves && splits < 2 && s->k >= 2 * GK_SPLITK_MIN_SLICE) splits = 2;
     if (splits < 2) return 0;
     char overrides[sizeof s->split.options];
     size_t used = (size_t)snprintf(overrides, sizeof overrides, "SPLITS=%d", splits);

@@ -218,7 +218,9 @@ static int64_t split_k(const gemmkit_context *ctx, const gk_config *config, int6
 {
     const int64_t k = p->k;
     int64_t splits = gk_config_value(config, "SPLITS", 1);
-    if (splits == 0) splits = gk_sgemm_splits(ctx->info.compute_units, tiles, p->m, p->n, k);
+    if (splits == 0)
+        splits = gk_sgemm_splits_for(config->def, gk_config_value(config, "TSK", 1), ctx->info.compute_units, tiles,
+                                     p->m, p->n, k);
     const int64_t partial = partial_floats * (int64_t)sizeof(float);
     if (ctx->info.max_alloc_bytes && splits * partial > (int64_t)ctx->info.max_alloc_bytes)
         splits = (int64_t)ctx->info.max_alloc_bytes / partial;

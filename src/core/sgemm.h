@@ -118,6 +118,21 @@ gk_sgemm_choice gk_sgemm_choose_for(const gk_policy *policy, const gemmkit_devic
 #define GK_SPLITK_MAX_SPLITS 128
 #define GK_SPLITK_MIN_SLICE 256
 int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t m, int64_t n, int64_t k);
+/* The slice count, 1 to GK_SPLITK_WAVE_MAX (and no slice under GK_SPLITK_MIN_SLICE of K), whose waves cost the
+ * least: S slices of `groups` tiles run ceil(groups * S / compute_units) waves, each as long as a slice
+ * (kslice: K / S rounded up to k_step) plus a fixed GK_SPLITK_UNIT_OVERHEAD_K (the ring's filling and draining,
+ * the stores), in multiply-adds along K; ties go to fewer slices. For kernels flagged GK_FLAG_SPLIT_BY_WAVES
+ * (gk_sgemm_splits_for). Measured on the H200 with 3xTF32's 128 x 128 tiles (2026-11-24,
+ * docs/PERFORMANCE.md): 1024^3 (64 tiles) 2 slices 1.12x faster than 4; 1500^3 (144 tiles: 2 waves, the
+ * second of 12) 3 slices 1.04x faster than 2 and 1.01x than 4, 1.26x than 1; 2048^3 (256 tiles) 2 slices
+ * 0.95x of 1. The model gives the same order at each (overhead 150: 1500's 2 : 3 : 4 at 1.040 : 1 : 1.008). */
+#define GK_SPLITK_UNIT_OVERHEAD_K 150
+#define GK_SPLITK_WAVE_MAX 16
+int gk_sgemm_splits_by_waves(int64_t compute_units, int64_t groups, int64_t k, int64_t k_step);
+/* The slice count for def's split-K build: gk_sgemm_splits_by_waves where def is so flagged, else
+ * gk_sgemm_splits. */
+int gk_sgemm_splits_for(const gk_kernel_def *def, int64_t k_step, int64_t compute_units, int64_t groups, int64_t m,
+                        int64_t n, int64_t k);
 
 /* The kernel the policy's kernel rows give an n x n x n problem on this device
  * (before variants, split-K and fallbacks): what `gemmkit tune --size n`

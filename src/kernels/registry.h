@@ -98,7 +98,11 @@ enum gk_kernel_flags {
     /* Its local memory (local_mem_bytes) is one block sized at launch: CUDA's extern __shared__, up to the
      * device's opt-in limit (227 KiB on Hopper) rather than the 48 KiB of static arrays; the backend checks
      * the size when it launches. CUDA-only kernels (OpenCL would need a __local argument). */
-    GK_FLAG_DYNAMIC_LOCAL = 1u << 1
+    GK_FLAG_DYNAMIC_LOCAL = 1u << 1,
+    /* A split-K build whose slice count comes from the waves of work-groups (gk_sgemm_splits_by_waves), not
+     * from filling each compute unit several times over (gk_sgemm_splits): kernels one work-group of which
+     * fills a compute unit (the wgmma kernels), where more work-groups per unit add nothing. */
+    GK_FLAG_SPLIT_BY_WAVES = 1u << 2
 };
 
 /* Defines a kernel takes from the problem (not tuning parameters). */

@@ -47,6 +47,15 @@
     .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B,                          \
     .flags = GK_FLAG_DYNAMIC_LOCAL, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90
 
+/* The tiles of the 3xTF32 rows built on other operands or over K-slices (-split, -splitk): two warpgroups at
+ * most, an instruction N of 128 at most, one swizzle atom of K per tile. */
+#define WG_3XTF32_TILE_PARAMS                                                                                     \
+    {"WARPS_M", 8, "4,8", "warps along M (4 per warpgroup of 64 rows)"},                                        \
+        {"NI", 16, "8,16", "n8 tiles per warp: the instruction's N / 8 (64, 128)"},                             \
+        {"TSK", 32, "32", "K per local tile (one 32-k swizzle atom)"}
+#define WG_3XTF32_TILE_CONSTRAINTS                                                                                \
+    "WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16", "TSK == 32", "(TSK * NI) % (64 * WARPS_M) == 0"
+
 static const gk_kernel_def kernels[] = {
     {
         .name = "xgemm-3xtf32",
@@ -89,6 +98,36 @@ static const gk_kernel_def kernels[] = {
         .math = GK_MATH_3XTF32,
     },
     {
+        /* xgemm-wgmma-3xtf32's split-K build (SPLITK; the policy's split step gives it the chosen line's tiles):
+         * K-slices along the grid's third dimension into partials, then split-K's reduction. No PIPE or PRODUCER
+         * (in no 3xTF32 line). */
+        .name = "xgemm-wgmma-3xtf32-splitk",
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 25,
+        .summary = "xgemm-wgmma-3xtf32 over SPLITS slices of K (grid z = slice) into partials, then a reduction "
+                   "(math 3xtf32): for tile counts that leave SMs idle",
+        .params = {WG_3XTF32_TILE_PARAMS,
+                   {"STAGES", 4, "3,4,5", "local tiles in the cp.async ring"},
+                   {"SUM_TILES", 2, "2,4", "A_DESC: K tiles per partial sum in the tensor cores before fp32"},
+                   {"SWIZZLE", 8, "1,8,16", "tile rows per band of the work-group order (1: plain)"},
+                   {"A_DESC", 0, "0,1", "1: A read by the tensor cores from local memory where K-contiguous and aligned"},
+                   {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"},
+                   {"SPLITK", 1, "1", "builds the kernel's split-K form (the contract's; always 1)"},
+                   {"SPLITS", 0, "0,2,3,4", "K slices; 0: the count whose waves cost least (gk_sgemm_splits_by_waves)", 1}},
+        .constraints = {WG_3XTF32_TILE_CONSTRAINTS, "STAGES >= 3 && STAGES <= 6",
+                        "(SUM_TILES == 2 || SUM_TILES == 4) && SWIZZLE >= 1 && SWIZZLE <= 64 && (A_DESC == 0 || A_DESC == 1)",
+                        "SPLIT == 1 && SPLITK == 1", "SPLITS >= 0 && SPLITS <= 256",
+                        "STAGES * (2 * TSK * NI*8 + max(((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256, A_DESC * 2 * TSK * WARPS_M*16)) * 4 + 1024 + 128 <= 232448"},
+        .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma",
+        .local_x = "WARPS_M*32", .local_y = "1",
+        .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1",
+        .local_mem_bytes = "STAGES * (2 * TSK * NI*8 + max(((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256, A_DESC * 2 * TSK * WARPS_M*16)) * 4 + 1024 + 128",
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B,
+        .flags = GK_FLAG_DYNAMIC_LOCAL | GK_FLAG_SPLIT_BY_WAVES, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90,
+        .math = GK_MATH_3XTF32,
+    },
+    {
         /* The same kernel on operands the plan splits first (PRESPLIT; routine_gemm.c, plan_split): big and
          * small tiles copied alike, nothing rounded in the kernel; 2 x (TSK x TSM + TSK x TSN) floats a stage. */
         .name = "xgemm-wgmma-3xtf32-split",
@@ -97,16 +136,13 @@ static const gk_kernel_def kernels[] = {
         .step = 24,
         .summary = "xgemm-wgmma-3xtf32 on operands split into TF32 big and small parts by a step before it "
                    "(math 3xtf32): three wgmmas per k8 on local tiles only",
-        .params = {{"WARPS_M", 8, "4,8", "warps along M (4 per warpgroup of 64 rows)"},
-                   {"NI", 16, "8,16", "n8 tiles per warp: the instruction's N / 8 (64, 128)"},
-                   {"TSK", 32, "32", "K per local tile (one 32-k swizzle atom)"},
+        .params = {WG_3XTF32_TILE_PARAMS,
                    {"STAGES", 3, "2,3,4", "local tiles in the cp.async ring"},
                    {"SUM_TILES", 2, "2,4", "K tiles per partial sum in the tensor cores before fp32"},
                    {"SWIZZLE", 8, "1,8,16", "tile rows per band of the work-group order (1: plain)"},
                    {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"},
                    {"PRESPLIT", 1, "1", "the operands come split (this row: always 1)"}},
-        .constraints = {"WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16", "TSK == 32",
-                        "(TSK * NI) % (64 * WARPS_M) == 0", "STAGES >= 2 && STAGES <= 6",
+        .constraints = {WG_3XTF32_TILE_CONSTRAINTS, "STAGES >= 2 && STAGES <= 6",
                         "(SUM_TILES == 2 || SUM_TILES == 4) && SWIZZLE >= 1 && SWIZZLE <= 64",
                         "SPLIT == 1 && PRESPLIT == 1",
                         "STAGES * 2 * TSK * (NI*8 + WARPS_M*16) * 4 + 1024 + 128 <= 232448"},

@@ -208,6 +208,7 @@ HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, c
 #endif
 
 #include "async_copy.h" // COPY_ASYNC*, COMMIT_ASYNC, WAIT_ASYNC, IN_FLIGHT, TILES_IN_LOCAL
+#include "split_k.h"    // SPLIT_K_ARGS, SPLIT_K_SLICE
 
 #if ASYNC_STAGES >= 2
 // The ring's copies of one operand's tile at (x0, k0) into the local tile t
@@ -282,18 +283,9 @@ HELPER void copy_floats(__local float4* tile, const __global float* X, const int
 
 __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
 #if SPLITK
-void gk_xgemm_direct(const int M, const int N, const int K_ALL, const int kslice,
-                     const __global float* A, const int offA, const int lda,
-                     const __global float* B, const int offB, const int ldb,
-                     __global float* C, const int ldc, const int strideC)
+void gk_xgemm_direct(SPLIT_K_ARGS)
 {
-    // This work-group's slice of K: op(A)'s columns and op(B)'s rows from kz.
-    const int kz = get_group_id(2) * kslice;
-    const int K = min(K_ALL - kz, kslice);
-    const float alpha = 1.0f, beta = 0.0f;
-    A += offA + (TRANS_A ? kz : kz * lda);
-    B += offB + (TRANS_B ? kz * ldb : kz);
-    C += get_group_id(2) * strideC;
+    SPLIT_K_SLICE();
 #else
 void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
                      const __global float* A, const int offA, const int lda,

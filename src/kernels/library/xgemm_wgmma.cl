@@ -69,6 +69,13 @@
 // a 3xTF32 tile costs what a TF32 tile does, three times the wgmmas over twice
 // the copies (H200, 8192^3: 117 TFLOPS of kernel time against the line's 89,
 // 2026-11-24, docs/PERFORMANCE.md).
+// SPLITK=1 (the registry's xgemm-wgmma-3xtf32-splitk, contract
+// GK_CONTRACT_GEMM_DIRECT_SPLIT, as xgemm_direct.cl's; library/split_k.h):
+// work-group z along the grid's third dimension multiplies one K-slice into
+// partial z, which the plan's reduction sums. For tile counts that leave SMs idle or a last wave nearly empty
+// (1024^3: 64 tiles of 128 x 128 for 132 SMs), where smaller tiles would run
+// the tensor cores at a lower rate. kslice is a multiple of TSK (the plan's),
+// so a slice's columns keep the 16-byte alignment of the whole.
 // Local memory is one block sized at launch (GK_FLAG_DYNAMIC_LOCAL), beyond
 // the 48 KiB of static arrays, used from a 1024-byte boundary (the swizzle's).
 
@@ -104,6 +111,12 @@
 #endif
 #ifndef SWIZZLE
 #define SWIZZLE 1 // tile rows per band of the work-group order (library/tile_order.h; 1: plain order)
+#endif
+#ifndef SPLITK
+#define SPLITK 0 // 1: one K-slice per work-group z into its own partial (header)
+#endif
+#if SPLITK && PRESPLIT
+#error "SPLITK: not on split operands (PRESPLIT)"
 #endif
 #if PRESPLIT // the orientation and alignment the plan's split step gives (the row takes no problem defines)
 #undef TRANS_A
@@ -309,6 +322,7 @@ HELPER ulong tile_descriptor(const __local float* tile)
 // ---- TF32 rounding --------------------------------------------------------
 #include "tf32.h" // tf32_bits, tf32_of, split_tf32, load4_checked, store_m16n8
 #include "tile_order.h" // tile_of_group
+#include "split_k.h"    // SPLIT_K_ARGS, SPLIT_K_SLICE
 HELPER float component(const float4 v, const int j) { return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w; }
 
 // x's big parts over x, their small parts at small (3xTF32).
@@ -626,6 +640,11 @@ HELPER void load_fragments(const __local float* as, uint (*big)[4], uint (*small
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+#if SPLITK
+void gk_xgemm_wgmma(SPLIT_K_ARGS)
+{
+    SPLIT_K_SLICE();
+#else
 void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
                     const __global float* A, const int offA, const int lda,
                     const __global float* B, const int offB, const int ldb,
@@ -634,6 +653,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
     A += offA;
     B += offB;
     C += offC;
+#endif
     const int tid = get_local_id(0);
     const int lane = tid % 32, warp = tid / 32;
     const int g = lane / 4, t = lane % 4;

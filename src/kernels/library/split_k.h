@@ -1,0 +1,22 @@
+// The arguments and slice of a split-K build (contract GK_CONTRACT_GEMM_DIRECT_SPLIT: xgemm_direct.cl and
+// xgemm_wgmma.cl built with SPLITK=1). Work-group z along the grid's third dimension multiplies the K-slice
+// [z*kslice, min(K, (z+1)*kslice)) of op(A) and op(B), read in place, into partial z (C + z*strideC, leading
+// dimension ldc) with alpha 1 and beta 0; the plan's reduction sums the partials in order and applies alpha and
+// beta once. After SPLIT_K_SLICE(), K is the slice's length and A, B, C point at its start.
+#ifndef GK_SPLIT_K_H
+#define GK_SPLIT_K_H
+
+#define SPLIT_K_ARGS                                                                                           \
+    const int M, const int N, const int K_ALL, const int kslice, const __global float *A, const int offA,       \
+        const int lda, const __global float *B, const int offB, const int ldb, __global float *C, const int ldc, \
+        const int strideC
+
+#define SPLIT_K_SLICE()                                                                                        \
+    const int kz = get_group_id(2) * kslice;                                                                   \
+    const int K = min(K_ALL - kz, kslice);                                                                     \
+    const float alpha = 1.0f, beta = 0.0f;                                                                     \
+    A += offA + (TRANS_A ? (size_t)kz : (size_t)kz * lda);                                                     \
+    B += offB + (TRANS_B ? (size_t)kz * ldb : (size_t)kz);                                                     \
+    C += get_group_id(2) * (size_t)strideC
+
+#endif
