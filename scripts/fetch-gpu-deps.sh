@@ -23,6 +23,8 @@ packages+=(openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libscalapack-op
 # OpenBLAS (pthreads), the CPU BLAS that `gemmkit tune --blas-threshold` measures the
 # drop-in's device crossover against there (GEMMKIT_CPU_BLAS_LIB names it): 7 MB.
 packages+=(libopenblas0-pthread)
+# The reference BLAS's test programs (tests/scripts/blas_reference.sh: the drop-in in each math mode): 1 MB.
+packages+=(libblas-test)
 mkdir -p .deps
 cd .deps
 rm -f ./*.deb

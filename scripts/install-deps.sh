@@ -15,10 +15,11 @@ set -euo pipefail
 # python3-numpy, python3-pytest also run the Python package's tests; python3-venv
 # and python3-pip (which brings setuptools and wheel): `pip install ./python` in a venv.
 # Open MPI (openmpi-bin: mpirun; libopenmpi-dev: mpi.h) and ScaLAPACK for it
-# (libscalapack-openmpi-dev): PSGEMM under the drop-in (examples/scalapack).
+# (libscalapack-openmpi-dev): PSGEMM under the drop-in (examples/scalapack). libblas-test: the reference
+# BLAS's own test programs (xblat3s, xscblat3), run over the drop-in (tests/scripts/blas_reference.sh).
 packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcmocka-dev libjansson-dev
           libblas-dev libblas3 gfortran liblapack3 liblapack-dev libopenblas0-pthread python3-numpy python3-pytest
-          python3-hypothesis python3-venv python3-pip openmpi-bin libopenmpi-dev libscalapack-openmpi-dev)
+          python3-hypothesis python3-venv python3-pip openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libblas-test)
 # Nice to have: clang with libFuzzer runs a short fuzzing of the .npy reader.
 optional=(clang libclang-rt-dev)
 

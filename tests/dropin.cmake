@@ -102,6 +102,10 @@ if(GEMMKIT_BLAS_SYMBOLS AND NOT GEMMKIT_SANITIZE)
   else()
     message(STATUS "gemmkit: no reference LAPACK (liblapack-dev); the LAPACK client test is skipped")
   endif()
+  # The reference BLAS's test programs (xblat3s, xscblat3; Debian's libblas-test) over the drop-in on the device.
+  add_test(NAME dropin_blas_reference
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/blas_reference.sh $<TARGET_FILE:gemmkit_blas>)
+  set_tests_properties(dropin_blas_reference PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
   foreach(mode cpu device xerbla)
     add_test(NAME dropin_numpy_${mode}
              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/numpy_preload.sh $<TARGET_FILE:gemmkit_blas> ${mode})

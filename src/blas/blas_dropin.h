@@ -67,6 +67,9 @@ void gk_blas_cblas_sgemm(const char *routine, gk_blas_family family, gemmkit_lay
 void gk_blas_report_f77(const char *routine, int info, int ilp64);
 /* The same for the CBLAS entry points and the program's cblas_xerbla. */
 void gk_blas_report_cblas(int position, const char *routine, const char *form, ...);
+/* The reference CBLAS's row-major flag, RowMajorStrg (its cblas_xerbla trades the positions of M and N, lda and
+ * ldb back while it is set), where the process has one; NULL elsewhere (OpenBLAS has none). */
+int *gk_blas_row_major_flag(void);
 
 /* Counters for the tests: how the calling thread's calls so far were served
  * (per thread, so that counting costs no atomic operation on every call). */

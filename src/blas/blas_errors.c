@@ -23,6 +23,7 @@ typedef void cblas_xerbla_fn(int p, const char *rout, const char *form, ...);
 extern xerbla_fn xerbla_ __attribute__((weak));
 extern xerbla64_fn xerbla_64_ __attribute__((weak));
 extern cblas_xerbla_fn cblas_xerbla __attribute__((weak));
+extern int RowMajorStrg __attribute__((weak));
 
 /* The handler bound at load time, else one a library loaded since then
  * made global. */
@@ -45,6 +46,8 @@ void gk_blas_report_f77(const char *routine, int info, int ilp64)
     }
     fprintf(stderr, " ** On entry to %-6s parameter number %2d had an illegal value\n", name, info);
 }
+
+int *gk_blas_row_major_flag(void) { return (int *)handler((void *)&RowMajorStrg, "RowMajorStrg"); }
 
 void gk_blas_report_cblas(int position, const char *routine, const char *form, ...)
 {

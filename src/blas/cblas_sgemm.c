@@ -6,8 +6,12 @@
  * SGEMM test on the column-major problem, whose position p is reported as
  * p + 1 (the layout comes first). Row-major calls are tested as the
  * transposed problem, as the reference does, so N is tested before M and ldb
- * before lda; the position given is always that of the offending argument in
- * this call (the reference's printed numbers). */
+ * before lda. The position printed is always that of the offending argument
+ * in this call: where the process has the reference CBLAS (its RowMajorStrg),
+ * as the reference's cblas_sgemm does, the flag is set for a row-major call
+ * and the transposed problem's position given, which the reference
+ * cblas_xerbla trades back (the reference's test programs check exactly
+ * that); elsewhere the position in this call itself. */
 #include "blas_dropin.h"
 
 /* Tells a gemmkit drop-in from a real BLAS (host_blas.h), so that neither
@@ -62,7 +66,14 @@ void gk_blas_cblas_sgemm(const char *routine, gk_blas_family family, gemmkit_lay
     int info = row_major ? gk_blas_check(tb, ta, n, m, k, ldb, lda, ldc)  /* C^T = op(B)^T op(A)^T */
                          : gk_blas_check(ta, tb, m, n, k, lda, ldb, ldc);
     if (info) {
-        gk_blas_report_cblas(cblas_position(info, row_major), routine, "");
+        int *row_major_flag = gk_blas_row_major_flag();
+        if (row_major_flag) { /* the reference's protocol: its cblas_xerbla trades the positions back */
+            *row_major_flag = row_major;
+            gk_blas_report_cblas(info + 1, routine, "");
+            *row_major_flag = 0;
+        } else {
+            gk_blas_report_cblas(cblas_position(info, row_major), routine, "");
+        }
         return;
     }
     gk_blas_call call = {routine, family, layout, ta != 'N', tb != 'N', m, n, k, alpha, beta, a, lda, b, ldb, c, ldc};
