@@ -72,6 +72,24 @@ static const gk_kernel_def kernels[] = {
         .math = GK_MATH_3XTF32,
     },
     {
+        /* xgemm-3xtf32's split-K build (SPLITK; the policy's split step gives it the chosen line's tiles and
+         * gk_sgemm_splits' count: several of these work-groups share an SM, as xgemm-direct's do). */
+        .name = "xgemm-3xtf32-splitk",
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 26,
+        .source = "library/xgemm_tc.cl",
+        .function = "gk_xgemm_tc",
+        .summary = "xgemm-3xtf32 over SPLITS slices of K (grid z = slice) into partials, then a reduction (math "
+                   "3xtf32): for tiles that leave compute units idle",
+        .params = {TC_PARAMS, {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"},
+                   {"SPLITK", 1, "1", "builds the kernel's split-K form (the contract's; always 1)"},
+                   {"SPLITS", 0, "0,2,4", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}},
+        .constraints = {TC_CONSTRAINTS, "SPLIT == 1 && SPLITK == 1", "SPLITS >= 0 && SPLITS <= 256"},
+        TC_GEOMETRY,
+        .math = GK_MATH_3XTF32,
+    },
+    {
         .name = "xgemm-tf32",
         .contract = GK_CONTRACT_GEMM_DIRECT,
         .family = GK_FAMILY_LIBRARY,

@@ -9,6 +9,11 @@
 // allow float4 loads. Edge tiles and the last K step are bounds-checked
 // (zeros outside). One source for NVIDIA's OpenCL and NVRTC (cl_to_cuda.h);
 // other OpenCL devices cannot build it (the library refuses the modes first).
+// SPLITK=1 (the registry's xgemm-3xtf32-splitk, contract
+// GK_CONTRACT_GEMM_DIRECT_SPLIT; library/split_k.h): one K-slice per work-group
+// z into its own partial, which the plan's reduction sums, for tiles that
+// leave compute units idle (1024^3 in the 256 x 64 tiles of the H200's line:
+// 64 work-groups for 132 SMs).
 //
 // Work-group: WARPS_M x WARPS_N warps of 32 work-items (one dimension), a
 // TSM x TSN tile of C (TSM = WARPS_M*MI*16, TSN = WARPS_N*NI*8); each warp an
@@ -58,6 +63,9 @@
 #endif
 #ifndef TSK
 #define TSK 16 // K per local-memory tile (a multiple of 8)
+#endif
+#ifndef SPLITK
+#define SPLITK 0 // 1: one K-slice per work-group z into its own partial (header)
 #endif
 #ifndef SPLIT
 #define SPLIT 1 // 1: 3xTF32; 0: 1xTF32
@@ -109,6 +117,7 @@
 #define HELPER static inline __attribute__((always_inline))
 
 #include "tf32.h" // tf32_bits, split_tf32, store_m16n8
+#include "split_k.h" // SPLIT_K_ARGS, SPLIT_K_SLICE
 
 // d = a * b + d on one m16n8k8 tile (fragments as in the header).
 #define MMA(d, a, b)                                                                                          \
@@ -199,6 +208,11 @@ HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, c
 #endif
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+#if SPLITK
+void gk_xgemm_tc(SPLIT_K_ARGS)
+{
+    SPLIT_K_SLICE();
+#else
 void gk_xgemm_tc(const int M, const int N, const int K, const float alpha,
                  const __global float* A, const int offA, const int lda,
                  const __global float* B, const int offB, const int ldb,
@@ -207,6 +221,7 @@ void gk_xgemm_tc(const int M, const int N, const int K, const float alpha,
     A += offA;
     B += offB;
     C += offC;
+#endif
     const int tid = get_local_id(0);
     const int lane = tid % 32, warp = tid / 32;
     const int g = lane / 4, t = lane % 4;
