@@ -18,6 +18,15 @@
     .k_multiple = "1", .local_mem_bytes = "2 * TSK * (WARPS_M*MI*16 + WARPS_N*NI*8 + 16) * 4",                    \
     .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B
 
+/* The wgmma rows' local memory, a ring of STAGES stages (B big and small, then A padded for fragment loads or, with
+ * A_DESC, swizzled big and small), 1024 bytes to align the swizzle and 128 for the mbarriers; at most Hopper's
+ * opt-in 227 KiB. The rows on split operands (PRESPLIT) hold big and small tiles of both, no padding. */
+#define WG_LOCAL_BYTES                                                                                            \
+    "STAGES * ((SPLIT + 1) * TSK * NI*8 + max(((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256, "                \
+    "min(A_DESC, 1) * (SPLIT + 1) * TSK * WARPS_M*16)) * 4 + 1024 + 128"
+#define WG_PRESPLIT_LOCAL_BYTES "STAGES * 2 * TSK * (NI*8 + WARPS_M*16) * 4 + 1024 + 128"
+#define WG_LOCAL_LIMIT " <= 232448"
+
 /* The wgmma kernel (library/xgemm_wgmma.cl, sm_90a, CUDA only): warpgroups of 4
  * warps along M, each 64 x NI*8 of C; a ring of STAGES tiles filled by cp.async
  * in local memory sized at launch (up to 227 KiB: the last constraint). */
@@ -38,12 +47,12 @@
         "(PIPE == 0 || PIPE == 1) && (SUM_TILES == 2 || SUM_TILES == 4) && SWIZZLE >= 1 && SWIZZLE <= 64 "       \
         "&& (A_DESC == 0 || ((A_DESC == 1 || A_DESC == 2 && SPLIT == 0) && PIPE == 0))"                           \
         "&& (PRODUCER == 0 || PIPE == 0)",                                                                        \
-        "STAGES * ((SPLIT + 1) * TSK * NI*8 + max(((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256, min(A_DESC, 1) * (SPLIT + 1) * TSK * WARPS_M*16)) * 4 + 1024 + 128 <= 232448"
+        WG_LOCAL_BYTES WG_LOCAL_LIMIT
 #define WG_GEOMETRY                                                                                               \
     .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma",                                            \
     .local_x = "WARPS_M*32 + PRODUCER*128", .local_y = "1", /* PRODUCER: one more warpgroup */                   \
     .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1",                                                  \
-    .local_mem_bytes = "STAGES * ((SPLIT + 1) * TSK * NI*8 + max(((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256, min(A_DESC, 1) * (SPLIT + 1) * TSK * WARPS_M*16)) * 4 + 1024 + 128",                               \
+    .local_mem_bytes = WG_LOCAL_BYTES,                                                                            \
     .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B,                          \
     .flags = GK_FLAG_DYNAMIC_LOCAL, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90
 
@@ -136,11 +145,11 @@ static const gk_kernel_def kernels[] = {
         .constraints = {WG_3XTF32_TILE_CONSTRAINTS, "STAGES >= 3 && STAGES <= 6",
                         "(SUM_TILES == 2 || SUM_TILES == 4) && SWIZZLE >= 1 && SWIZZLE <= 64 && (A_DESC == 0 || A_DESC == 1)",
                         "SPLIT == 1 && SPLITK == 1", "SPLITS >= 0 && SPLITS <= 256",
-                        "STAGES * (2 * TSK * NI*8 + max(((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256, A_DESC * 2 * TSK * WARPS_M*16)) * 4 + 1024 + 128 <= 232448"},
+                        WG_LOCAL_BYTES WG_LOCAL_LIMIT},
         .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma",
         .local_x = "WARPS_M*32", .local_y = "1",
         .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1",
-        .local_mem_bytes = "STAGES * (2 * TSK * NI*8 + max(((WARPS_M*16 + 8) * (TSK + 4) + 255) / 256 * 256, A_DESC * 2 * TSK * WARPS_M*16)) * 4 + 1024 + 128",
+        .local_mem_bytes = WG_LOCAL_BYTES,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B,
         .flags = GK_FLAG_DYNAMIC_LOCAL | GK_FLAG_SPLIT_BY_WAVES, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90,
         .math = GK_MATH_3XTF32,
@@ -163,11 +172,11 @@ static const gk_kernel_def kernels[] = {
         .constraints = {WG_3XTF32_TILE_CONSTRAINTS, "STAGES >= 2 && STAGES <= 6",
                         "(SUM_TILES == 2 || SUM_TILES == 4) && SWIZZLE >= 1 && SWIZZLE <= 64",
                         "SPLIT == 1 && PRESPLIT == 1",
-                        "STAGES * 2 * TSK * (NI*8 + WARPS_M*16) * 4 + 1024 + 128 <= 232448"},
+                        WG_PRESPLIT_LOCAL_BYTES WG_LOCAL_LIMIT},
         .source = "library/xgemm_wgmma.cl", .function = "gk_xgemm_wgmma",
         .local_x = "WARPS_M*32", .local_y = "1",
         .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1",
-        .local_mem_bytes = "STAGES * 2 * TSK * (NI*8 + WARPS_M*16) * 4 + 1024 + 128",
+        .local_mem_bytes = WG_PRESPLIT_LOCAL_BYTES,
         /* no problem defines: PRESPLIT fixes TRANS_A = 1, TRANS_B = 0 and aligned operands */
         .flags = GK_FLAG_DYNAMIC_LOCAL, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90,
         .math = GK_MATH_3XTF32,

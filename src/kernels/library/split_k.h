@@ -1,8 +1,8 @@
-// The arguments and slice of a split-K build (contract GK_CONTRACT_GEMM_DIRECT_SPLIT: xgemm_direct.cl and
-// xgemm_wgmma.cl built with SPLITK=1). Work-group z along the grid's third dimension multiplies the K-slice
-// [z*kslice, min(K, (z+1)*kslice)) of op(A) and op(B), read in place, into partial z (C + z*strideC, leading
-// dimension ldc) with alpha 1 and beta 0; the plan's reduction sums the partials in order and applies alpha and
-// beta once. After SPLIT_K_SLICE(), K is the slice's length and A, B, C point at its start.
+// The arguments and slice of a split-K build (contract GK_CONTRACT_GEMM_DIRECT_SPLIT: xgemm_direct.cl,
+// xgemm_wgmma.cl and xgemm_tc.cl built with SPLITK=1). Work-group z along the grid's third dimension multiplies
+// the K-slice [z*kslice, min(K, (z+1)*kslice)) of op(A) and op(B), read in place, into partial z (C + z*strideC,
+// leading dimension ldc) with alpha 1 and beta 0; the plan's reduction sums the partials in order and applies
+// alpha and beta once. After SPLIT_K_SLICE(), K is the slice's length and A, B, C point at its start.
 #ifndef GK_SPLIT_K_H
 #define GK_SPLIT_K_H
 
