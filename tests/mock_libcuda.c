@@ -411,3 +411,29 @@ CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent start, CUevent end)
     *ms = 1.5f;
     return CUDA_SUCCESS;
 }
+
+/* Records the call; the map's first 8 bytes hold the address (what a launch's parameter record shows). */
+CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
+                                        const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                                        const cuuint32_t *steps, CUtensorMapInterleave interleave,
+                                        CUtensorMapSwizzle swizzle, CUtensorMapL2promotion promotion,
+                                        CUtensorMapFloatOOBfill fill)
+{
+    (void)steps, (void)interleave, (void)promotion, (void)fill;
+    if (((uintptr_t)map % 64) || ((uintptr_t)address % 16) || rank < 1 || rank > 3) return CUDA_ERROR_INVALID_VALUE;
+    mock_tensor_map m = {.address = (uint64_t)(uintptr_t)address, .rank = rank, .swizzle = (int)swizzle,
+                         .data_type = (int)type};
+    for (unsigned d = 0; d < rank; d++) {
+        m.dims[d] = dims[d];
+        m.box[d] = box[d];
+        if (d + 1 < rank) {
+            if (strides[d] % 16) return CUDA_ERROR_INVALID_VALUE;
+            m.strides[d] = strides[d];
+        }
+    }
+    memset(map, 0, sizeof *map);
+    memcpy(map, &m.address, sizeof m.address);
+    const int at = __atomic_fetch_add(&state.tensor_maps, 1, __ATOMIC_SEQ_CST);
+    state.maps[at % MOCK_MAPS] = m;
+    return CUDA_SUCCESS;
+}

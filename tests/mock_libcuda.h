@@ -15,6 +15,17 @@ typedef struct mock_launch {
     uint64_t params[MOCK_MAX_PARAMS]; /* first 8 bytes of each parameter */
 } mock_launch;
 
+/* A cuTensorMapEncodeTiled call (every argument but the enums that gemmkit always passes the same). */
+typedef struct mock_tensor_map {
+    uint64_t address;
+    unsigned rank;
+    uint64_t dims[3], strides[2];
+    unsigned box[3];
+    int swizzle, data_type;
+} mock_tensor_map;
+
+#define MOCK_MAPS 4 /* tensor maps kept in order (mock_cuda_state_t.maps) */
+
 typedef struct mock_cuda_state_t {
     /* resources alive now: all must be 0 after the last context is gone */
     int context_refs, streams, events, allocations, modules;
@@ -31,6 +42,8 @@ typedef struct mock_cuda_state_t {
     char function[64];
     mock_launch last;
     mock_launch recent[MOCK_RECENT]; /* launch i (counted from 0, as launches counts) at recent[i % MOCK_RECENT] */
+    int tensor_maps;                 /* cuTensorMapEncodeTiled calls */
+    mock_tensor_map maps[MOCK_MAPS]; /* call i at maps[i % MOCK_MAPS] */
 } mock_cuda_state_t;
 
 typedef mock_cuda_state_t *(*mock_cuda_state_fn)(void);

@@ -223,7 +223,7 @@ static void test_3xtf32_split_by_waves(void **state)
     } cases[] = {
         {1024, 2}, /* 64 tiles: one wave of halves */
         {1500, 3}, /* 144 tiles: 4 waves of thirds (1.33 tiles' time) against 2 whole, 3 halves, 5 quarters */
-        {2048, 0}, /* 256 tiles: two waves, no better split */
+        {2000, 0}, /* 256 tiles: two waves, no better split (from 2048^3 the kernel on split operands runs) */
     };
     const gemmkit_options options = {.math = GEMMKIT_MATH_3XTF32};
     mock->expected_params = 0; /* the launches' parameters are not read here */
@@ -249,6 +249,112 @@ static void test_3xtf32_split_by_waves(void **state)
         }
         gemmkit_buffer_destroy(d);
     }
+    gemmkit_context_destroy(ctx);
+}
+
+/* The tensor memory accelerator's kernels: A^T and B described to cuTensorMapEncodeTiled (K contiguous, boxes of
+ * 32 k by the tile's rows in the 128-byte swizzle, the split operands' small parts as a second part a matrix
+ * further), the maps passed by value; operands not K-contiguous and aligned copied first. One buffer holds A, B
+ * and C at different offsets, so the maps' addresses are checked against each other. */
+static void test_tensor_maps(void **state)
+{
+    (void)state;
+    require_mock();
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, "mock"), GEMMKIT_SUCCESS);
+    const int64_t m = 300, n = 200, k = 100, lda = 104, ldb = 108, off_b = 40000, off_c = 80000;
+    gemmkit_buffer *d = NULL;
+    assert_int_equal(gemmkit_buffer_create(ctx, 200000, &d), GEMMKIT_SUCCESS);
+    gemmkit_options options = {.kernel = "xgemm-wgmma-tf32-tma", .math = GEMMKIT_MATH_TF32};
+    mock->expected_params = 6;
+
+    /* TN: A stored as A^T (K contiguous), B as stored: no copies. */
+    int launches = mock->launches, maps = mock->tensor_maps;
+    gemmkit_status status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS,
+                                                  m, n, k, 1.0f, d, 0, lda, d, off_b, ldb, 0.0f, d, off_c, m);
+    if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+    assert_int_equal(mock->launches, launches + 1);
+    assert_int_equal(mock->tensor_maps, maps + 2);
+    assert_string_equal(mock->last.function, "gk_xgemm_wgmma_tma");
+    assert_int_equal(mock->last.block[0], 8 * 32 + 128); /* two consumer warpgroups and the producer */
+    assert_int_equal(mock->last.grid[0], 3);             /* 300 rows in 128 */
+    assert_int_equal(mock->last.grid[1], 1);             /* 200 columns in 256 */
+    /* 4 slots of 32 k by 128 + 256 rows, 1024 to align, 128 for the mbarriers */
+    assert_int_equal(mock->last.shared, 4 * 32 * (128 + 256) * 4 + 1024 + 128);
+    const mock_tensor_map *a = &mock->maps[maps % MOCK_MAPS], *b = &mock->maps[(maps + 1) % MOCK_MAPS];
+    assert_int_equal(a->rank, 3);
+    assert_int_equal(a->dims[0], k);
+    assert_int_equal(a->dims[1], m);
+    assert_int_equal(a->dims[2], 1);
+    assert_int_equal(a->strides[0], lda * 4);
+    assert_int_equal(a->box[0], 32);
+    assert_int_equal(a->box[1], 128);
+    assert_int_equal(a->box[2], 1);
+    assert_int_equal(a->swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+    assert_int_equal(a->data_type, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+    assert_int_equal(b->dims[0], k);
+    assert_int_equal(b->dims[1], n);
+    assert_int_equal(b->strides[0], ldb * 4);
+    assert_int_equal(b->box[1], 256);
+    assert_int_equal(b->address - a->address, off_b * 4);
+    /* the maps by value: parameters 4 and 5 (the mock's maps begin with their address) */
+    assert_true(mock->last.params[4] == a->address && mock->last.params[5] == b->address);
+
+    /* NN with an unaligned B: A transposed and B re-aligned into scratch first, the maps then on the copies. */
+    launches = mock->launches, maps = mock->tensor_maps;
+    status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, k, 1.0f,
+                                   d, 0, m, d, off_b + 1, ldb, 0.0f, d, off_c, m);
+    if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+    assert_int_equal(mock->launches, launches + 3);
+    assert_string_equal(mock->last.function, "gk_xgemm_wgmma_tma");
+    a = &mock->maps[maps % MOCK_MAPS], b = &mock->maps[(maps + 1) % MOCK_MAPS];
+    assert_int_equal(a->dims[0], k);
+    assert_int_equal(a->dims[1], m);
+    assert_int_equal(a->strides[0], 100 * 4); /* K rounded up to whole float4 */
+    assert_int_equal(b->strides[0], 100 * 4);
+
+    /* 3xTF32 on split operands: big and small parts, a matrix apart. */
+    options = (gemmkit_options){.kernel = "xgemm-wgmma-3xtf32-split-tma", .math = GEMMKIT_MATH_3XTF32};
+    launches = mock->launches, maps = mock->tensor_maps;
+    status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, m, n, k, 1.0f, d,
+                                   0, lda, d, off_b, ldb, 0.0f, d, off_c, m);
+    if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+    assert_int_equal(mock->launches, launches + 3); /* the two splits, the kernel */
+    a = &mock->maps[maps % MOCK_MAPS], b = &mock->maps[(maps + 1) % MOCK_MAPS];
+    assert_int_equal(a->dims[2], 2);
+    assert_int_equal(a->strides[1], m * 100 * 4);
+    assert_int_equal(b->dims[2], 2);
+    assert_int_equal(b->strides[1], n * 100 * 4);
+    assert_int_equal(a->box[1], 128);
+    assert_int_equal(b->box[1], 128);
+    gemmkit_buffer_destroy(d);
+
+    /* By policy on the stand-in H200 (policy.tsv): TF32 on this kernel from 2^33 multiply-adds where A is
+     * K-contiguous, from 2^34 whatever its orientation (A copied first); below, the cp.async kernel. */
+    static const struct {
+        int64_t n;
+        gemmkit_transpose trans_a;
+        const char *function;
+        int launches;
+    } cases[] = {
+        {4096, GEMMKIT_NO_TRANS, "gk_xgemm_wgmma_tma", 2},
+        {3072, GEMMKIT_NO_TRANS, "gk_xgemm_wgmma_tma", 2},
+        {2048, GEMMKIT_TRANS, "gk_xgemm_wgmma_tma", 1},
+        {2048, GEMMKIT_NO_TRANS, "gk_xgemm_wgmma", 1},
+    };
+    assert_int_equal(gemmkit_buffer_create(ctx, 4096 * 4096, &d), GEMMKIT_SUCCESS);
+    options = (gemmkit_options){.math = GEMMKIT_MATH_TF32};
+    mock->expected_params = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int64_t s = cases[i].n;
+        launches = mock->launches;
+        status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, cases[i].trans_a, GEMMKIT_NO_TRANS, s, s, s,
+                                       1.0f, d, 0, s, d, 0, s, 0.0f, d, 0, s);
+        if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+        assert_string_equal(mock->last.function, cases[i].function);
+        assert_int_equal(mock->launches, launches + cases[i].launches);
+    }
+    gemmkit_buffer_destroy(d);
     gemmkit_context_destroy(ctx);
 }
 
@@ -428,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_dynamic_local_memory),
         cmocka_unit_test(test_newer_device_gets_ptx),
         cmocka_unit_test(test_3xtf32_split_by_waves),
+        cmocka_unit_test(test_tensor_maps),
         cmocka_unit_test(test_tiled_copies),
         cmocka_unit_test(test_staged_buffer_copies),
 #ifdef GK_MOCK_LIBCUDA

@@ -235,12 +235,13 @@ static void test_policy_per_mode(void **state)
 
 /* The wgmma kernels (sm_90a) run only through the CUDA backend on a device of compute capability 9.0:
  * elsewhere the policy passes over them to the mma.sync kernel of the mode, and naming one is an error
- * that says why. There 3xTF32 from 2^35 multiply-adds runs on operands split first, and at 1024^3 over K-slices. */
+ * that says why. There 3xTF32 from 2^35 multiply-adds runs on operands split first and TF32 from 2^36, both copied
+ * by the tensor memory accelerator, and 3xTF32 at 1024^3 over K-slices. */
 static void test_arch_specific_kernels_only_where_they_run(void **state)
 {
     (void)state;
     const char *names[] = {"xgemm-wgmma-3xtf32", "xgemm-wgmma-tf32"}, *fallbacks[] = {"xgemm-3xtf32", "xgemm-tf32"};
-    const char *large[] = {"xgemm-wgmma-3xtf32-split", "xgemm-wgmma-tf32"};
+    const char *large[] = {"xgemm-wgmma-3xtf32-split-tma", "xgemm-wgmma-tf32-tma"};
     /* 1024^3: 64 tiles for 132 SMs; 3xTF32 runs them over two K-slices (policy.tsv's split-k rows) */
     const char *mid[] = {"xgemm-wgmma-3xtf32-splitk", "xgemm-wgmma-tf32"};
     const int hopper_cuda = strcmp(test_ctx->info.backend, "cuda") == 0 && strcmp(test_ctx->arch, "sm_90") == 0;

@@ -11,8 +11,22 @@ typedef struct gk_device gk_device;   /* an opened device with its queue/stream 
 typedef struct gk_mem gk_mem;         /* a device allocation */
 typedef struct gk_program gk_program; /* a compiled kernel source */
 
-/* Kernel arguments: 32-bit int, 64-bit int (GK_CAP_INT64_ARGS), float, buffer. */
-typedef enum gk_arg_kind { GK_ARG_INT, GK_ARG_LONG, GK_ARG_FLOAT, GK_ARG_MEM } gk_arg_kind;
+/* Kernel arguments: 32-bit int, 64-bit int (GK_CAP_INT64_ARGS), float, buffer, tensor map
+ * (GK_CAP_TENSOR_MAPS). */
+typedef enum gk_arg_kind { GK_ARG_INT, GK_ARG_LONG, GK_ARG_FLOAT, GK_ARG_MEM, GK_ARG_TENSOR_MAP } gk_arg_kind;
+
+/* A float matrix for the tensor memory accelerator (GK_ARG_TENSOR_MAP: the backend encodes it, CUDA's
+ * cuTensorMapEncodeTiled, and passes the map by value): `parts` matrices of `rows` rows of `inner`
+ * contiguous floats, row r of part p at mem + offset + r * ld + p * part_stride (offset, ld and part_stride
+ * whole 16 bytes), copied in boxes of GK_TENSOR_BOX_FLOATS by box_rows rows (at most 256), zeros outside. */
+#define GK_TENSOR_BOX_FLOATS 32 /* a box's contiguous extent: 128 bytes, the swizzle's span */
+
+typedef struct gk_tensor_view {
+    gk_mem *mem;
+    int64_t offset, ld, part_stride; /* in floats */
+    int64_t inner, rows, parts;
+    int box_rows;
+} gk_tensor_view;
 
 typedef struct gk_arg {
     gk_arg_kind kind;
@@ -21,6 +35,7 @@ typedef struct gk_arg {
         int64_t l;
         float f;
         gk_mem *mem;
+        gk_tensor_view map;
     } value;
 } gk_arg;
 
@@ -28,6 +43,7 @@ typedef struct gk_arg {
 #define GK_LONG(x) ((gk_arg){.kind = GK_ARG_LONG, .value.l = (x)})
 #define GK_FLOAT(x) ((gk_arg){.kind = GK_ARG_FLOAT, .value.f = (x)})
 #define GK_MEM(x) ((gk_arg){.kind = GK_ARG_MEM, .value.mem = (x)})
+#define GK_TENSOR_MAP(...) ((gk_arg){.kind = GK_ARG_TENSOR_MAP, .value.map = (gk_tensor_view){__VA_ARGS__}})
 
 /* A preprocessor define of a build: -DNAME=value. Names point at static
  * strings (the registry's parameter names). */
@@ -60,7 +76,8 @@ enum gk_backend_bit { GK_BACKEND_BIT_OPENCL = 1u << 0, GK_BACKEND_BIT_CUDA = 1u 
 enum gk_backend_caps {
     GK_CAP_LAUNCH_3D = 1u << 0,   /* launches of 3 dimensions */
     GK_CAP_INT64_ARGS = 1u << 1,  /* GK_ARG_LONG scalars */
-    GK_CAP_PROFILING = 1u << 2    /* device time of each launch */
+    GK_CAP_PROFILING = 1u << 2,   /* device time of each launch */
+    GK_CAP_TENSOR_MAPS = 1u << 3  /* GK_ARG_TENSOR_MAP arguments (the tensor memory accelerator) */
 };
 
 /* fp32 lanes per NVIDIA multiprocessor for compute capability major.minor,

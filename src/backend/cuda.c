@@ -410,6 +410,28 @@ typedef union arg_value {
     CUdeviceptr ptr;
 } arg_value;
 
+#define GK_MAX_TENSOR_MAPS 4
+
+/* A tensor-map argument (backend.h's gk_tensor_view) encoded for the copy engine: float32, three dimensions
+ * (the contiguous one, rows, parts), boxes of GK_TENSOR_BOX_FLOATS x box_rows x 1 in the 128-byte swizzle,
+ * zeros outside the matrix. */
+static gemmkit_status encode_tensor_map(const gk_cu_api *cu, const gk_tensor_view *v, CUtensorMap *map)
+{
+    const cuuint64_t dims[3] = {(cuuint64_t)v->inner, (cuuint64_t)v->rows, (cuuint64_t)v->parts};
+    const cuuint64_t strides[2] = {(cuuint64_t)v->ld * sizeof(float), (cuuint64_t)v->part_stride * sizeof(float)};
+    const cuuint32_t box[3] = {GK_TENSOR_BOX_FLOATS, (cuuint32_t)v->box_rows, 1}, steps[3] = {1, 1, 1};
+    void *base = (void *)(uintptr_t)(v->mem->ptr + (CUdeviceptr)v->offset * sizeof(float));
+    const CUresult r = cu->cuTensorMapEncodeTiled(
+        map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, base, dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r == CUDA_SUCCESS) return GEMMKIT_SUCCESS;
+    char what[160];
+    snprintf(what, sizeof what, "cuTensorMapEncodeTiled (%lld x %lld floats x %lld, ld %lld, box %d x %d)",
+             (long long)v->rows, (long long)v->inner, (long long)v->parts, (long long)v->ld, GK_TENSOR_BOX_FLOATS,
+             v->box_rows);
+    return gk_cu_fail(r, what);
+}
+
 static gemmkit_status launch_kernel(gk_device *dev, gk_program *prog, const gk_launch *launch, double *elapsed_ms)
 {
     const gk_cu_api *cu = dev->cu;
@@ -419,16 +441,25 @@ static gemmkit_status launch_kernel(gk_device *dev, gk_program *prog, const gk_l
         return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "%s: %u kernel arguments, at most %d", launch->function,
                        launch->arg_count, GK_MAX_CUDA_ARGS);
     arg_value values[GK_MAX_CUDA_ARGS];
+    CUtensorMap maps[GK_MAX_TENSOR_MAPS];
+    unsigned map_count = 0;
     void *params[GK_MAX_CUDA_ARGS];
     for (unsigned i = 0; i < launch->arg_count; i++) {
         const gk_arg *arg = &launch->args[i];
+        params[i] = &values[i];
         switch (arg->kind) {
         case GK_ARG_INT: values[i].i = arg->value.i; break;
         case GK_ARG_LONG: values[i].l = arg->value.l; break;
         case GK_ARG_FLOAT: values[i].f = arg->value.f; break;
         case GK_ARG_MEM: values[i].ptr = arg->value.mem->ptr; break;
+        case GK_ARG_TENSOR_MAP:
+            if (map_count == GK_MAX_TENSOR_MAPS)
+                return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "%s: more than %d tensor-map arguments",
+                               launch->function, GK_MAX_TENSOR_MAPS);
+            GK_TRY(encode_tensor_map(cu, &arg->value.map, &maps[map_count]));
+            params[i] = &maps[map_count++];
+            break;
         }
-        params[i] = &values[i];
     }
 
     CUfunction function = NULL;
@@ -483,7 +514,7 @@ static const gk_backend_ops cuda_ops = {
     .name = "cuda",
     .no_device_hint = "is an NVIDIA GPU visible to this process: nvidia-smi, CUDA_VISIBLE_DEVICES?",
     .bit = GK_BACKEND_BIT_CUDA,
-    .caps = GK_CAP_LAUNCH_3D | GK_CAP_INT64_ARGS | GK_CAP_PROFILING,
+    .caps = GK_CAP_LAUNCH_3D | GK_CAP_INT64_ARGS | GK_CAP_PROFILING | GK_CAP_TENSOR_MAPS,
     .device_count = cuda_device_count,
     .device_info = cuda_device_info,
     .device_arch = cuda_device_arch,

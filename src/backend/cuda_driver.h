@@ -44,7 +44,8 @@
     X(cuEventDestroy)                                                                              \
     X(cuEventRecord)                                                                               \
     X(cuEventSynchronize)                                                                          \
-    X(cuEventElapsedTime)
+    X(cuEventElapsedTime)                                                                          \
+    X(cuTensorMapEncodeTiled)
 
 typedef struct gk_cu_api {
 #define GK_CU_DECLARE(name) __typeof__(name) *name;

@@ -490,6 +490,9 @@ static gemmkit_status set_args(cl_kernel kernel, const gk_launch *launch)
         }
         case GK_ARG_FLOAT: err = clSetKernelArg(kernel, i, sizeof(cl_float), &arg->value.f); break;
         case GK_ARG_MEM: err = clSetKernelArg(kernel, i, sizeof(cl_mem), &arg->value.mem->buffer); break;
+        case GK_ARG_TENSOR_MAP: /* the plan refuses these first (no GK_CAP_TENSOR_MAPS) */
+            return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "%s: tensor-map arguments are the CUDA backend's",
+                           launch->function);
         }
         if (err != CL_SUCCESS) return cl_fail(err, "clSetKernelArg");
     }

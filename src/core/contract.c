@@ -19,25 +19,25 @@ size_t gk_groups_times(int64_t size, int64_t tile, int64_t local)
     return (size_t)((size + tile - 1) / tile * local);
 }
 
-static unsigned gemm_direct(const gk_operands *o, gk_arg *out)
+static unsigned gemm_direct(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
                 GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset),
                 I(o->c.ld));
 }
 
-static unsigned gemm_packed(const gk_operands *o, gk_arg *out)
+static unsigned gemm_packed(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_MEM(o->a.mem), GK_MEM(o->b.mem), GK_MEM(o->c.mem));
 }
 
-static unsigned gemm_packed_strided(const gk_operands *o, gk_arg *out)
+static unsigned gemm_packed_strided(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_MEM(o->a.mem), I(o->stride_a), GK_MEM(o->b.mem), I(o->stride_b),
                 GK_MEM(o->c.mem), I(o->stride_c));
 }
 
-static unsigned gemm_direct_split(const gk_operands *o, gk_arg *out)
+static unsigned gemm_direct_split(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), I(o->k_slice), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
                 GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), GK_MEM(o->c.mem), I(o->c.ld), I(o->stride_c));
@@ -45,51 +45,75 @@ static unsigned gemm_direct_split(const gk_operands *o, gk_arg *out)
 
 #define L(x) GK_LONG((int64_t)(x))
 
-static unsigned gemm_direct_strided(const gk_operands *o, gk_arg *out)
+static unsigned gemm_direct_strided(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
                 L(o->stride_a), GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), L(o->stride_b), GK_FLOAT(o->beta),
                 GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld), L(o->stride_c));
 }
 
-static unsigned gemm_batched_small(const gk_operands *o, gk_arg *out)
+static unsigned gemm_batched_small(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->batch), I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset),
                 I(o->a.ld), L(o->stride_a), GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), L(o->stride_b),
                 GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld), L(o->stride_c));
 }
 
-static unsigned transpose_or_copy(const gk_operands *o, gk_arg *out)
+static unsigned transpose_or_copy(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
                 GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld));
 }
 
-static unsigned scale(const gk_operands *o, gk_arg *out)
+static unsigned scale(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
 }
 
-static unsigned unpack(const gk_operands *o, gk_arg *out)
+static unsigned unpack(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.ld), GK_FLOAT(o->beta),
                 GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
 }
 
-static unsigned split(const gk_operands *o, gk_arg *out)
+static unsigned split(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld), GK_MEM(o->b.mem), I(o->b.ld));
 }
 
-static unsigned reduce(const gk_operands *o, gk_arg *out)
+static unsigned reduce(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), GK_MEM(o->a.mem), I(o->a.ld), I(o->stride_a),
                 GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
 }
 
+/* The tensor-memory-accelerator kernels' operands: op(A) as A^T and B, K contiguous, in boxes of 32 k by the
+ * tile's rows; `parts` matrices each (2: big and small parts, a matrix apart, as the split step leaves them). */
+static unsigned gemm_tma_parts(const gk_operands *o, const gk_geometry *g, gk_arg *out, int parts)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha),
+                GK_TENSOR_MAP(.mem = o->a.mem, .offset = (int64_t)o->a.offset, .ld = o->a.ld,
+                              .part_stride = o->m * o->a.ld, .inner = o->k, .rows = o->m, .parts = parts,
+                              .box_rows = (int)g->tile_m),
+                GK_TENSOR_MAP(.mem = o->b.mem, .offset = (int64_t)o->b.offset, .ld = o->b.ld,
+                              .part_stride = o->n * o->b.ld, .inner = o->k, .rows = o->n, .parts = parts,
+                              .box_rows = (int)g->tile_n),
+                GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
+}
+
+static unsigned gemm_tma(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    return gemm_tma_parts(o, g, out, 1);
+}
+
+static unsigned gemm_split_tma(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    return gemm_tma_parts(o, g, out, 2);
+}
+
 static const struct {
     gk_operation op;
-    unsigned (*args)(const gk_operands *o, gk_arg *out);
+    unsigned (*args)(const gk_operands *o, const gk_geometry *g, gk_arg *out);
     int packed; /* SGEMM on packed, padded operands: the plan copies them around the kernel */
 } contracts[GK_CONTRACT_COUNT] = {
     [GK_CONTRACT_GEMM_DIRECT] = {GK_OP_SGEMM, gemm_direct, 0},
@@ -99,6 +123,8 @@ static const struct {
     [GK_CONTRACT_GEMM_DIRECT_SPLIT] = {GK_OP_SGEMM, gemm_direct_split, 0},
     [GK_CONTRACT_GEMM_DIRECT_STRIDED] = {GK_OP_SGEMM_BATCHED, gemm_direct_strided},
     [GK_CONTRACT_GEMM_SPLIT] = {GK_OP_SGEMM, gemm_direct, 0},
+    [GK_CONTRACT_GEMM_TMA] = {GK_OP_SGEMM, gemm_tma, 0},
+    [GK_CONTRACT_GEMM_SPLIT_TMA] = {GK_OP_SGEMM, gemm_split_tma, 0},
     [GK_CONTRACT_GEMM_BATCHED_SMALL] = {GK_OP_SGEMM_BATCHED, gemm_batched_small},
     [GK_CONTRACT_TRANSPOSE] = {GK_OP_TRANSPOSE, transpose_or_copy},
     [GK_CONTRACT_COPY] = {GK_OP_COPY, transpose_or_copy},
@@ -124,7 +150,7 @@ int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit)
  * transposes), and a batch along the third dimension. */
 void gk_contract_bind(const gk_kernel_def *def, const gk_geometry *g, const gk_operands *o, gk_binding *out)
 {
-    out->arg_count = contracts[def->contract].args(o, out->args);
+    out->arg_count = contracts[def->contract].args(o, g, out->args);
     const size_t batch = o->batch > 1 ? (size_t)o->batch : 1;
     if (def->contract == GK_CONTRACT_GEMM_BATCHED_SMALL) { /* tile_m whole matrices per work-group, 1-D */
         out->dims = 1;

@@ -75,6 +75,11 @@ gemmkit_status gk_plan_add(const gemmkit_context *ctx, gk_plan *plan, const gk_c
     if (step->binding.dims > 2 && !(ctx->ops->caps & GK_CAP_LAUNCH_3D))
         return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "kernel %s: the %s backend launches no 3-D grids",
                        def->name, ctx->ops->name);
+    for (unsigned i = 0; i < step->binding.arg_count; i++)
+        if (step->binding.args[i].kind == GK_ARG_TENSOR_MAP && !(ctx->ops->caps & GK_CAP_TENSOR_MAPS))
+            return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND,
+                           "kernel %s: the %s backend passes no tensor maps (the CUDA backend's)", def->name,
+                           ctx->ops->name);
     plan->count++;
     return GEMMKIT_SUCCESS;
 }

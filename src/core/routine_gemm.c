@@ -166,7 +166,7 @@ static gemmkit_status plan_copies(gemmkit_context *ctx, const gk_config *config,
     return GEMMKIT_SUCCESS;
 }
 
-/* One operand of a kernel on split operands (GK_CONTRACT_GEMM_SPLIT): op(X) (rows x cols, X^T stored when trans)
+/* One operand of a kernel on split operands (GK_CONTRACT_GEMM_SPLIT, _SPLIT_TMA): op(X) (rows x cols, X^T stored when trans)
  * stored transposed when want_trans, in scratch `slot` with a leading dimension of whole float4, its TF32 big
  * parts there and its small parts a matrix further (the split helper: from X itself where it is stored so
  * already, else in place after a transposing copy); *out describes the big parts. */
@@ -199,6 +199,24 @@ static gemmkit_status plan_split(gemmkit_context *ctx, const gk_config *config, 
                        .beta = p->beta, .c = p->c};
     GK_TRY(plan_split_operand(ctx, GK_SCRATCH_A, &p->a, p->trans_a, p->m, p->k, 1, &all.a, plan));
     GK_TRY(plan_split_operand(ctx, GK_SCRATCH_B, &p->b, p->trans_b, p->k, p->n, 0, &all.b, plan));
+    return gk_plan_add(ctx, plan, config, g, &all, 1);
+}
+
+/* The tensor memory accelerator's kernels (GK_CONTRACT_GEMM_TMA): op(A) as A^T and B, K contiguous with 16-byte
+ * aligned columns, copied so first where the caller's are not, whether the kernel was named or chosen: it reads
+ * no other layout. */
+static gemmkit_status plan_tma(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
+                               const gk_sgemm_problem *p, gk_plan *plan)
+{
+    gk_operands all = {.m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b,
+                       .alpha = p->alpha, .beta = p->beta, .a = p->a, .b = p->b, .c = p->c};
+    GK_TRY(plan_copy(ctx, GK_SCRATCH_A, &all.a, &all.trans_a, p->m, p->k, 1, plan));
+    GK_TRY(plan_copy(ctx, GK_SCRATCH_B, &all.b, &all.trans_b, p->k, p->n, 0, plan));
+    if (!all.trans_a || all.trans_b || !gk_matrix_float4_columns(&all.a) || !gk_matrix_float4_columns(&all.b))
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW,
+                       "kernel %s reads A and B K-contiguous with aligned columns: their copies (%lld x %lld and "
+                       "%lld x %lld, leading dimensions rounded up to 4) would pass 2^31-1 elements",
+                       config->def->name, (long long)p->k, (long long)p->m, (long long)p->k, (long long)p->n);
     return gk_plan_add(ctx, plan, config, g, &all, 1);
 }
 
@@ -305,7 +323,9 @@ static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *op
         const gk_operands scale = {.m = p->m, .n = p->n, .beta = p->beta, .c = p->c};
         return gk_plan_add_helper(ctx, plan, GK_HELPER_SCALE, &scale, 0);
     }
-    if (config.def->contract == GK_CONTRACT_GEMM_SPLIT) return plan_split(ctx, &config, &g, p, plan);
+    if (config.def->contract == GK_CONTRACT_GEMM_SPLIT || config.def->contract == GK_CONTRACT_GEMM_SPLIT_TMA)
+        return plan_split(ctx, &config, &g, p, plan);
+    if (config.def->contract == GK_CONTRACT_GEMM_TMA) return plan_tma(ctx, &config, &g, p, plan);
     const int direct = config.def->contract == GK_CONTRACT_GEMM_DIRECT,
               direct_split = config.def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT;
     if (!direct && !direct_split) return plan_packed(ctx, &config, &g, p, plan);

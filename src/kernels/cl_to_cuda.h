@@ -38,7 +38,8 @@
 // for float2/float4/float8 pointers); gk_shfl(v, lane, width) and the pre-Volta
 // spellings __shfl/__shfl_up/__shfl_down/__shfl_xor (all 32 lanes active);
 // make_float2/4 and make_int2/4 build the types above. Every other CUDA
-// built-in (threadIdx, __syncwarp, atomics, ...) is available as usual.
+// built-in (threadIdx, __syncwarp, atomics, ...) is available as usual. GK_TENSOR_MAP
+// declares a tensor-map argument (CUDA-only kernels: below).
 
 #ifndef GK_CL_TO_CUDA_H
 #define GK_CL_TO_CUDA_H
@@ -425,6 +426,13 @@ template <typename T> __device__ __forceinline__ T __shfl_xor(T v, int mask, int
 // turned into these by the source pass: as macros they would break CUDA's
 // own __global__/__shared__/__constant__, which expand to those words.
 #define __kernel extern "C" __global__
+// A tensor map (CUDA's CUtensorMap: 128 opaque bytes, 64-byte aligned) as a
+// kernel argument, by value, read in place by cp.async.bulk.tensor: CUDA-only
+// kernels (xgemm_wgmma_tma.cl; the argument kind GK_ARG_TENSOR_MAP).
+struct __align__(64) gk_tensor_map {
+    unsigned long long opaque[16];
+};
+#define GK_TENSOR_MAP const __grid_constant__ gk_tensor_map
 #define __global
 #define __local __shared__
 #define __constant const

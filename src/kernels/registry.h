@@ -48,6 +48,15 @@ typedef enum gk_contract {
      * dimension a multiple of 4, the big parts at the offset and the small parts a matrix further
      * (A + offA + M*lda, B + offB + N*ldb); TRANS_A = 1, TRANS_B = 0 (xgemm-wgmma-3xtf32-split). */
     GK_CONTRACT_GEMM_SPLIT,
+    /* The tensor memory accelerator's kernels (CUDA, GK_CAP_TENSOR_MAPS): op(A) as A^T (K x M, K contiguous)
+     * and B (K x N), each with 16-byte aligned columns (offset and leading dimension whole float4; the plan
+     * copies an operand that is not so), as tensor maps (gk_tensor_view: boxes of 32 k by tile_m rows of A^T,
+     * tile_n of B):
+     *   (M, N, K, alpha, mapA, mapB, beta, C, offC, ldc). */
+    GK_CONTRACT_GEMM_TMA,
+    /* The same on operands split by the plan (GK_CONTRACT_GEMM_SPLIT's layout): each map's second part the
+     * small parts, a matrix (M lda, N ldb) further. */
+    GK_CONTRACT_GEMM_SPLIT_TMA,
     /* The same batch with several whole matrices per work-group (tiny matrices): tile_m of the
      * registry geometry is the matrices per work-group, the grid is 1-D over the batch:
      *   (batch, M, N, K, alpha, A, offA, lda, strideA, B, offB, ldb, strideB, beta, C, offC, ldc, strideC). */

@@ -65,6 +65,20 @@
 #define WG_3XTF32_TILE_CONSTRAINTS                                                                                \
     "WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16", "TSK == 32", "(TSK * NI) % (64 * WARPS_M) == 0"
 
+/* The wgmma kernel whose operands the tensor memory accelerator copies (library/xgemm_wgmma_tma.cl, sm_90a, CUDA
+ * only): WARPS_M / 4 consumer warpgroups of 64 rows and one producer warpgroup; a ring of STAGES slots of
+ * (SPLIT + 1) x TSK x (TSM + TSN) floats (big and small parts with SPLIT), 1024 bytes to align the swizzle and 128
+ * for the mbarriers. */
+#define WG_TMA_LOCAL_BYTES "STAGES * (SPLIT + 1) * TSK * (WARPS_M*16 + NI*8) * 4 + 1024 + 128"
+#define WG_TMA_CONSTRAINTS                                                                                        \
+    "WARPS_M == 4 || WARPS_M == 8", "TSK == 32 || TSK == 64", "STAGES >= 2 && STAGES <= 8",                     \
+        "SWIZZLE >= 1 && SWIZZLE <= 64", WG_TMA_LOCAL_BYTES WG_LOCAL_LIMIT
+#define WG_TMA_GEOMETRY                                                                                           \
+    .source = "library/xgemm_wgmma_tma.cl", .function = "gk_xgemm_wgmma_tma",                                    \
+    .local_x = "WARPS_M*32 + 128", .local_y = "1", /* and the producer warpgroup */                              \
+    .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1", .local_mem_bytes = WG_TMA_LOCAL_BYTES,            \
+    .flags = GK_FLAG_DYNAMIC_LOCAL, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90
+
 static const gk_kernel_def kernels[] = {
     {
         .name = "xgemm-3xtf32",
@@ -191,6 +205,44 @@ static const gk_kernel_def kernels[] = {
         .constraints = {WG_CONSTRAINTS, "SPLIT == 0", "PIPE == 0 || TSK == 32 || NI <= 16"},
         WG_GEOMETRY,
         .math = GK_MATH_TF32,
+    },
+    {
+        /* No problem defines: the contract's operands are K-contiguous and aligned (the plan copies them so). */
+        .name = "xgemm-wgmma-tf32-tma",
+        .contract = GK_CONTRACT_GEMM_TMA,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 27,
+        .summary = "wgmma in TF32 (math tf32) on tiles the tensor memory accelerator copies under a producer "
+                   "warpgroup: the consumers only multiply",
+        .params = {{"WARPS_M", 8, "4,8", "consumer warps along M (4 per warpgroup of 64 rows)"},
+                   {"NI", 32, "8,16,32", "n8 tiles per warp: the instruction's N / 8 (64, 128, 256)"},
+                   {"TSK", 32, "32,64", "K per slot (whole 32-k swizzle atoms)"},
+                   {"STAGES", 4, "3,4,5", "slots in the ring"},
+                   {"SWIZZLE", 16, "1,8,16", "tile rows per band of the work-group order (1: plain)"},
+                   {"SPLIT", 0, "0", "1xTF32 (this row: always 0)"}},
+        .constraints = {WG_TMA_CONSTRAINTS, "NI == 8 || NI == 16 || NI == 32", "SPLIT == 0"},
+        WG_TMA_GEOMETRY,
+        .math = GK_MATH_TF32,
+    },
+    {
+        /* On operands split by the plan (as xgemm-wgmma-3xtf32-split's): big and small boxes of both per slot. */
+        .name = "xgemm-wgmma-3xtf32-split-tma",
+        .contract = GK_CONTRACT_GEMM_SPLIT_TMA,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 28,
+        .summary = "xgemm-wgmma-3xtf32-split (math 3xtf32) on tiles the tensor memory accelerator copies under a "
+                   "producer warpgroup",
+        .params = {{"WARPS_M", 8, "4,8", "consumer warps along M (4 per warpgroup of 64 rows)"},
+                   {"NI", 16, "8,16", "n8 tiles per warp: the instruction's N / 8 (64, 128)"},
+                   {"TSK", 32, "32", "K per slot (one 32-k swizzle atom)"},
+                   {"STAGES", 3, "2,3,4", "slots in the ring"},
+                   {"SUM_TILES", 2, "2,4", "K tiles per partial sum in the tensor cores before fp32"},
+                   {"SWIZZLE", 8, "1,8,16", "tile rows per band of the work-group order (1: plain)"},
+                   {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"}},
+        /* registers: sums and partials, 2 x 4 NI a work-item */
+        .constraints = {WG_TMA_CONSTRAINTS, "NI == 8 || NI == 16", "SUM_TILES == 2 || SUM_TILES == 4", "SPLIT == 1"},
+        WG_TMA_GEOMETRY,
+        .math = GK_MATH_3XTF32,
     },
 };
 

@@ -258,6 +258,8 @@ gk_runner *gk_runner_gemmkit_host(gemmkit_context *ctx);
 /* Where the library sends that call for the case: "host-blas" when it routes
  * it to the CPU BLAS, else NULL (the device, through its staging buffers). */
 const char *gk_host_call_route(gemmkit_context *ctx, const gk_sgemm_case *c);
+/* The kernel the library's policy picks for the case (its shape, orientation and the context's math mode). */
+const char *gk_case_default_kernel(gemmkit_context *ctx, const gk_sgemm_case *c);
 
 /* Peers, found at run time with dlopen. Each appends its runners (at most
  * `max`) and fills `info`; returns how many it appended. */

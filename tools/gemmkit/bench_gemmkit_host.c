@@ -15,15 +15,30 @@ typedef struct host_call_state {
     gemmkit_context *ctx;
 } host_call_state;
 
-const char *gk_host_call_route(gemmkit_context *ctx, const gk_sgemm_case *c)
+/* The case as the library sees it (column-major, its transposes), with placeholder pointers: the decisions below
+ * read the shape and orientation only. */
+static int case_problem(const gk_sgemm_case *c, gk_sgemm_problem *p)
 {
-    /* Placeholder pointers: the decision reads the shape only. */
     static float probe;
     const gk_gemm_call call = {c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, c->alpha, c->beta,
                                &probe, &probe, &probe, 0, 0, 0, c->lda, c->ldb, c->ldc};
+    return gk_sgemm_prepare(&call, p) == GEMMKIT_SUCCESS;
+}
+
+const char *gk_host_call_route(gemmkit_context *ctx, const gk_sgemm_case *c)
+{
     gk_sgemm_problem p;
-    if (gk_sgemm_prepare(&call, &p) != GEMMKIT_SUCCESS) return NULL;
+    if (!case_problem(c, &p)) return NULL;
     return gk_sgemm_route_host(NULL, &p, gk_sgemm_route_choice(ctx, &p)) ? "host-blas" : NULL;
+}
+
+const char *gk_case_default_kernel(gemmkit_context *ctx, const gk_sgemm_case *c)
+{
+    gk_sgemm_problem p;
+    if (!case_problem(c, &p)) return NULL;
+    p.math = (gk_math)atomic_load(&ctx->math);
+    const gk_sgemm_choice choice = gk_sgemm_default_kernel_for(ctx, &p);
+    return choice.def ? choice.def->name : NULL;
 }
 
 static int h_run(gk_runner *r, const gk_routine *routine, const gk_case *kase, const int *slots,

@@ -148,25 +148,17 @@ void gk_bench_sgemm(gk_bench_session *s)
             }
             const char *resolved = NULL;
             if (!defs[k] && s->args->batch) resolved = batched_choice(s, size);
-            else if (!defs[k]) {
-                /* Name the kernel the public SGEMM picks for this shape (column-major terms), in the
-                 * context's math mode (bench --math sets it). */
-                int rm = s->args->layout == GEMMKIT_ROW_MAJOR;
-                gk_sgemm_choice d = gk_sgemm_default_kernel_math(s->ctx, rm ? size->n : size->m, rm ? size->m : size->n,
-                                                                 size->k, (gk_math)atomic_load(&s->ctx->math));
-                resolved = d.def ? d.def->name : NULL;
-            }
+            else if (!defs[k]) /* the kernel the public SGEMM picks for this case, in the context's math mode
+                                  (bench --math sets it) */
+                resolved = gk_case_default_kernel(s->ctx, &kase.gemm);
             gk_bench_measure(s, kernels[k], &in, resolved);
             note_bandwidth(s);
         }
         if (host_call) {
             const char *route = gk_host_call_route(s->ctx, &kase.gemm);
-            const int rm = s->args->layout == GEMMKIT_ROW_MAJOR;
-            gk_sgemm_choice d = gk_sgemm_default_kernel_math(s->ctx, rm ? size->n : size->m, rm ? size->m : size->n,
-                                                             size->k, (gk_math)atomic_load(&s->ctx->math));
             /* Routed, the library reports the CPU BLAS call's wall time as its kernel and call times. */
             host_call->wall_clock = route != NULL;
-            gk_bench_measure(s, host_call, &in, route ? route : d.def ? d.def->name : NULL);
+            gk_bench_measure(s, host_call, &in, route ? route : gk_case_default_kernel(s->ctx, &kase.gemm));
         }
         for (int p = 0; p < s->peer_count; p++)
             if (gk_runner_runs(s->peers[p], routine)) {

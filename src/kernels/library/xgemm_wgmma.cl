@@ -195,12 +195,9 @@
 #error "PRODUCER: PIPE must be 0"
 #endif
 
-#define HELPER static inline __attribute__((always_inline))
+#include "wgmma.h" // HELPER, LOCAL_ADDRESS, WGMMA*, phase_*, tile_descriptor, K_STEP, A_STEP, B_STEP
 
-// ---- PTX ----------------------------------------------------------------
-// The 32-bit shared-window address (cp.async and matrix descriptors take it).
-#define LOCAL_ADDRESS(p) ((uint)__cvta_generic_to_shared(p))
-// Copies of `bytes` (0..size) bytes, the rest of `size` zero-filled.
+// cp.async: copies of `bytes` (0..size) bytes, the rest of `size` zero-filled.
 #define COPY16(dst, src, bytes)                                                                                 \
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(LOCAL_ADDRESS(dst)), "l"(src), "r"(bytes) \
                  : "memory")
@@ -209,115 +206,6 @@
                  : "memory")
 #define COPY_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
 #define COPY_WAIT(n) asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory") // n: a constant expression
-#define WGMMA_FENCE() asm volatile("wgmma.fence.sync.aligned;" ::: "memory")
-#define WGMMA_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
-#define WGMMA_WAIT_(n) asm volatile("wgmma.wait_group.sync.aligned " #n ";" ::: "memory")
-#define WGMMA_WAIT(n) WGMMA_WAIT_(n) // until at most n groups of this warpgroup run
-// Local stores made visible to the tensor cores' (the async proxy's) reads.
-#define FENCE_PROXY_ASYNC() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
-
-// mbarriers in local memory (PTX ISA, "Parallel Synchronization and
-// Communication Instructions: mbarrier"): each of `count` work-items arrives
-// once per phase (release), and waits for a phase by its parity (acquire).
-HELPER void phase_init(__local ulong* bar, const int count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(LOCAL_ADDRESS(bar)), "r"(count) : "memory");
-}
-HELPER void phase_arrive(__local ulong* bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(LOCAL_ADDRESS(bar)) : "memory");
-}
-HELPER int phase_done(__local ulong* bar, const int parity)
-{
-    uint done;
-    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-                 : "=r"(done)
-                 : "r"(LOCAL_ADDRESS(bar)), "r"(parity)
-                 : "memory");
-    return done;
-}
-HELPER void phase_wait(__local ulong* bar, const int parity)
-{
-    while (!phase_done(bar, parity)) {
-    }
-}
-
-// The accumulator operands: "%0, %1, ..." in tens, and a "+f" per register.
-#define P10(t) "%" #t "0, %" #t "1, %" #t "2, %" #t "3, %" #t "4, %" #t "5, %" #t "6, %" #t "7, %" #t "8, %" #t "9, "
-#define F4(d, j) "+f"((d)[j][0]), "+f"((d)[j][1]), "+f"((d)[j][2]), "+f"((d)[j][3])
-#define F32(d, j) F4(d, j), F4(d, j + 1), F4(d, j + 2), F4(d, j + 3), F4(d, j + 4), F4(d, j + 5), F4(d, j + 6), F4(d, j + 7)
-#if NI == 8
-#define WG_N "64"
-#define WG_OPERANDS "{" P10() P10(1) P10(2) "%30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1;\n"
-#define WG_SCALE "%37"
-#define WG_SS_OPERANDS "{" P10() P10(1) P10(2) "%30, %31}, %32, %33, p, 1, 1;\n"
-#define WG_SS_SCALE "%34"
-#define WG_D(d) F32(d, 0)
-#elif NI == 16
-#define WG_N "128"
-#define WG_OPERANDS "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) "%60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1;\n"
-#define WG_SCALE "%69"
-#define WG_SS_OPERANDS "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) "%60, %61, %62, %63}, %64, %65, p, 1, 1;\n"
-#define WG_SS_SCALE "%66"
-#define WG_D(d) F32(d, 0), F32(d, 8)
-#elif NI == 32
-#define WG_N "256"
-#define WG_OPERANDS                                                                                             \
-    "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) P10(6) P10(7) P10(8) P10(9) P10(10) P10(11)                   \
-    "%120, %121, %122, %123, %124, %125, %126, %127}, {%128, %129, %130, %131}, %132, p, 1, 1;\n"
-#define WG_SCALE "%133"
-#define WG_SS_OPERANDS                                                                                          \
-    "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) P10(6) P10(7) P10(8) P10(9) P10(10) P10(11)                   \
-    "%120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\n"
-#define WG_SS_SCALE "%130"
-#define WG_D(d) F32(d, 0), F32(d, 8), F32(d, 16), F32(d, 24)
-#else
-#error "NI must be 8, 16 or 32 (wgmma N = 64, 128, 256)"
-#endif
-// d (this warp's NI m16n8 tiles) = a (a 16 x 8 fragment, 4 registers) * the
-// 8 x TSN of B at descriptor desc, plus d unless scale_d is 0. Asynchronous
-// until WGMMA_WAIT covers it.
-#define WGMMA(d, a, desc, scale_d)                                                                             \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " WG_SCALE ", 0;\n"                                        \
-                 "wgmma.mma_async.sync.aligned.m64n" WG_N "k8.f32.tf32.tf32 " WG_OPERANDS "}\n"               \
-                 : WG_D(d)                                                                                    \
-                 : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale_d))
-// The same with A's 64 x 8 from local memory too, at descriptor adesc (A_DESC).
-#define WGMMA_SS(d, adesc, bdesc, scale_d)                                                                     \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " WG_SS_SCALE ", 0;\n"                                     \
-                 "wgmma.mma_async.sync.aligned.m64n" WG_N "k8.f32.tf32.tf32 " WG_SS_OPERANDS "}\n"            \
-                 : WG_D(d)                                                                                    \
-                 : "l"(adesc), "l"(bdesc), "r"(scale_d))
-
-// Keeps the compiler from reading accumulators before WGMMA_WAIT.
-HELPER void fence_registers(float (*d)[4])
-{
-    #pragma unroll
-    for (int j = 0; j < NI; j++)
-        #pragma unroll
-        for (int q = 0; q < 4; q++) asm volatile("" : "+f"(d[j][q])::"memory");
-}
-
-// acc += part, once the wgmmas that wrote part are waited for.
-HELPER void add_partial(float (*acc)[4], float (*part)[4])
-{
-    fence_registers(part);
-    #pragma unroll
-    for (int j = 0; j < NI; j++)
-        #pragma unroll
-        for (int q = 0; q < 4; q++) acc[j][q] += part[j][q];
-}
-
-// Descriptor of a tile in the swizzled layout (header): 128-byte swizzle
-// (mode 1), SBO 1024 bytes, LBO unused there (1).
-HELPER ulong tile_descriptor(const __local float* tile)
-{
-    return (ulong)((LOCAL_ADDRESS(tile) & 0x3FFFF) >> 4) | (1ul << 16) | ((ulong)(1024 >> 4) << 32) | (1ul << 62);
-}
-// The k8 step kk of a tile of ROWS rows from its descriptor, in 16-byte units.
-#define K_STEP(kk, ROWS) ((ulong)(((kk) / 4) * (ROWS) * 8 + ((kk) % 4) * 2))
-#define B_STEP(kk) K_STEP(kk, TSN)
-#define A_STEP(kk) K_STEP(kk, TSM)
 
 // ---- TF32 rounding --------------------------------------------------------
 #include "tf32.h" // tf32_bits, tf32_of, split_tf32, load4_checked, store_m16n8
@@ -768,23 +656,12 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
             const int tile = first + i, s = tile % STAGES;
             if (tile < tiles) {
 #if WGS == 2 && SPLIT
-                if (tile == 0 && wg == 1) asm volatile("bar.sync 1, 256;" ::: "memory"); // as below (no A_DESC)
+                STAGGER_WAIT(tile, wg); // as below (no A_DESC)
 #endif
                 phase_wait(ready + s, (tile / STAGES) & 1);
-                const ulong a_big = tile_descriptor(A_STAGE(s) + A_AT(wm_desc, 0));
-                const ulong a_small = tile_descriptor(A_SMALL(s) + A_AT(wm_desc, 0));
-                const ulong b_big = tile_descriptor(B_STAGE(s)), b_small = tile_descriptor(B_SMALL(s));
-                WGMMA_FENCE();
-                #pragma unroll
-                for (int kk = 0; kk < TSK / 8; kk++) {
-#if SPLIT
-                    WGMMA_SS(SUM, a_small + A_STEP(kk), b_big + B_STEP(kk), i + kk);
-                    WGMMA_SS(SUM, a_big + A_STEP(kk), b_small + B_STEP(kk), 1);
-#endif
-                    WGMMA_SS(SUM, a_big + A_STEP(kk), b_big + B_STEP(kk), 1);
-                }
-                WGMMA_COMMIT();
-                (void)a_small;
+                wgmma_tile_ss(SUM, tile_descriptor(A_STAGE(s) + A_AT(wm_desc, 0)),
+                              tile_descriptor(A_SMALL(s) + A_AT(wm_desc, 0)), tile_descriptor(B_STAGE(s)),
+                              tile_descriptor(B_SMALL(s)), SPLIT ? i : 1, SPLIT);
 
                 WGMMA_WAIT(1); // tile - 1's
                 if (tile > 0) phase_arrive(free_slot + (tile - 1) % STAGES);
@@ -809,7 +686,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
                 COPY_COMMIT();
 #endif
 #if WGS == 2 && SPLIT
-                if (tile == 0 && wg == 0) asm volatile("bar.arrive 1, 256;" ::: "memory");
+                STAGGER_ARRIVE(tile, wg);
 #endif
             }
         }
@@ -906,12 +783,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
     for (int tile = 0; tile < tiles; tile++) {
         const int s = tile % STAGES;
 #if WGS == 2 && SPLIT
-        // 3xTF32: the second warpgroup starts when the first has its first
-        // tile's products: out of step, one's wgmmas run while the other
-        // drains and adds its partial (named barrier 1: the first arrives, the
-        // second waits). H200, 8192^3: 88.8 -> 91.6 TFLOPS; TF32 without it
-        // (256 against 250).
-        if (tile == 0 && wg == 1) asm volatile("bar.sync 1, 256;" ::: "memory");
+        STAGGER_WAIT(tile, wg); // wgmma.h (TF32 without it: 256 against 250 TFLOPS)
 #endif
         phase_wait(ready + s, (tile / STAGES) & 1);
         load_fragments(A_STAGE(s), a_big, a_small, wm0 + g, t);
@@ -957,7 +829,7 @@ void gk_xgemm_wgmma(const int M, const int N, const int K, const float alpha,
 #undef SUM
         if (tile + 1 < tiles) phase_arrive(free_slot + s);
 #if WGS == 2 && SPLIT
-        if (tile == 0 && wg == 0) asm volatile("bar.arrive 1, 256;" ::: "memory");
+        STAGGER_ARRIVE(tile, wg);
 #endif
     }
 
