@@ -210,7 +210,9 @@ static void test_dynamic_local_memory(void **state)
 
 /* 3xTF32 on the stand-in H200 (sm_90, 132 SMs) by policy: where 128 x 128 tiles make under two waves and K is
  * at least 1024, the wgmma kernel's split-K build over the slice count whose waves cost least
- * (gk_sgemm_splits_by_waves), then the reduction; from two waves on, the kernel alone. */
+ * (gk_sgemm_splits_by_waves), then the reduction; from two waves on, the kernel alone. By name, the TMA kernel's
+ * split-K build on split operands takes the same count: A's transposing copy, the two splits, the kernel over
+ * the slices, the reduction. */
 static void test_3xtf32_split_by_waves(void **state)
 {
     (void)state;
@@ -223,31 +225,30 @@ static void test_3xtf32_split_by_waves(void **state)
     } cases[] = {
         {1024, 2}, /* 64 tiles: one wave of halves */
         {1500, 3}, /* 144 tiles: 4 waves of thirds (1.33 tiles' time) against 2 whole, 3 halves, 5 quarters */
-        {2000, 0}, /* 256 tiles: two waves, no better split (from 2048^3 the kernel on split operands runs) */
+        {2000, 0}, /* 256 tiles: two waves, no better split (from 2048^3 the TMA kernel on split operands runs) */
     };
-    const gemmkit_options options = {.math = GEMMKIT_MATH_3XTF32};
+    gemmkit_options options = {.math = GEMMKIT_MATH_3XTF32};
     mock->expected_params = 0; /* the launches' parameters are not read here */
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const int64_t n = cases[i].n, tiles = (n + 127) / 128;
-        gemmkit_buffer *d = NULL;
-        assert_int_equal(gemmkit_buffer_create(ctx, (size_t)(n * n), &d), GEMMKIT_SUCCESS);
-        const int launches = mock->launches;
-        const gemmkit_status status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
-                                                            GEMMKIT_NO_TRANS, n, n, n, 1.0f, d, 0, n, d, 0, n, 0.0f, d,
-                                                            0, n);
-        if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
-        const mock_launch *kernel = &mock->recent[launches % MOCK_RECENT];
-        assert_string_equal(kernel->function, "gk_xgemm_wgmma");
-        assert_int_equal(kernel->grid[0] * kernel->grid[1], tiles * tiles);
-        if (cases[i].slices) {
-            assert_int_equal(mock->launches, launches + 2);
-            assert_int_equal(kernel->grid[2], cases[i].slices);
-            assert_non_null(strstr(mock->recent[(launches + 1) % MOCK_RECENT].function, "reduce"));
-        } else {
-            assert_int_equal(mock->launches, launches + 1);
-            assert_int_equal(kernel->grid[2], 1);
+    for (int named = 0; named < 2; named++) {
+        options.kernel = named ? "xgemm-wgmma-3xtf32-split-tma-splitk" : NULL;
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            const int64_t n = cases[i].n, tiles = (n + 127) / 128;
+            gemmkit_buffer *d = NULL;
+            assert_int_equal(gemmkit_buffer_create(ctx, (size_t)(n * n), &d), GEMMKIT_SUCCESS);
+            const int launches = mock->launches, kernel_at = launches + (named ? 3 : 0);
+            const gemmkit_status status = gemmkit_sgemm_buffers(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
+                                                                GEMMKIT_NO_TRANS, n, n, n, 1.0f, d, 0, n, d, 0, n, 0.0f,
+                                                                d, 0, n);
+            if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+            const mock_launch *kernel = &mock->recent[kernel_at % MOCK_RECENT];
+            assert_string_equal(kernel->function, named ? "gk_xgemm_wgmma_tma" : "gk_xgemm_wgmma");
+            assert_int_equal(kernel->grid[0] * kernel->grid[1], tiles * tiles);
+            /* named, the split-K build runs as such even over one slice */
+            assert_int_equal(mock->launches, kernel_at + 1 + (cases[i].slices || named));
+            assert_int_equal(kernel->grid[2], cases[i].slices ? cases[i].slices : 1);
+            if (cases[i].slices || named) assert_non_null(strstr(mock->last.function, "reduce"));
+            gemmkit_buffer_destroy(d);
         }
-        gemmkit_buffer_destroy(d);
     }
     gemmkit_context_destroy(ctx);
 }

@@ -89,16 +89,17 @@ static unsigned reduce(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 
 /* The tensor-memory-accelerator kernels' operands: op(A) as A^T and B, K contiguous, in boxes of 32 k by the
  * tile's rows; `parts` matrices each (2: big and small parts, a matrix apart, as the split step leaves them). */
+#define MAP_A(count)                                                                                      \
+    GK_TENSOR_MAP(.mem = o->a.mem, .offset = (int64_t)o->a.offset, .ld = o->a.ld, .part_stride = o->m * o->a.ld, \
+                  .inner = o->k, .rows = o->m, .parts = (count), .box_rows = (int)g->tile_m)
+#define MAP_B(count)                                                                                      \
+    GK_TENSOR_MAP(.mem = o->b.mem, .offset = (int64_t)o->b.offset, .ld = o->b.ld, .part_stride = o->n * o->b.ld, \
+                  .inner = o->k, .rows = o->n, .parts = (count), .box_rows = (int)g->tile_n)
+
 static unsigned gemm_tma_parts(const gk_operands *o, const gk_geometry *g, gk_arg *out, int parts)
 {
-    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha),
-                GK_TENSOR_MAP(.mem = o->a.mem, .offset = (int64_t)o->a.offset, .ld = o->a.ld,
-                              .part_stride = o->m * o->a.ld, .inner = o->k, .rows = o->m, .parts = parts,
-                              .box_rows = (int)g->tile_m),
-                GK_TENSOR_MAP(.mem = o->b.mem, .offset = (int64_t)o->b.offset, .ld = o->b.ld,
-                              .part_stride = o->n * o->b.ld, .inner = o->k, .rows = o->n, .parts = parts,
-                              .box_rows = (int)g->tile_n),
-                GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_FLOAT(o->alpha), MAP_A(parts), MAP_B(parts), GK_FLOAT(o->beta),
+                GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
 }
 
 static unsigned gemm_tma(const gk_operands *o, const gk_geometry *g, gk_arg *out)
@@ -109,6 +110,12 @@ static unsigned gemm_tma(const gk_operands *o, const gk_geometry *g, gk_arg *out
 static unsigned gemm_split_tma(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     return gemm_tma_parts(o, g, out, 2);
+}
+
+static unsigned gemm_split_tma_k(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), I(o->k_slice), MAP_A(2), MAP_B(2), GK_MEM(o->c.mem), I(o->c.ld),
+                I(o->stride_c));
 }
 
 static const struct {
@@ -125,6 +132,7 @@ static const struct {
     [GK_CONTRACT_GEMM_SPLIT] = {GK_OP_SGEMM, gemm_direct, 0},
     [GK_CONTRACT_GEMM_TMA] = {GK_OP_SGEMM, gemm_tma, 0},
     [GK_CONTRACT_GEMM_SPLIT_TMA] = {GK_OP_SGEMM, gemm_split_tma, 0},
+    [GK_CONTRACT_GEMM_SPLIT_TMA_K] = {GK_OP_SGEMM, gemm_split_tma_k, 0},
     [GK_CONTRACT_GEMM_BATCHED_SMALL] = {GK_OP_SGEMM_BATCHED, gemm_batched_small},
     [GK_CONTRACT_TRANSPOSE] = {GK_OP_TRANSPOSE, transpose_or_copy},
     [GK_CONTRACT_COPY] = {GK_OP_COPY, transpose_or_copy},

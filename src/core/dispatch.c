@@ -128,7 +128,8 @@ static int variant_variables(const gk_policy_rule *rule, int64_t *values, void *
 /* Contracts that run split-K (K-slices along the grid's third dimension, then a reduction). */
 static int splits_k(gk_contract contract)
 {
-    return contract == GK_CONTRACT_GEMM_PACKED_BT_STRIDED || contract == GK_CONTRACT_GEMM_DIRECT_SPLIT;
+    return contract == GK_CONTRACT_GEMM_PACKED_BT_STRIDED || contract == GK_CONTRACT_GEMM_DIRECT_SPLIT ||
+           contract == GK_CONTRACT_GEMM_SPLIT_TMA_K;
 }
 
 /* The split-K kernel def with the chosen configuration's values for the

@@ -191,7 +191,11 @@ static gemmkit_status plan_split_operand(gemmkit_context *ctx, int slot, const g
     return gk_plan_add_helper(ctx, plan, GK_HELPER_SPLIT, &split, 0);
 }
 
-/* 3xTF32 on split operands: A as A^T and B, both K-contiguous, split, then the kernel. */
+static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
+                                        const gk_sgemm_problem *p, const gk_operands *operands, gk_plan *plan);
+
+/* 3xTF32 on split operands: A as A^T and B, both K-contiguous, split, then the kernel (over K-slices and the
+ * reduction for GK_CONTRACT_GEMM_SPLIT_TMA_K). */
 static gemmkit_status plan_split(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
                                  const gk_sgemm_problem *p, gk_plan *plan)
 {
@@ -199,6 +203,7 @@ static gemmkit_status plan_split(gemmkit_context *ctx, const gk_config *config, 
                        .beta = p->beta, .c = p->c};
     GK_TRY(plan_split_operand(ctx, GK_SCRATCH_A, &p->a, p->trans_a, p->m, p->k, 1, &all.a, plan));
     GK_TRY(plan_split_operand(ctx, GK_SCRATCH_B, &p->b, p->trans_b, p->k, p->n, 0, &all.b, plan));
+    if (config->def->contract == GK_CONTRACT_GEMM_SPLIT_TMA_K) return plan_direct_split(ctx, config, g, p, &all, plan);
     return gk_plan_add(ctx, plan, config, g, &all, 1);
 }
 
@@ -288,7 +293,7 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
     return gk_plan_add_helper(ctx, plan, splits > 1 ? reduce_helper(p) : GK_HELPER_UNPACK, &unpack, 0);
 }
 
-/* Split-K on the operands as stored: slice z of K into partial z (m x n, leading dimension m rounded up to 4
+/* Split-K on the operands as stored (or as split, GK_CONTRACT_GEMM_SPLIT_TMA_K): slice z of K into partial z (m x n, leading dimension m rounded up to 4
  * floats, so that the kernel stores whole float4), then the reduction applies alpha and beta. */
 static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
                                         const gk_sgemm_problem *p, const gk_operands *operands, gk_plan *plan)
@@ -323,7 +328,8 @@ static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *op
         const gk_operands scale = {.m = p->m, .n = p->n, .beta = p->beta, .c = p->c};
         return gk_plan_add_helper(ctx, plan, GK_HELPER_SCALE, &scale, 0);
     }
-    if (config.def->contract == GK_CONTRACT_GEMM_SPLIT || config.def->contract == GK_CONTRACT_GEMM_SPLIT_TMA)
+    if (config.def->contract == GK_CONTRACT_GEMM_SPLIT || config.def->contract == GK_CONTRACT_GEMM_SPLIT_TMA ||
+        config.def->contract == GK_CONTRACT_GEMM_SPLIT_TMA_K)
         return plan_split(ctx, &config, &g, p, plan);
     if (config.def->contract == GK_CONTRACT_GEMM_TMA) return plan_tma(ctx, &config, &g, p, plan);
     const int direct = config.def->contract == GK_CONTRACT_GEMM_DIRECT,

@@ -57,6 +57,10 @@ typedef enum gk_contract {
     /* The same on operands split by the plan (GK_CONTRACT_GEMM_SPLIT's layout): each map's second part the
      * small parts, a matrix (M lda, N ldb) further. */
     GK_CONTRACT_GEMM_SPLIT_TMA,
+    /* GK_CONTRACT_GEMM_SPLIT_TMA over K-slices (as GK_CONTRACT_GEMM_DIRECT_SPLIT): work-group z multiplies
+     * the K-slice [z*kslice, min(K, (z+1)*kslice)) into partial z, P + z*strideP:
+     *   (M, N, K, kslice, mapA, mapB, P, ldp, strideP). */
+    GK_CONTRACT_GEMM_SPLIT_TMA_K,
     /* The same batch with several whole matrices per work-group (tiny matrices): tile_m of the
      * registry geometry is the matrices per work-group, the grid is 1-D over the batch:
      *   (batch, M, N, K, alpha, A, offA, lda, strideA, B, offB, ldb, strideB, beta, C, offC, ldc, strideC). */

@@ -73,11 +73,12 @@
 #define WG_TMA_CONSTRAINTS                                                                                        \
     "WARPS_M == 4 || WARPS_M == 8", "TSK == 32 || TSK == 64", "STAGES >= 2 && STAGES <= 8",                     \
         "SWIZZLE >= 1 && SWIZZLE <= 64", WG_TMA_LOCAL_BYTES WG_LOCAL_LIMIT
-#define WG_TMA_GEOMETRY                                                                                           \
+#define WG_TMA_GEOMETRY_FLAGS(extra)                                                                              \
     .source = "library/xgemm_wgmma_tma.cl", .function = "gk_xgemm_wgmma_tma",                                    \
     .local_x = "WARPS_M*32 + 128", .local_y = "1", /* and the producer warpgroup */                              \
     .tile_m = "WARPS_M*16", .tile_n = "NI*8", .k_multiple = "1", .local_mem_bytes = WG_TMA_LOCAL_BYTES,            \
-    .flags = GK_FLAG_DYNAMIC_LOCAL, .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90
+    .flags = GK_FLAG_DYNAMIC_LOCAL | (extra), .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90
+#define WG_TMA_GEOMETRY WG_TMA_GEOMETRY_FLAGS(0)
 
 static const gk_kernel_def kernels[] = {
     {
@@ -242,6 +243,29 @@ static const gk_kernel_def kernels[] = {
         /* registers: sums and partials, 2 x 4 NI a work-item */
         .constraints = {WG_TMA_CONSTRAINTS, "NI == 8 || NI == 16", "SUM_TILES == 2 || SUM_TILES == 4", "SPLIT == 1"},
         WG_TMA_GEOMETRY,
+        .math = GK_MATH_3XTF32,
+    },
+    {
+        /* Its split-K build (SPLITK; the policy's split step gives it the chosen line's tiles and the slice count by
+         * waves, as xgemm-wgmma-3xtf32-splitk's): for tile counts that leave SMs idle. */
+        .name = "xgemm-wgmma-3xtf32-split-tma-splitk",
+        .contract = GK_CONTRACT_GEMM_SPLIT_TMA_K,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 29,
+        .summary = "xgemm-wgmma-3xtf32-split-tma over SPLITS slices of K (grid z = slice) into partials, then a "
+                   "reduction (math 3xtf32)",
+        .params = {{"WARPS_M", 8, "4,8", "consumer warps along M (4 per warpgroup of 64 rows)"},
+                   {"NI", 16, "8,16", "n8 tiles per warp: the instruction's N / 8 (64, 128)"},
+                   {"TSK", 32, "32", "K per slot (one 32-k swizzle atom)"},
+                   {"STAGES", 3, "2,3,4", "slots in the ring"},
+                   {"SUM_TILES", 2, "2,4", "K tiles per partial sum in the tensor cores before fp32"},
+                   {"SWIZZLE", 8, "1,8,16", "tile rows per band of the work-group order (1: plain)"},
+                   {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"},
+                   {"SPLITK", 1, "1", "builds the kernel's split-K form (the contract's; always 1)"},
+                   {"SPLITS", 0, "0,2,3,4", "K slices; 0: the count whose waves cost least (gk_sgemm_splits_by_waves)", 1}},
+        .constraints = {WG_TMA_CONSTRAINTS, "NI == 8 || NI == 16", "SUM_TILES == 2 || SUM_TILES == 4",
+                        "SPLIT == 1 && SPLITK == 1", "SPLITS >= 0 && SPLITS <= 256"},
+        WG_TMA_GEOMETRY_FLAGS(GK_FLAG_SPLIT_BY_WAVES),
         .math = GK_MATH_3XTF32,
     },
 };

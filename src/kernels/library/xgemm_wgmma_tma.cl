@@ -27,6 +27,13 @@
 // address between wgmmas: the structure cuBLAS's TF32 kernel has on the H200
 // (docs/PERFORMANCE.md), which the cp.async ring (xgemm_wgmma.cl) lacks.
 //
+// SPLITK=1 (row xgemm-wgmma-3xtf32-split-tma-splitk, contract
+// GK_CONTRACT_GEMM_SPLIT_TMA_K): work-group z multiplies the K-slice [z kslice,
+// min(K, (z + 1) kslice)) (kslice a multiple of TSK, so no tile straddles two
+// slices) into partial z, C + z strideC, which the plan's reduction sums and
+// scales (as library/split_k.h's kernels): for tile counts that leave SMs idle
+// (1024^3, 1500^3 in 128 x 128 tiles on 132 SMs).
+//
 // TF32 (SPLIT=0): the tensor cores read the top 19 bits of each fp32 operand
 // (truncation, as xgemm-wgmma-tf32's A_DESC=2). 3xTF32 (SPLIT=1): three
 // wgmmas per k8 on big and small parts (small x big, big x small, big x big)
@@ -53,6 +60,9 @@
 #endif
 #ifndef SWIZZLE
 #define SWIZZLE 16 // tile rows per band of the work-group order (library/tile_order.h; 1: plain order)
+#endif
+#ifndef SPLITK
+#define SPLITK 0 // 1: one K-slice per work-group z into its own partial (header)
 #endif
 
 #define TSM (WARPS_M * 16)
@@ -99,10 +109,21 @@ HELPER void phase_expect(__local ulong* bar, const int bytes)
 #define A_SLOT(s, part) (L + (s) * STAGE_FLOATS + PARTS * B_FLOATS + (part) * A_FLOATS)
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+#if SPLITK
+void gk_xgemm_wgmma_tma(const int M, const int N, const int K_ALL, const int kslice, GK_TENSOR_MAP mapA,
+                        GK_TENSOR_MAP mapB, __global float* C, const int ldc, const int strideC)
+{
+    const int kz = get_group_id(2) * kslice; // this slice's first k
+    const int K = min(K_ALL - kz, kslice);
+    const float alpha = 1.0f, beta = 0.0f;
+    C += get_group_id(2) * (size_t)strideC;
+#else
 void gk_xgemm_wgmma_tma(const int M, const int N, const int K, const float alpha, GK_TENSOR_MAP mapA,
                         GK_TENSOR_MAP mapB, const float beta, __global float* C, const int offC, const int ldc)
 {
+    const int kz = 0;
     C += offC;
+#endif
     const int tid = get_local_id(0);
     const int lane = tid % 32, warp = tid / 32, wg = tid / 128;
     const int g = lane / 4, t = lane % 4;
@@ -137,7 +158,7 @@ void gk_xgemm_wgmma_tma(const int M, const int N, const int K, const float alpha
                 for (int part = 0; part < PARTS; part++)
                     #pragma unroll
                     for (int atom = 0; atom < ATOMS; atom++) {
-                        const int k = tile * TSK + atom * 32;
+                        const int k = kz + tile * TSK + atom * 32;
                         copy_box(A_SLOT(s, part) + atom * 32 * TSM, a, k, m0, part, full + s);
                         copy_box(B_SLOT(s, part) + atom * 32 * TSN, b, k, n0, part, full + s);
                     }
