@@ -80,6 +80,17 @@
     .flags = GK_FLAG_DYNAMIC_LOCAL | (extra), .backends = GK_BACKEND_BIT_CUDA, .arch_specific = 90
 #define WG_TMA_GEOMETRY WG_TMA_GEOMETRY_FLAGS(0)
 
+/* The 3xTF32 rows on split operands (the kernel and its split-K build): 128 x 128 tiles at most (registers: sums
+ * and partials, 2 x 4 NI a work-item), one swizzle atom of K per slot. */
+#define WG_TMA_3XTF32_PARAMS                                                                                      \
+    {"WARPS_M", 8, "4,8", "consumer warps along M (4 per warpgroup of 64 rows)"},                                 \
+        {"NI", 16, "8,16", "n8 tiles per warp: the instruction's N / 8 (64, 128)"},                               \
+        {"TSK", 32, "32", "K per slot (one 32-k swizzle atom)"}, {"STAGES", 3, "2,3,4", "slots in the ring"},     \
+        {"SUM_TILES", 2, "2,4", "K tiles per partial sum in the tensor cores before fp32"},                      \
+        {"SWIZZLE", 8, "1,8,16", "tile rows per band of the work-group order (1: plain)"},                       \
+        {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"}
+#define WG_TMA_3XTF32_CONSTRAINTS WG_TMA_CONSTRAINTS, "NI == 8 || NI == 16", "SUM_TILES == 2 || SUM_TILES == 4"
+
 static const gk_kernel_def kernels[] = {
     {
         .name = "xgemm-3xtf32",
@@ -233,15 +244,8 @@ static const gk_kernel_def kernels[] = {
         .step = 28,
         .summary = "xgemm-wgmma-3xtf32-split (math 3xtf32) on tiles the tensor memory accelerator copies under a "
                    "producer warpgroup",
-        .params = {{"WARPS_M", 8, "4,8", "consumer warps along M (4 per warpgroup of 64 rows)"},
-                   {"NI", 16, "8,16", "n8 tiles per warp: the instruction's N / 8 (64, 128)"},
-                   {"TSK", 32, "32", "K per slot (one 32-k swizzle atom)"},
-                   {"STAGES", 3, "2,3,4", "slots in the ring"},
-                   {"SUM_TILES", 2, "2,4", "K tiles per partial sum in the tensor cores before fp32"},
-                   {"SWIZZLE", 8, "1,8,16", "tile rows per band of the work-group order (1: plain)"},
-                   {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"}},
-        /* registers: sums and partials, 2 x 4 NI a work-item */
-        .constraints = {WG_TMA_CONSTRAINTS, "NI == 8 || NI == 16", "SUM_TILES == 2 || SUM_TILES == 4", "SPLIT == 1"},
+        .params = {WG_TMA_3XTF32_PARAMS},
+        .constraints = {WG_TMA_3XTF32_CONSTRAINTS, "SPLIT == 1"},
         WG_TMA_GEOMETRY,
         .math = GK_MATH_3XTF32,
     },
@@ -254,17 +258,9 @@ static const gk_kernel_def kernels[] = {
         .step = 29,
         .summary = "xgemm-wgmma-3xtf32-split-tma over SPLITS slices of K (grid z = slice) into partials, then a "
                    "reduction (math 3xtf32)",
-        .params = {{"WARPS_M", 8, "4,8", "consumer warps along M (4 per warpgroup of 64 rows)"},
-                   {"NI", 16, "8,16", "n8 tiles per warp: the instruction's N / 8 (64, 128)"},
-                   {"TSK", 32, "32", "K per slot (one 32-k swizzle atom)"},
-                   {"STAGES", 3, "2,3,4", "slots in the ring"},
-                   {"SUM_TILES", 2, "2,4", "K tiles per partial sum in the tensor cores before fp32"},
-                   {"SWIZZLE", 8, "1,8,16", "tile rows per band of the work-group order (1: plain)"},
-                   {"SPLIT", 1, "1", "3xTF32 (this row: always 1)"},
-                   {"SPLITK", 1, "1", "builds the kernel's split-K form (the contract's; always 1)"},
+        .params = {WG_TMA_3XTF32_PARAMS, {"SPLITK", 1, "1", "builds the kernel's split-K form (the contract's; always 1)"},
                    {"SPLITS", 0, "0,2,3,4", "K slices; 0: the count whose waves cost least (gk_sgemm_splits_by_waves)", 1}},
-        .constraints = {WG_TMA_CONSTRAINTS, "NI == 8 || NI == 16", "SUM_TILES == 2 || SUM_TILES == 4",
-                        "SPLIT == 1 && SPLITK == 1", "SPLITS >= 0 && SPLITS <= 256"},
+        .constraints = {WG_TMA_3XTF32_CONSTRAINTS, "SPLIT == 1 && SPLITK == 1", "SPLITS >= 0 && SPLITS <= 256"},
         WG_TMA_GEOMETRY_FLAGS(GK_FLAG_SPLIT_BY_WAVES),
         .math = GK_MATH_3XTF32,
     },
