@@ -166,10 +166,10 @@ static gemmkit_status plan_copies(gemmkit_context *ctx, const gk_config *config,
     return GEMMKIT_SUCCESS;
 }
 
-/* One operand of a kernel on split operands (GK_CONTRACT_GEMM_SPLIT, _SPLIT_TMA): op(X) (rows x cols, X^T stored when trans)
- * stored transposed when want_trans, in scratch `slot` with a leading dimension of whole float4, its TF32 big
- * parts there and its small parts a matrix further (the split helper: from X itself where it is stored so
- * already, else in place after a transposing copy); *out describes the big parts. */
+/* One operand of a kernel on split operands (GK_CONTRACT_GEMM_SPLIT, _SPLIT_TMA, _SPLIT_TMA_K): op(X) (rows x
+ * cols, X^T stored when trans) stored transposed when want_trans, in scratch `slot` with a leading dimension of
+ * whole float4, its TF32 big parts there and its small parts a matrix further (the split helper: from X itself
+ * where it is stored so already, else in place after a transposing copy); *out describes the big parts. */
 static gemmkit_status plan_split_operand(gemmkit_context *ctx, int slot, const gk_matrix *x, int trans, int64_t rows,
                                          int64_t cols, int want_trans, gk_matrix *out, gk_plan *plan)
 {
@@ -293,8 +293,9 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
     return gk_plan_add_helper(ctx, plan, splits > 1 ? reduce_helper(p) : GK_HELPER_UNPACK, &unpack, 0);
 }
 
-/* Split-K on the operands as stored (or as split, GK_CONTRACT_GEMM_SPLIT_TMA_K): slice z of K into partial z (m x n, leading dimension m rounded up to 4
- * floats, so that the kernel stores whole float4), then the reduction applies alpha and beta. */
+/* Split-K on the operands as stored (or as split, GK_CONTRACT_GEMM_SPLIT_TMA_K): slice z of K into partial z
+ * (m x n, leading dimension m rounded up to 4 floats, so that the kernel stores whole float4), then the reduction
+ * applies alpha and beta. */
 static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
                                         const gk_sgemm_problem *p, const gk_operands *operands, gk_plan *plan)
 {
