@@ -190,7 +190,7 @@ void gk_xgemm_wgmma_tma(const int M, const int N, const int K, const float alpha
                 STAGGER_WAIT(tile, wg);
 #endif
                 phase_wait(full + s, (tile / STAGES) & 1);
-                // 3xTF32: the sum's first tile starts it from zero; TF32: acc from zero, then on.
+                // 3xTF32: the sum's first tile starts it from zero; TF32: onto acc (zeroed above).
                 wgmma_tile_ss(SUM, tile_descriptor(A_SLOT(s, 0) + wm_desc * 32),
                               tile_descriptor(A_SLOT(s, SPLIT) + wm_desc * 32), tile_descriptor(B_SLOT(s, 0)),
                               tile_descriptor(B_SLOT(s, SPLIT)), SPLIT ? i : 1, SPLIT);
