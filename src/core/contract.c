@@ -121,18 +121,20 @@ static unsigned gemm_split_tma_k(const gk_operands *o, const gk_geometry *g, gk_
 static const struct {
     gk_operation op;
     unsigned (*args)(const gk_operands *o, const gk_geometry *g, gk_arg *out);
-    int packed; /* SGEMM on packed, padded operands: the plan copies them around the kernel */
+    int packed;         /* SGEMM on packed, padded operands: the plan copies them around the kernel */
+    int split_operands; /* 3xTF32 on operands the plan splits into big and small parts first */
+    int slices_k;       /* split-K: K-slices along the grid's third dimension into partials, then a reduction */
 } contracts[GK_CONTRACT_COUNT] = {
     [GK_CONTRACT_GEMM_DIRECT] = {GK_OP_SGEMM, gemm_direct, 0},
     [GK_CONTRACT_GEMM_PACKED] = {GK_OP_SGEMM, gemm_packed, 1},
     [GK_CONTRACT_GEMM_PACKED_BT] = {GK_OP_SGEMM, gemm_packed, 1},
-    [GK_CONTRACT_GEMM_PACKED_BT_STRIDED] = {GK_OP_SGEMM, gemm_packed_strided, 1},
-    [GK_CONTRACT_GEMM_DIRECT_SPLIT] = {GK_OP_SGEMM, gemm_direct_split, 0},
+    [GK_CONTRACT_GEMM_PACKED_BT_STRIDED] = {GK_OP_SGEMM, gemm_packed_strided, 1, .slices_k = 1},
+    [GK_CONTRACT_GEMM_DIRECT_SPLIT] = {GK_OP_SGEMM, gemm_direct_split, 0, .slices_k = 1},
     [GK_CONTRACT_GEMM_DIRECT_STRIDED] = {GK_OP_SGEMM_BATCHED, gemm_direct_strided},
-    [GK_CONTRACT_GEMM_SPLIT] = {GK_OP_SGEMM, gemm_direct, 0},
+    [GK_CONTRACT_GEMM_SPLIT] = {GK_OP_SGEMM, gemm_direct, 0, .split_operands = 1},
     [GK_CONTRACT_GEMM_TMA] = {GK_OP_SGEMM, gemm_tma, 0},
-    [GK_CONTRACT_GEMM_SPLIT_TMA] = {GK_OP_SGEMM, gemm_split_tma, 0},
-    [GK_CONTRACT_GEMM_SPLIT_TMA_K] = {GK_OP_SGEMM, gemm_split_tma_k, 0},
+    [GK_CONTRACT_GEMM_SPLIT_TMA] = {GK_OP_SGEMM, gemm_split_tma, 0, .split_operands = 1},
+    [GK_CONTRACT_GEMM_SPLIT_TMA_K] = {GK_OP_SGEMM, gemm_split_tma_k, 0, .split_operands = 1, .slices_k = 1},
     [GK_CONTRACT_GEMM_BATCHED_SMALL] = {GK_OP_SGEMM_BATCHED, gemm_batched_small},
     [GK_CONTRACT_TRANSPOSE] = {GK_OP_TRANSPOSE, transpose_or_copy},
     [GK_CONTRACT_COPY] = {GK_OP_COPY, transpose_or_copy},
@@ -147,6 +149,10 @@ gk_operation gk_kernel_op(const gk_kernel_def *def) { return contracts[def->cont
 int gk_kernel_is_helper(const gk_kernel_def *def) { return gk_kernel_op(def) == GK_OP_HELPER; }
 
 int gk_kernel_packs_operands(const gk_kernel_def *def) { return contracts[def->contract].packed; }
+
+int gk_kernel_splits_operands(const gk_kernel_def *def) { return contracts[def->contract].split_operands; }
+
+int gk_kernel_slices_k(const gk_kernel_def *def) { return contracts[def->contract].slices_k; }
 
 int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit)
 {

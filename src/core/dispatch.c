@@ -125,13 +125,6 @@ static int variant_variables(const gk_policy_rule *rule, int64_t *values, void *
     return s->variant && set_variables(s, s->chosen, values);
 }
 
-/* Contracts that run split-K (K-slices along the grid's third dimension, then a reduction). */
-static int splits_k(gk_contract contract)
-{
-    return contract == GK_CONTRACT_GEMM_PACKED_BT_STRIDED || contract == GK_CONTRACT_GEMM_DIRECT_SPLIT ||
-           contract == GK_CONTRACT_GEMM_SPLIT_TMA_K;
-}
-
 /* The split-K kernel def with the chosen configuration's values for the
  * parameters both have (its tiles) and SPLITS from gk_sgemm_splits; 0 unless
  * def is the split-K build of the chosen kernel (its source), or when one
@@ -139,7 +132,7 @@ static int splits_k(gk_contract contract)
 static int split_config(gemm_state *s, const gk_kernel_def *def)
 {
     gk_geometry g;
-    if (!splits_k(def->contract) || splits_k(s->chosen->def->contract) || strcmp(def->source, s->chosen->def->source) ||
+    if (!gk_kernel_slices_k(def) || gk_kernel_slices_k(s->chosen->def) || strcmp(def->source, s->chosen->def->source) ||
         gk_config_geometry(s->chosen, s->m, s->n, s->k, &g) != GEMMKIT_SUCCESS)
         return 0;
     const int64_t groups = gk_policy_product((s->m + g.tile_m - 1) / g.tile_m, (s->n + g.tile_n - 1) / g.tile_n, 1);

@@ -203,7 +203,7 @@ static gemmkit_status plan_split(gemmkit_context *ctx, const gk_config *config, 
                        .beta = p->beta, .c = p->c};
     GK_TRY(plan_split_operand(ctx, GK_SCRATCH_A, &p->a, p->trans_a, p->m, p->k, 1, &all.a, plan));
     GK_TRY(plan_split_operand(ctx, GK_SCRATCH_B, &p->b, p->trans_b, p->k, p->n, 0, &all.b, plan));
-    if (config->def->contract == GK_CONTRACT_GEMM_SPLIT_TMA_K) return plan_direct_split(ctx, config, g, p, &all, plan);
+    if (gk_kernel_slices_k(config->def)) return plan_direct_split(ctx, config, g, p, &all, plan);
     return gk_plan_add(ctx, plan, config, g, &all, 1);
 }
 
@@ -329,9 +329,7 @@ static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *op
         const gk_operands scale = {.m = p->m, .n = p->n, .beta = p->beta, .c = p->c};
         return gk_plan_add_helper(ctx, plan, GK_HELPER_SCALE, &scale, 0);
     }
-    if (config.def->contract == GK_CONTRACT_GEMM_SPLIT || config.def->contract == GK_CONTRACT_GEMM_SPLIT_TMA ||
-        config.def->contract == GK_CONTRACT_GEMM_SPLIT_TMA_K)
-        return plan_split(ctx, &config, &g, p, plan);
+    if (gk_kernel_splits_operands(config.def)) return plan_split(ctx, &config, &g, p, plan);
     if (config.def->contract == GK_CONTRACT_GEMM_TMA) return plan_tma(ctx, &config, &g, p, plan);
     const int direct = config.def->contract == GK_CONTRACT_GEMM_DIRECT,
               direct_split = config.def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT;

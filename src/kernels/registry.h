@@ -202,6 +202,11 @@ gk_operation gk_kernel_op(const gk_kernel_def *def);
 int gk_kernel_is_helper(const gk_kernel_def *def);
 /* An SGEMM kernel on packed, padded operands (the plan copies them), not on the operands as stored. */
 int gk_kernel_packs_operands(const gk_kernel_def *def);
+/* 3xTF32 on operands the plan splits first (GK_CONTRACT_GEMM_SPLIT, _SPLIT_TMA, _SPLIT_TMA_K). */
+int gk_kernel_splits_operands(const gk_kernel_def *def);
+/* Split-K: K-slices along the grid's third dimension into partials, then a reduction
+ * (GK_CONTRACT_GEMM_PACKED_BT_STRIDED, _DIRECT_SPLIT, _SPLIT_TMA_K). */
+int gk_kernel_slices_k(const gk_kernel_def *def);
 /* Whether it runs on a backend (a gk_backend_bit). */
 int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit);
 
