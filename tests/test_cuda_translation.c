@@ -314,23 +314,34 @@ static void test_tensor_core_kernels_compile_for_sm80_and_sm90(void **state)
 }
 
 /* An arch-specific kernel (wgmma, sm_90a) at every parameter choice of its row (each instruction
- * shape the tuner may pick), both operand orders; and refused by NVRTC's plain sm_90 target, so
- * that the GK_ARCH_SPECIFIC define is what makes it build. */
+ * shape the tuner may pick), both operand orders where the row takes them; and refused by NVRTC's plain
+ * sm_90 target, so that the GK_ARCH_SPECIFIC define is what makes it build. */
 typedef struct arch_build {
     const gk_kernel_def *def;
     int compiled;
 } arch_build;
 
+static int takes_param(const gk_kernel_def *def, const char *name)
+{
+    for (int i = 0; i < GK_MAX_PARAMS && def->params[i].name; i++)
+        if (strcmp(def->params[i].name, name) == 0) return 1;
+    return 0;
+}
+
 static void compile_choice(const char *params, const gk_config *config, void *data)
 {
     arch_build *b = data;
-    for (int trans = 0; trans < 2; trans++) {
+    /* Rows on operands the contract fixes (split, TMA) take no orientation defines: one build. */
+    const int orders = (b->def->defines & GK_DEFINE_TRANS_A) ? 2 : 1;
+    for (int trans = 0; trans < orders; trans++) {
         gk_define defines[GK_MAX_DEFINES];
         unsigned count = gk_config_defines(config, defines);
-        defines[count++] = (gk_define){"TRANS_A", trans};
-        defines[count++] = (gk_define){"TRANS_B", trans};
-        defines[count++] = (gk_define){"VEC_A", 1};
-        defines[count++] = (gk_define){"VEC_B", 1};
+        if (orders == 2) {
+            defines[count++] = (gk_define){"TRANS_A", trans};
+            defines[count++] = (gk_define){"TRANS_B", trans};
+            defines[count++] = (gk_define){"VEC_A", 1};
+            defines[count++] = (gk_define){"VEC_B", 1};
+        }
         defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
         gk_cuda_image image;
         char what[200];
@@ -353,10 +364,12 @@ static void test_arch_specific_kernels_compile_for_their_target(void **state)
         rows++;
         arch_build b = {def, 0};
         /* Every instruction shape and ring without PIPE, then PIPE's choices at each N, then A through a
-         * descriptor (A_DESC, taken in the TRANS_A build) at each N and partial sum, unrounded (TF32) at each N. */
+         * descriptor (A_DESC, taken in the TRANS_A build) at each N and partial sum, unrounded (TF32) at each N.
+         * Rows without PIPE (on split operands, or copied by the tensor memory accelerator): every shape,
+         * K tile, ring and partial sum of their own parameters. */
         const int choices =
-            def->contract == GK_CONTRACT_GEMM_SPLIT /* operands split by the plan: its own parameters */
-                ? test_each_choice_of(def, NULL, "WARPS_M,NI,STAGES,SUM_TILES", compile_choice, &b)
+            !takes_param(def, "PIPE")
+                ? test_each_choice_of(def, NULL, "WARPS_M,NI,TSK,STAGES,SUM_TILES", compile_choice, &b)
                 : test_each_choice_of(def, "PIPE=0", "WARPS_M,NI,TSK,STAGES", compile_choice, &b) +
                       test_each_choice_of(def, NULL, "NI,PIPE,SUM_TILES", compile_choice, &b) +
                       test_each_choice_of(def, "PIPE=0,A_DESC=1,STAGES=3", "NI,SUM_TILES", compile_choice, &b) +

@@ -235,8 +235,8 @@ static void test_policy_per_mode(void **state)
 
 /* The wgmma kernels (sm_90a) run only through the CUDA backend on a device of compute capability 9.0:
  * elsewhere the policy passes over them to the mma.sync kernel of the mode, and naming one is an error
- * that says why. There 3xTF32 from 2^35 multiply-adds runs on operands split first and TF32 from 2^36, both copied
- * by the tensor memory accelerator, and 3xTF32 at 1024^3 over K-slices. */
+ * that says why. There 3xTF32 from 2^33 multiply-adds runs on operands split first and TF32 from 2^34 (2^33 with A
+ * stored transposed), both copied by the tensor memory accelerator, and 3xTF32 at 1024^3 over K-slices. */
 static void test_arch_specific_kernels_only_where_they_run(void **state)
 {
     (void)state;
