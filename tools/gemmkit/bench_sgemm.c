@@ -85,6 +85,9 @@ static void explain_kernel(gk_bench_session *s)
     char db[256];
     if (s->args->params && strcmp(want, "best") != 0)
         snprintf(params, sizeof params, "%s (--params)", s->args->params);
+    else if (tuned && tuned->level != GK_TUNING_NO_MATCH && tuned->builtin)
+        snprintf(params, sizeof params, "%s, tuned for %s (\"%s\" in the built-in tuning database)",
+                 tuned->line.params, level[tuned->level], tuned->line.device);
     else if (tuned && tuned->level != GK_TUNING_NO_MATCH)
         snprintf(params, sizeof params, "%s, tuned for %s (\"%s\" in the tuning database: %s, over the built-in one)",
                  tuned->line.params, level[tuned->level], tuned->line.device, gk_tuning_path(db, sizeof db));
