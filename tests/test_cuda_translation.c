@@ -321,6 +321,7 @@ typedef struct arch_build {
     int compiled;
 } arch_build;
 
+/* Whether a registry row has a parameter of that name. */
 static int takes_param(const gk_kernel_def *def, const char *name)
 {
     for (int i = 0; i < GK_MAX_PARAMS && def->params[i].name; i++)
@@ -394,12 +395,7 @@ static void test_arch_specific_kernels_compile_for_their_target(void **state)
 }
 
 /* Whether a registry row takes the cp.async ring (an ASYNC_STAGES parameter: xgemm.cl's and xgemm_direct.cl's rows). */
-static int has_ring(const gk_kernel_def *def)
-{
-    for (int p = 0; p < GK_MAX_PARAMS && def->params[p].name; p++)
-        if (strcmp(def->params[p].name, "ASYNC_STAGES") == 0) return 1;
-    return 0;
-}
+static int has_ring(const gk_kernel_def *def) { return takes_param(def, "ASYNC_STAGES"); }
 
 /* One build of a row with `params` over its defaults, op(A), op(B) and VEC_* from v's bits as above (v & 1:
  * TRANS_A, v & 2: TRANS_B, float4 access for NT and TN), for arch; the image, to be freed. */
