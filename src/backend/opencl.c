@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cl_copy.h"
 #include "staging.h"
 #include "gemmkit_cl.h"
 #include "status.h"
@@ -275,13 +276,43 @@ static int staging_worth(const gk_device *dev, const gk_rect *r);
 static int staging_ready(gk_device *dev);
 static gemmkit_status staged_copy(gk_device *dev, gk_mem *mem, const gk_rect *r, void *host, int to_device);
 
+/* rows rows of width bytes between the host (host_pitch apart) and mem
+ * (device_pitch apart from device_offset), issued as cl_copy.h says; with
+ * `event`, the event of its last command (the queue is in order). */
+static cl_int copy_block(gk_device *dev, gk_mem *mem, int to_device, cl_bool blocking, size_t device_offset,
+                         size_t device_pitch, char *host, size_t host_pitch, size_t width, size_t rows,
+                         cl_event *event)
+{
+    const gk_cl_copy copy = gk_cl_copy_for(device_offset, device_pitch, host_pitch, width, rows);
+    if (copy.kind == GK_CL_COPY_PLAIN)
+        return to_device ? clEnqueueWriteBuffer(dev->queue, mem->buffer, blocking, device_offset, width * rows, host,
+                                                0, NULL, event)
+                         : clEnqueueReadBuffer(dev->queue, mem->buffer, blocking, device_offset, width * rows, host, 0,
+                                               NULL, event);
+    if (copy.kind == GK_CL_COPY_RECT) {
+        const size_t origin[3] = {copy.origin_x, copy.origin_y, 0}, host_origin[3] = {0, 0, 0};
+        const size_t region[3] = {width, rows, 1};
+        return to_device ? clEnqueueWriteBufferRect(dev->queue, mem->buffer, blocking, origin, host_origin, region,
+                                                    device_pitch, 0, host_pitch, 0, host, 0, NULL, event)
+                         : clEnqueueReadBufferRect(dev->queue, mem->buffer, blocking, origin, host_origin, region,
+                                                   device_pitch, 0, host_pitch, 0, host, 0, NULL, event);
+    }
+    cl_int err = CL_SUCCESS;
+    for (size_t j = 0; j < rows && err == CL_SUCCESS; j++) {
+        const int last = j + 1 == rows;
+        err = copy_block(dev, mem, to_device, last ? blocking : CL_FALSE, device_offset + j * device_pitch, width,
+                         host + j * host_pitch, width, width, 1, last ? event : NULL);
+    }
+    return err;
+}
+
 static gemmkit_status opencl_write(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes,
                                    const void *src)
 {
     if (bytes == 0) return GEMMKIT_SUCCESS;
     const gk_rect whole = {bytes, 1, offset, bytes, bytes};
     if (staging_worth(dev, &whole) && staging_ready(dev)) return staged_copy(dev, mem, &whole, (void *)src, 1);
-    cl_int err = clEnqueueWriteBuffer(dev->queue, mem->buffer, CL_TRUE, offset, bytes, src, 0, NULL, NULL);
+    cl_int err = copy_block(dev, mem, 1, CL_TRUE, offset, bytes, (char *)src, bytes, bytes, 1, NULL);
     return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueWriteBuffer");
 }
 
@@ -290,7 +321,7 @@ static gemmkit_status opencl_read(gk_device *dev, gk_mem *mem, size_t offset, si
     if (bytes == 0) return GEMMKIT_SUCCESS;
     const gk_rect whole = {bytes, 1, offset, bytes, bytes};
     if (staging_worth(dev, &whole) && staging_ready(dev)) return staged_copy(dev, mem, &whole, dst, 0);
-    cl_int err = clEnqueueReadBuffer(dev->queue, mem->buffer, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
+    cl_int err = copy_block(dev, mem, 0, CL_TRUE, offset, bytes, dst, bytes, bytes, 1, NULL);
     return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueReadBuffer");
 }
 
@@ -353,12 +384,8 @@ static long slab_dma(void *backend, const gk_rect *r, const gk_slab *b, int h, c
     gk_device *dev = c->dev;
     if (dev->done[h]) clReleaseEvent(dev->done[h]), dev->done[h] = NULL; /* waited for, or never */
     const size_t device_pitch = r->height > 1 ? r->device_pitch : r->width;
-    const size_t device_origin[3] = {r->device_offset + b->row0 * device_pitch + b->offset, 0, 0};
-    const size_t host_origin[3] = {0, 0, 0}, region[3] = {b->width, b->rows, 1};
-    return to_device ? clEnqueueWriteBufferRect(dev->queue, c->mem->buffer, CL_FALSE, device_origin, host_origin,
-                                                region, device_pitch, 0, b->width, 0, at, 0, NULL, &dev->done[h])
-                     : clEnqueueReadBufferRect(dev->queue, c->mem->buffer, CL_FALSE, device_origin, host_origin,
-                                               region, device_pitch, 0, b->width, 0, at, 0, NULL, &dev->done[h]);
+    return copy_block(dev, c->mem, to_device, CL_FALSE, r->device_offset + b->row0 * device_pitch + b->offset,
+                      device_pitch, at, b->width, b->width, b->rows, &dev->done[h]);
 }
 
 /* The copy through the ring, waited for; NULL-free on every path. */
@@ -381,10 +408,8 @@ static gemmkit_status opencl_write_rect(gk_device *dev, gk_mem *mem, const gk_re
 {
     if (r->width == 0 || r->height == 0) return GEMMKIT_SUCCESS;
     if (staging_worth(dev, r) && staging_ready(dev)) return staged_copy(dev, mem, r, (void *)src, 1);
-    const size_t device_origin[3] = {r->device_offset, 0, 0}, host_origin[3] = {0, 0, 0};
-    const size_t region[3] = {r->width, r->height, 1};
-    cl_int err = clEnqueueWriteBufferRect(dev->queue, mem->buffer, CL_TRUE, device_origin, host_origin, region,
-                                          r->device_pitch, 0, r->host_pitch, 0, src, 0, NULL, NULL);
+    cl_int err = copy_block(dev, mem, 1, CL_TRUE, r->device_offset, r->device_pitch, (char *)src, r->host_pitch, r->width,
+                            r->height, NULL);
     return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueWriteBufferRect");
 }
 
@@ -392,10 +417,8 @@ static gemmkit_status opencl_read_rect(gk_device *dev, gk_mem *mem, const gk_rec
 {
     if (r->width == 0 || r->height == 0) return GEMMKIT_SUCCESS;
     if (staging_worth(dev, r) && staging_ready(dev)) return staged_copy(dev, mem, r, dst, 0);
-    const size_t device_origin[3] = {r->device_offset, 0, 0}, host_origin[3] = {0, 0, 0};
-    const size_t region[3] = {r->width, r->height, 1};
-    cl_int err = clEnqueueReadBufferRect(dev->queue, mem->buffer, CL_TRUE, device_origin, host_origin, region,
-                                         r->device_pitch, 0, r->host_pitch, 0, dst, 0, NULL, NULL);
+    cl_int err = copy_block(dev, mem, 0, CL_TRUE, r->device_offset, r->device_pitch, dst, r->host_pitch, r->width,
+                            r->height, NULL);
     return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueReadBufferRect");
 }
 

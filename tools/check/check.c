@@ -260,6 +260,12 @@ void gk_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, cons
     check_full(c, GEMMKIT_MATH_FP32, a, b, c0, result, out);
 }
 
+void gk_check_sgemm_math(const gk_sgemm_case *c, gemmkit_math math, const float *a, const float *b, const float *c0,
+                         const float *result, gk_check_result *out)
+{
+    check_full(c, math, a, b, c0, result, out);
+}
+
 void gk_check_sgemm_sampled(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
                             const float *result, int samples, gk_rng *rng, gk_check_result *out)
 {

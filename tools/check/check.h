@@ -71,6 +71,10 @@ void gk_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, cons
                     const float *result, gk_check_result *out);
 
 
+/* The same with the bound of `math` (gk_sgemm_bound). */
+void gk_check_sgemm_math(const gk_sgemm_case *c, gemmkit_math math, const float *a, const float *b, const float *c0,
+                         const float *result, gk_check_result *out);
+
 /* Like gk_check_sgemm on `samples` random elements of C only, each computed
  * in double on the spot: for sizes where the full reference is too slow. */
 void gk_check_sgemm_sampled(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,

@@ -51,6 +51,13 @@ void gk_batched_fill(const gk_batched_case *c, gk_rng *rng, float *a, float *b, 
 void gk_check_batched(const gk_batched_case *c, const float *a, const float *b, const float *c0, const float *result,
                       double full_limit, gk_rng *rng, gk_check_result *out)
 {
+    gk_check_batched_math(c, GEMMKIT_MATH_FP32, a, b, c0, result, full_limit, rng, out);
+}
+
+void gk_check_batched_math(const gk_batched_case *c, gemmkit_math math, const float *a, const float *b,
+                           const float *c0, const float *result, double full_limit, gk_rng *rng,
+                           gk_check_result *out)
+{
     memset(out, 0, sizeof *out);
     out->passed = 1;
     gk_sgemm_case one = c->one;
@@ -62,8 +69,8 @@ void gk_check_batched(const gk_batched_case *c, const float *a, const float *b, 
     for (int64_t z = 0; z < c->batch; z++) {
         gk_check_result r;
         const size_t oa = (size_t)(z * c->stride_a), ob = (size_t)(z * c->stride_b), oc = (size_t)(z * c->stride_c);
-        if (full) gk_check_sgemm(&one, a + oa, b + ob, c0 + oc, result + oc, &r);
-        else gk_check_sgemm_sampled(&one, a + oa, b + ob, c0 + oc, result + oc, 64, rng, &r);
+        if (full) gk_check_sgemm_math(&one, math, a + oa, b + ob, c0 + oc, result + oc, &r);
+        else gk_check_sgemm_sampled_math(&one, math, a + oa, b + ob, c0 + oc, result + oc, 64, rng, &r);
         out->bad_count += r.bad_count;
         if (r.max_rel_error > out->max_rel_error) out->max_rel_error = r.max_rel_error;
         if (r.norm_rel_error > out->norm_rel_error) out->norm_rel_error = r.norm_rel_error;
@@ -84,8 +91,8 @@ void gk_check_batched(const gk_batched_case *c, const float *a, const float *b, 
                 out->passed = 0;
             }
     if (out->passed)
-        snprintf(out->message, sizeof out->message, "%lld matrices within the float32 bound (max relative error %.3g)",
-                 (long long)c->batch, out->max_rel_error);
+        snprintf(out->message, sizeof out->message, "%lld matrices within the %s bound (max relative error %.3g)",
+                 (long long)c->batch, gemmkit_math_name(math), out->max_rel_error);
 }
 
 gemmkit_status gk_check_batched_run(gemmkit_context *ctx, const gemmkit_options *options, gk_batched_case c,

@@ -29,6 +29,10 @@ void gk_batched_fill(const gk_batched_case *c, gk_rng *rng, float *a, float *b, 
  * matrix covers equal to c0. */
 void gk_check_batched(const gk_batched_case *c, const float *a, const float *b, const float *c0, const float *result,
                       double full_limit, gk_rng *rng, gk_check_result *out);
+/* The same with the bound of `math` (gk_sgemm_bound) for every matrix. */
+void gk_check_batched_math(const gk_batched_case *c, gemmkit_math math, const float *a, const float *b,
+                           const float *c0, const float *result, double full_limit, gk_rng *rng,
+                           gk_check_result *out);
 /* Fresh inputs, one gemmkit_sgemm_strided_batched call on host arrays, the
  * check. Returns the library's status. */
 gemmkit_status gk_check_batched_run(gemmkit_context *ctx, const gemmkit_options *options, gk_batched_case c,

@@ -210,6 +210,7 @@ struct gk_runner {
     /* Relative rounding of the inputs before multiplying (TF32: 2^-11); the
      * result check widens its bound by this. 0 for true fp32. */
     double input_rounding;
+    gemmkit_math math; /* the mode it computes in: its batched results are checked with that mode's bound */
     int wall_clock; /* its times are wall-clock times on the host, not device times (the CPU BLAS) */
     void *state;
     int (*alloc)(gk_runner *r, int slot, size_t count, char *err);
@@ -337,7 +338,7 @@ int gk_bench_check_omatcopy(const gk_omatcopy_case *o, const float *a, const flo
  * else the routine's descriptor check (full up to GK_BENCH_FULL_CHECK,
  * GK_BENCH_SAMPLES elements beyond). ops: the inputs as uploaded. */
 int gk_bench_check(const gk_routine *routine, const gk_case *c, float *const *ops, gk_bench_reference *ref,
-                   const float *result, double input_rounding, gk_rng *rng, gk_bench_record *rec);
+                   const float *result, const gk_runner *runner, gk_rng *rng, gk_bench_record *rec);
 
 /* ---- the whole run ---- */
 

@@ -124,11 +124,25 @@ static int descriptor_check(const gk_routine *routine, const gk_case *c, float *
     return r.passed;
 }
 
+/* Strided batches in the runner's own mode (a TF32 peer against TF32's bound, as single calls are). */
+static int batched_check(const gk_case *c, float *const *ops, const float *result, gemmkit_math math, gk_rng *rng,
+                         gk_bench_record *rec)
+{
+    gk_check_result r;
+    const double per = c->batched.batch > 0 ? GK_BENCH_FULL_CHECK / (double)c->batched.batch : GK_BENCH_FULL_CHECK;
+    gk_check_batched_math(&c->batched, math, ops[0], ops[1], ops[2], result, per, rng, &r);
+    snprintf(rec->check, sizeof rec->check, "reference");
+    rec->max_error = r.max_rel_error > rec->max_error ? r.max_rel_error : rec->max_error;
+    snprintf(rec->message, sizeof rec->message, "%s%.240s", r.passed ? "" : "WRONG: ", r.message);
+    return r.passed;
+}
+
 int gk_bench_check(const gk_routine *routine, const gk_case *c, float *const *ops, gk_bench_reference *ref,
-                   const float *result, double input_rounding, gk_rng *rng, gk_bench_record *rec)
+                   const float *result, const gk_runner *runner, gk_rng *rng, gk_bench_record *rec)
 {
     if (routine == &gk_routine_gemm)
-        return gk_bench_check_sgemm(&c->gemm, ops[0], ops[1], ref, result, input_rounding, rng, rec);
+        return gk_bench_check_sgemm(&c->gemm, ops[0], ops[1], ref, result, runner->input_rounding, rng, rec);
     if (routine == &gk_routine_omatcopy) return gk_bench_check_omatcopy(&c->omatcopy, ops[0], result, rec);
+    if (routine == &gk_routine_gemm_batched) return batched_check(c, ops, result, runner->math, rng, rec);
     return descriptor_check(routine, c, ops, result, rng, rec);
 }

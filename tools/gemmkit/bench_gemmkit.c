@@ -118,6 +118,7 @@ gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const cha
     gemmkit_math math = GEMMKIT_MATH_FP32;
     if (def) math = def->math == GK_MATH_3XTF32 ? GEMMKIT_MATH_3XTF32 : def->math == GK_MATH_TF32 ? GEMMKIT_MATH_TF32 : math;
     else gemmkit_context_get_math(ctx, &math);
+    r->math = math;
     r->input_rounding = math == GEMMKIT_MATH_TF32 ? ldexp(1.0, -11) : math == GEMMKIT_MATH_3XTF32 ? 8.0 * FLT_EPSILON : 0.0;
     snprintf(r->name, sizeof r->name, "%s", kernel ? kernel : math == GEMMKIT_MATH_FP32 ? "best" : math == GEMMKIT_MATH_TF32 ? "best-tf32" : "best-3xtf32");
     snprintf(r->label, sizeof r->label, "gemmkit %s%s%s", kernel ? kernel : "(library dispatch)",

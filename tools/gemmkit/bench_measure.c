@@ -166,8 +166,8 @@ static void check_sets(gk_bench_session *s, gk_runner *r, gk_bench_inputs *in, g
         if (r->read(r, slots[out], in->result, in->extent[out], err)) {
             rec->status = GK_BENCH_ERROR;
             snprintf(rec->message, sizeof rec->message, "reading the result: %.220s", err);
-        } else if (!gk_bench_check(in->routine, &in->kase, in->ops[set], &in->ref[set], in->result,
-                                   r->input_rounding, &pick, rec)) {
+        } else if (!gk_bench_check(in->routine, &in->kase, in->ops[set], &in->ref[set], in->result, r, &pick,
+                                   rec)) {
             rec->status = GK_BENCH_WRONG;
             char first[GK_BENCH_ERR];
             snprintf(first, sizeof first, "%s", rec->message);

@@ -329,7 +329,8 @@ fail:
     return NULL;
 }
 
-static gk_runner *make_runner(cuda_api *api, int math_mode, const char *name, const char *label, double rounding)
+static gk_runner *make_runner(cuda_api *api, int math_mode, const char *name, const char *label, double rounding,
+                              gemmkit_math math)
 {
     gk_runner *r = calloc(1, sizeof *r);
     cublas_state *st = calloc(1, sizeof *st);
@@ -345,6 +346,7 @@ static gk_runner *make_runner(cuda_api *api, int math_mode, const char *name, co
     snprintf(r->label, sizeof r->label, "%s", label);
     snprintf(r->kind, sizeof r->kind, "peer");
     r->input_rounding = rounding;
+    r->math = math;
     r->state = st;
     r->alloc = b_alloc;
     r->write = b_write;
@@ -377,11 +379,13 @@ int gk_peer_cublas_open(gemmkit_context *ctx, const gemmkit_device_info *device,
     cuda_api *api = api_open(device, info->detail, version, sizeof version);
     if (!api) return 0;
     /* Pure fp32 first; TF32 is another precision, reported apart and labelled so. */
-    runners[0] = make_runner(api, CUBLAS_PEDANTIC_MATH, "cublas", "cuBLAS SGEMM, pure fp32 (CUBLAS_PEDANTIC_MATH)", 0.0);
+    runners[0] = make_runner(api, CUBLAS_PEDANTIC_MATH, "cublas", "cuBLAS SGEMM, pure fp32 (CUBLAS_PEDANTIC_MATH)", 0.0,
+                             GEMMKIT_MATH_FP32);
     /* TF32 keeps 10 mantissa bits of each input: up to 2^-10 relative error per
      * operand if it truncates; the check widens its bound by that. */
     runners[1] = make_runner(api, CUBLAS_TF32_TENSOR_OP_MATH, "cublas-tf32",
-                             "cuBLAS SGEMM, TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH): NOT fp32 accuracy", 1.0 / 1024);
+                             "cuBLAS SGEMM, TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH): NOT fp32 accuracy", 1.0 / 1024,
+                             GEMMKIT_MATH_TF32);
     if (!runners[0] || !runners[1]) {
         /* The last runner destroyed closes the shared handle; with none, close it here. */
         if (!runners[0] && !runners[1]) api_close(api);
