@@ -34,8 +34,7 @@ cases=(
   "small-k.C.near2^31.NN|--kernel small-k --trans NN --sizes 1048575x2048x1"
   "xgemm.A.TN|--kernel xgemm --trans TN --sizes 100000x300x12000"
   "xgemm.B.NT|--kernel xgemm --trans NT --sizes 300x100000x12000"
-  "xgemm.C.TT|--kernel xgemm --trans TT --sizes 40000x40000x300"
-  "xgemm.C.near2^31.NN.row|--kernel xgemm --trans NN --layout row --sizes 46300x46300x64"
+  "xgemm.C.TT.row|--kernel xgemm --trans TT --layout row --sizes 40000x40000x300"
   "xgemm-direct.A.NN|--kernel xgemm-direct --trans NN --sizes 100000x300x12000"
   "xgemm-direct.B.TT|--kernel xgemm-direct --trans TT --sizes 300x100000x12000"
   "xgemm-direct.C.NT|--kernel xgemm-direct --trans NT --sizes 40000x40000x300"
@@ -51,7 +50,7 @@ cases=(
   "3xtf32.C.TN|--kernel best --math 3xtf32 --trans TN --sizes 40000x40000x300"
   "tf32.B.NT|--kernel best --math tf32 --trans NT --sizes 300x100000x12000"
   "tf32.C.TT|--kernel best --math tf32 --trans TT --sizes 40000x40000x300"
-  "omatcopy.transpose|--transpose --kernel best --sizes 40000x30000"
+  "omatcopy.transpose|--transpose --kernel transpose-fast --sizes 36000x32000"
 )
 
 backends=${BACKENDS:-opencl cuda}

@@ -8,7 +8,14 @@
  *     (a wrap shows). On GPUs the buffer is 4.75 GiB (past the wrap); on PoCL
  *     (at most 2 GiB a buffer) a smaller one takes the same paths.
  *   - On a GPU context: an SGEMM on host arrays with A of 5.7 GB, checked
- *     against float64 on sampled elements. */
+ *     against float64 on sampled elements.
+ *   - The 32-bit index limits the planner keeps (issue 34's audit): a packed
+ *     kernel whose padded copies would pass 2^31-1 floats is refused when named
+ *     (here, on any device) and replaced by the no-copy kernel when the policy
+ *     chose it; a batch of more than 2^30 matrices runs in several launches;
+ *     a batch whose last C ends past 2^31-1 floats is refused (GPU only: the
+ *     buffers take 6-26 GB). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,6 +241,125 @@ static void test_sgemm_large_a(void **state)
     gemmkit_context_destroy(ctx);
 }
 
+/* ---- the planner's 32-bit limits */
+
+static gemmkit_context *gpu_context(size_t bytes)
+{
+    gemmkit_context *ctx = NULL;
+    gemmkit_device_info info;
+    if (gemmkit_context_create(&ctx, NULL) == GEMMKIT_SUCCESS &&
+        gemmkit_context_device_info(ctx, &info) == GEMMKIT_SUCCESS && info.is_gpu && info.max_alloc_bytes >= bytes)
+        return ctx;
+    gemmkit_context_destroy(ctx);
+    return NULL;
+}
+
+/* xgemm named for 1 x 1 x (2^24 + 1): A padded to 128 rows would be 128 x 2^24+ floats. */
+static void test_named_packed_refused(void **state)
+{
+    (void)state;
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create(&ctx, NULL), GEMMKIT_SUCCESS);
+    const int64_t k = ((int64_t)1 << 24) + 1;
+    float *a = malloc((size_t)k * 4), *b = malloc((size_t)k * 4), c = 7.0f;
+    assert_non_null(a);
+    assert_non_null(b);
+    gk_fill_value(a, (size_t)k, 1.0f);
+    gk_fill_value(b, (size_t)k, 1.0f);
+    const gemmkit_options options = {.kernel = "xgemm", .device_only = 1};
+    assert_int_equal(gemmkit_sgemm_ex(ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 1, 1, k,
+                                      1.0f, a, 1, b, k, 0.0f, &c, 1),
+                     GEMMKIT_ERROR_SIZE_OVERFLOW);
+    assert_non_null(strstr(gemmkit_last_error_message(), "2^31-1"));
+    assert_true(c == 7.0f);
+    free(a), free(b);
+    gemmkit_context_destroy(ctx);
+}
+
+/* A device buffer of count floats, element i = pattern-derived value in [-1, 1). */
+static gemmkit_buffer *random_buffer(gemmkit_context *ctx, size_t count, uint32_t salt, float **host)
+{
+    gemmkit_buffer *buf = NULL;
+    assert_int_equal(gemmkit_buffer_create(ctx, count, &buf), GEMMKIT_SUCCESS);
+    float *x = malloc(count * 4);
+    assert_non_null(x);
+    for (size_t i = 0; i < count; i++) x[i] = (float)(pattern(i, salt) >> 8) * (2.0f / 16777216.0f) - 1.0f;
+    assert_int_equal(gemmkit_buffer_write(ctx, buf, 0, count, x), GEMMKIT_SUCCESS);
+    if (host) *host = x;
+    else free(x);
+    return buf;
+}
+
+/* 46300 x 46300 x 46380: every span below 2^31, the policy's packed kernel's padded A (46336 x 46384) not. */
+static void test_policy_packed_falls_back(void **state)
+{
+    (void)state;
+    const int64_t m = 46300, n = 46300, k = 46380;
+    gemmkit_context *ctx = gpu_context((size_t)(k * n) * 4);
+    if (!ctx) {
+        print_message("skipping: no GPU context that holds 8.6 GB in one buffer\n");
+        skip();
+    }
+    float *a, *b, *c;
+    gemmkit_buffer *ba = random_buffer(ctx, (size_t)(m * k), 1, &a), *bb = random_buffer(ctx, (size_t)(k * n), 2, &b);
+    gemmkit_buffer *bc = random_buffer(ctx, (size_t)(m * n), 3, NULL);
+    assert_int_equal(gemmkit_sgemm_buffers(ctx, NULL, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, k,
+                                           1.0f, ba, 0, m, bb, 0, k, 0.0f, bc, 0, m),
+                     GEMMKIT_SUCCESS);
+    c = malloc((size_t)(m * n) * 4);
+    assert_non_null(c);
+    assert_int_equal(gemmkit_buffer_read(ctx, bc, 0, (size_t)(m * n), c), GEMMKIT_SUCCESS);
+    gk_sgemm_case kase = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, k, 1.0f, 0.0f, m, k, m};
+    gk_check_result check;
+    gk_rng rng;
+    gk_rng_seed(&rng, gk_rng_fresh_seed());
+    gk_check_sgemm_sampled(&kase, a, b, c, c, 256, &rng, &check);
+    if (!check.passed) fail_msg("%s", check.message);
+    gemmkit_buffer_destroy(ba), gemmkit_buffer_destroy(bb), gemmkit_buffer_destroy(bc);
+    free(a), free(b), free(c);
+    gemmkit_context_destroy(ctx);
+}
+
+/* 1.5e9 matrices of 1 x 1 x 1 (C of 6 GB): more than one launch of 2^30; and a batch whose last C ends past
+ * 2^31-1 floats, refused before anything runs. */
+static void test_batches_past_32_bits(void **state)
+{
+    (void)state;
+    const int64_t batch = 1500000000;
+    gemmkit_context *ctx = gpu_context((size_t)batch * 4);
+    if (!ctx) {
+        print_message("skipping: no GPU context that holds 6 GB in one buffer\n");
+        skip();
+    }
+    float *a, *b, *c0;
+    gemmkit_buffer *ba = random_buffer(ctx, 1, 4, &a), *bb = random_buffer(ctx, 1, 5, &b);
+    gemmkit_buffer *bc = random_buffer(ctx, (size_t)batch, 6, &c0);
+    assert_int_equal(gemmkit_sgemm_strided_batched_buffers(ctx, NULL, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
+                                                           GEMMKIT_NO_TRANS, 1, 1, 1, 1.0f, ba, 0, 1, 0, bb, 0, 1, 0,
+                                                           0.5f, bc, 0, 1, 1, batch),
+                     GEMMKIT_SUCCESS);
+    float *c = malloc((size_t)batch * 4);
+    assert_non_null(c);
+    assert_int_equal(gemmkit_buffer_read(ctx, bc, 0, (size_t)batch, c), GEMMKIT_SUCCESS);
+    for (int64_t z = 0; z < batch; z += z < batch - 1000 ? 99991 : 1) {
+        const double want = (double)a[0] * b[0] + 0.5 * c0[z];
+        if (fabs(c[z] - want) > 1e-6 * (fabs(want) + 1))
+            fail_msg("matrix %lld: C = %g, want %g", (long long)z, c[z], want);
+    }
+    /* C = 2 C (alpha 0: one scale step per matrix) on 2^21 columns of 1024 rows from row 512: the last ends at
+     * 2^31 + 511 floats. */
+    gemmkit_buffer_destroy(bc);
+    const int64_t rows = 1024, columns = (int64_t)1 << 21;
+    assert_int_equal(gemmkit_buffer_create(ctx, (size_t)(rows * columns + 512), &bc), GEMMKIT_SUCCESS);
+    assert_int_equal(gemmkit_sgemm_strided_batched_buffers(ctx, NULL, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
+                                                           GEMMKIT_NO_TRANS, rows, 1, 1, 0.0f, NULL, 0, rows, 0, NULL,
+                                                           0, 1, 0, 2.0f, bc, 512, rows, rows, columns),
+                     GEMMKIT_ERROR_SIZE_OVERFLOW);
+    gemmkit_buffer_destroy(ba), gemmkit_buffer_destroy(bb), gemmkit_buffer_destroy(bc);
+    free(a), free(b), free(c0), free(c);
+    gemmkit_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +367,9 @@ int main(void)
         cmocka_unit_test_setup(test_copies, set_opencl),
         cmocka_unit_test_setup(test_copies, set_cuda),
         cmocka_unit_test(test_sgemm_large_a),
+        cmocka_unit_test(test_named_packed_refused),
+        cmocka_unit_test(test_policy_packed_falls_back),
+        cmocka_unit_test(test_batches_past_32_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

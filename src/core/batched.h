@@ -10,6 +10,8 @@
  * third dimension takes (CUDA's grid limit); larger batches are launched in
  * chunks. */
 #define GK_BATCH_Z_MAX 65535
+/* Matrices in one launch of any batched kernel (their batch argument and matrix indices are 32-bit). */
+#define GK_BATCH_LAUNCH_MAX ((int64_t)1 << 30)
 
 /* A strided batch in column-major terms: matrix z of each operand starts
  * z * stride floats after matrix 0 (`one`'s offsets). Row-major calls swap

@@ -111,6 +111,10 @@ static gemmkit_status choose_kernel(const gemmkit_context *ctx, const gemmkit_op
     return gk_context_resolve(ctx, def, options ? options->params : NULL, config);
 }
 
+/* What runs where the policy's packed kernel cannot pad a problem (packed_fits): any size, transposes and
+ * offsets read in place. */
+#define GK_UNPACKED_FALLBACK "xgemm-direct"
+
 static int already_packed(const gk_matrix *x, int trans, int64_t rows, int64_t cols, int64_t rows_p,
                           int64_t cols_p)
 {
@@ -252,6 +256,13 @@ static int64_t split_k(const gemmkit_context *ctx, const gk_config *config, int6
     return (k + *kslice - 1) / *kslice;
 }
 
+/* The packed operands (mp x kp, np x kp) and C's tiles (splits of mp x np) within the 32-bit indices of the
+ * kernels and copies that use them. */
+static int packed_fits(int64_t mp, int64_t np, int64_t kp, int64_t splits)
+{
+    return mp * kp <= INT32_MAX && np * kp <= INT32_MAX && splits * mp * np <= INT32_MAX;
+}
+
 /* Pack, the tiled kernel, unpack; a strided (split-K) kernel runs `splits` K-slices of the packed operands
  * along the grid's third dimension into as many partials, which the reduction sums into C. */
 static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
@@ -272,6 +283,13 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
         splits = split_k(ctx, config, mp / g->tile_m * (np / g->tile_n), mp * np, p, &kslice);
         kp = splits * kslice;
     }
+    if (!packed_fits(mp, np, kp, splits))
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW,
+                       "kernel %s packs op(A) into %lld x %lld, op(B) into %lld x %lld and C into %lld x %lld x %lld "
+                       "(padded to its tiles): past 2^31-1 floats, which its copies index in 32 bits (xgemm-direct "
+                       "reads the operands as stored)",
+                       config->def->name, (long long)mp, (long long)kp, (long long)np, (long long)kp, (long long)splits,
+                       (long long)mp, (long long)np);
     gk_operands main = {.m = mp, .n = np, .k = kslice, .batch = splits, .a = p->a, .b = p->b, .c = p->c,
                         .stride_a = kslice * mp, .stride_b = kslice * np, .stride_c = mp * np};
     if (!already_packed(&p->a, p->trans_a, p->m, p->k, mp, kp))
@@ -303,6 +321,10 @@ static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *c
     const int64_t tiles = (p->m + g->tile_m - 1) / g->tile_m * ((p->n + g->tile_n - 1) / g->tile_n);
     int64_t kslice = p->k;
     const int64_t splits = split_k(ctx, config, tiles, ldp * p->n, p, &kslice);
+    if (splits * ldp * p->n > INT32_MAX)
+        return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW,
+                       "kernel %s: %lld partial results of %lld x %lld pass 2^31-1 floats, which it indexes in 32 bits",
+                       config->def->name, (long long)splits, (long long)ldp, (long long)p->n);
     gk_mem *partials = NULL;
     GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, (size_t)(splits * ldp * p->n) * sizeof(float), &partials));
     const gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,
@@ -331,8 +353,17 @@ static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *op
     }
     if (gk_kernel_splits_operands(config.def)) return plan_split(ctx, &config, &g, p, plan);
     if (config.def->contract == GK_CONTRACT_GEMM_TMA) return plan_tma(ctx, &config, &g, p, plan);
-    const int direct = config.def->contract == GK_CONTRACT_GEMM_DIRECT,
-              direct_split = config.def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT;
+    int direct = config.def->contract == GK_CONTRACT_GEMM_DIRECT;
+    const int direct_split = config.def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT;
+    const int named = options && (options->kernel || options->params);
+    if (!direct && !direct_split && !named &&
+        !packed_fits(gk_round_up(p->m, g.tile_m), gk_round_up(p->n, g.tile_n), gk_round_up(p->k, g.k_multiple), 1)) {
+        /* The policy's packed kernel would pad past the 32-bit indices: the no-copy kernel instead. */
+        GK_TRY(gk_context_resolve(ctx, gk_kernel_find(GK_UNPACKED_FALLBACK), NULL, &config));
+        GK_TRY(gk_config_geometry(&config, p->m, p->n, p->k, &g));
+        GK_TRY(gk_config_check_device(&config, &g, &ctx->info));
+        direct = 1;
+    }
     if (!direct && !direct_split) return plan_packed(ctx, &config, &g, p, plan);
     /* Kernels reading the operands as stored. A kernel the caller names runs on them as given (what `bench
      * --kernel` times); the policy's choice may first copy them into another layout (its copy rows). */

@@ -114,19 +114,20 @@ static gk_sgemm_problem matrix_at(const gk_batched_problem *bp, int64_t z)
     return p;
 }
 
-/* Kernels take 32-bit offsets: the first matrix of every launch must start below 2^31 floats
- * (`per` matrices per launch). */
+/* Kernels take 32-bit offsets: the first matrix of every launch must lie below 2^31 floats, C's whole
+ * extent too (the per-matrix helpers add C's rows to its offset in 32 bits), `per` matrices per launch. */
 static gemmkit_status check_launch_offsets(const gk_batched_problem *bp, int64_t per)
 {
     const int64_t last = (bp->batch - 1) / per * per;
     const gk_sgemm_problem p = matrix_at(bp, last);
     const int reads = gk_sgemm_reads_ab(&p);
     const int64_t ends[] = {reads ? (int64_t)p.a.offset + extent_a(&p) : 0,
-                            reads ? (int64_t)p.b.offset + extent_b(&p) : 0, (int64_t)p.c.offset};
+                            reads ? (int64_t)p.b.offset + extent_b(&p) : 0,
+                            (int64_t)p.c.offset + extent_c(&p)};
     for (int i = 0; i < 3; i++)
         if (ends[i] > INT32_MAX)
             return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW,
-                           "batch of %lld: matrix %lld starts beyond 2^31-1 floats in its buffer (kernels take "
+                           "batch of %lld: matrix %lld ends beyond 2^31-1 floats in its buffer (kernels take "
                            "32-bit offsets)", (long long)bp->batch, (long long)last);
     return GEMMKIT_SUCCESS;
 }
@@ -158,7 +159,8 @@ static gemmkit_status run_batched_kernel(gemmkit_context *ctx, const gk_config *
     gk_geometry g;
     GK_TRY(gk_config_geometry(config, p->m, p->n, p->k, &g));
     GK_TRY(gk_config_check_device(config, &g, &ctx->info));
-    const int64_t per = config->def->contract == GK_CONTRACT_GEMM_DIRECT_STRIDED ? GK_BATCH_Z_MAX : bp->batch;
+    int64_t per = config->def->contract == GK_CONTRACT_GEMM_DIRECT_STRIDED ? GK_BATCH_Z_MAX : bp->batch;
+    if (per > GK_BATCH_LAUNCH_MAX) per = GK_BATCH_LAUNCH_MAX; /* the kernels count matrices in 32 bits */
     GK_TRY(check_launch_offsets(bp, per));
     for (int64_t z = 0; z < bp->batch; z += per) {
         const gk_sgemm_problem first = matrix_at(bp, z);

@@ -316,7 +316,7 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
     const int tid = ty * RTSM + tx;
     const int m0 = get_group_id(0) * TSM;
     const int n0 = get_group_id(1) * TSN;
-    const int inside_m = m0 + TSM <= M, inside_n = n0 + TSN <= N;
+    const int inside_m = m0 <= M - TSM, inside_n = n0 <= N - TSN; // m0 + TSM would wrap past 2^31 - TSM
 
     __local float4 As[TILES_IN_LOCAL][TSK * ROW_A];
     __local float4 Bs[TILES_IN_LOCAL][TSK * ROW_B];

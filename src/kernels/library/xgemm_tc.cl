@@ -228,7 +228,7 @@ void gk_xgemm_tc(const int M, const int N, const int K, const float alpha,
     const int wm0 = (warp % WARPS_M) * MI * 16, wn0 = (warp / WARPS_M) * NI * 8;
     const int m0 = get_group_id(0) * TSM;
     const int n0 = get_group_id(1) * TSN;
-    const int inside_m = m0 + TSM <= M, inside_n = n0 + TSN <= N;
+    const int inside_m = m0 <= M - TSM, inside_n = n0 <= N - TSN; // m0 + TSM would wrap past 2^31 - TSM
 
     __local float4 As[2][TSK * ROW_A];
     __local float4 Bs[2][TSK * ROW_B];
