@@ -61,7 +61,9 @@ if [ $suites = 1 ]; then
   fi
 fi
 if [ $large = 1 ]; then
-  gk_step large-operands 420 env BUDGET=410 bench/large-operands.sh "$gk_out/large-operands" ./build/gemmkit
+  gk_budget large-operands 900 &&
+    gk_step large-operands "$gk_limit" env BUDGET=$((gk_limit - 10)) bench/large-operands.sh "$gk_out/large-operands" \
+      ./build/gemmkit
   grep -E "FAILED|passed," "$gk_out/large-operands.log" | sed 's|^|large-operands.log: |' >&2
 fi
 for log in "$gk_out"/make-test.log "$gk_out"/ctest-*.log; do
