@@ -77,7 +77,8 @@ enum gk_backend_caps {
     GK_CAP_LAUNCH_3D = 1u << 0,   /* launches of 3 dimensions */
     GK_CAP_INT64_ARGS = 1u << 1,  /* GK_ARG_LONG scalars */
     GK_CAP_PROFILING = 1u << 2,   /* device time of each launch */
-    GK_CAP_TENSOR_MAPS = 1u << 3  /* GK_ARG_TENSOR_MAP arguments (the tensor memory accelerator) */
+    GK_CAP_TENSOR_MAPS = 1u << 3, /* GK_ARG_TENSOR_MAP arguments (the tensor memory accelerator) */
+    GK_CAP_GRID_Y_64K = 1u << 4   /* at most 65535 work-groups along the second and third dimensions (CUDA) */
 };
 
 /* fp32 lanes per NVIDIA multiprocessor for compute capability major.minor,

@@ -430,14 +430,37 @@ gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *option
     return plan_whole(ctx, options, p, plan);
 }
 
+/* Columns of C per call where the backend's grid holds at most 65535 work-groups along N (the second
+ * dimension): 65535 tiles of 16 columns, the narrowest tile of the library's kernels and helpers. */
+#define GK_STRIP_COLUMNS ((int64_t)65535 * 16)
+
+/* One plan; its times added to *kernel_ms and *total_ms where given. */
+static gemmkit_status run_plan(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
+                               double *kernel_ms, double *total_ms)
+{
+    gk_plan plan;
+    double kernel = 0.0, total = 0.0;
+    GK_TRY(gk_sgemm_plan(ctx, options, p, &plan));
+    GK_TRY(gk_plan_execute(ctx, &plan, kernel_ms ? &kernel : NULL, total_ms ? &total : NULL));
+    if (kernel_ms) *kernel_ms += kernel;
+    if (total_ms) *total_ms += total;
+    return GEMMKIT_SUCCESS;
+}
+
 gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p)
 {
     double *kernel_ms = options ? options->kernel_ms : NULL, *total_ms = options ? options->total_ms : NULL;
     if (kernel_ms) *kernel_ms = 0.0;
     if (total_ms) *total_ms = 0.0;
-    gk_plan plan;
-    GK_TRY(gk_sgemm_plan(ctx, options, p, &plan));
-    return gk_plan_execute(ctx, &plan, kernel_ms, total_ms);
+    if (!(ctx->ops->caps & GK_CAP_GRID_Y_64K) || p->n <= GK_STRIP_COLUMNS)
+        return run_plan(ctx, options, p, kernel_ms, total_ms);
+    /* C's columns in strips, a plan each: every column of C reads only its own column of op(B). */
+    for (int64_t col0 = 0; col0 < p->n; col0 += GK_STRIP_COLUMNS) {
+        const int64_t cols = p->n - col0 < GK_STRIP_COLUMNS ? p->n - col0 : GK_STRIP_COLUMNS;
+        const gk_sgemm_problem strip = sub_problem(p, 0, p->m, col0, cols);
+        GK_TRY(run_plan(ctx, options, &strip, kernel_ms, total_ms));
+    }
+    return GEMMKIT_SUCCESS;
 }
 
 typedef struct host_problem {
