@@ -2,11 +2,13 @@
 #include "kernel_config.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "expr.h"
+#include "geometry_code.h"
 #include "status.h"
 
 static int param_count(const gk_kernel_def *def)
@@ -61,7 +63,39 @@ static gemmkit_status apply_override(gk_config *config, const char *item, size_t
                    config->def->name, buf);
 }
 
+static gemmkit_status resolve_text(const gk_kernel_def *def, const char *overrides, gk_config *config);
+
+/* Every registry row's defaults resolved once per process (a call resolves the kernels it weighs that have no
+ * tuned line: their constraints and defines are the same every time). */
+static gk_config *default_configs;
+static gemmkit_status *default_status;
+static size_t default_count;
+static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
+
+static void resolve_defaults(void)
+{
+    const size_t count = gk_kernel_count();
+    default_configs = calloc(count, sizeof *default_configs);
+    default_status = calloc(count, sizeof *default_status);
+    if (!default_configs || !default_status) return;
+    for (size_t i = 0; i < count; i++) default_status[i] = resolve_text(gk_kernel_at(i), NULL, &default_configs[i]);
+    default_count = count;
+}
+
 gemmkit_status gk_config_resolve(const gk_kernel_def *def, const char *overrides, gk_config *config)
+{
+    if (!overrides) {
+        pthread_once(&defaults_once, resolve_defaults);
+        for (size_t i = 0; i < default_count; i++)
+            if (default_configs[i].def == def && default_status[i] == GEMMKIT_SUCCESS) {
+                *config = default_configs[i];
+                return GEMMKIT_SUCCESS;
+            }
+    }
+    return resolve_text(def, overrides, config); /* with the message of a default that fails */
+}
+
+static gemmkit_status resolve_text(const gk_kernel_def *def, const char *overrides, gk_config *config)
 {
     memset(config, 0, sizeof *config);
     config->def = def;
@@ -94,24 +128,31 @@ gemmkit_status gk_config_resolve(const gk_kernel_def *def, const char *overrides
     return GEMMKIT_SUCCESS;
 }
 
+/* A field of the geometry: its compiled code (geometry_code.c), else its text, which says what is wrong. */
+static gemmkit_status geometry_field(const gk_config *config, gk_geometry_field field, const gk_variables *vars,
+                                     int64_t *out)
+{
+    if (gk_geometry_run(config->def, field, vars, out)) return GEMMKIT_SUCCESS;
+    const char *text = gk_geometry_text(config->def, field);
+    if (!text) {
+        *out = 0;
+        return GEMMKIT_SUCCESS;
+    }
+    return eval(config, text, vars, out);
+}
+
 gemmkit_status gk_config_geometry(const gk_config *config, int64_t m, int64_t n, int64_t k,
                                   gk_geometry *g)
 {
     gk_variables vars;
-    load_params(config, &vars);
-    gk_variables_set(&vars, "M", m);
-    gk_variables_set(&vars, "N", n);
-    gk_variables_set(&vars, "K", k);
-    gk_variables_set(&vars, "ROWS", m);
-    gk_variables_set(&vars, "COLS", n);
+    gk_geometry_variables(config->def, config->values, m, n, k, &vars);
     const gk_kernel_def *def = config->def;
-    GK_TRY(eval(config, def->local_x, &vars, &g->local_x));
-    GK_TRY(eval(config, def->local_y, &vars, &g->local_y));
-    GK_TRY(eval(config, def->tile_m, &vars, &g->tile_m));
-    GK_TRY(eval(config, def->tile_n, &vars, &g->tile_n));
-    GK_TRY(eval(config, def->k_multiple, &vars, &g->k_multiple));
-    if (def->local_mem_bytes) GK_TRY(eval(config, def->local_mem_bytes, &vars, &g->local_mem_bytes));
-    else g->local_mem_bytes = 0;
+    GK_TRY(geometry_field(config, GK_GEO_LOCAL_X, &vars, &g->local_x));
+    GK_TRY(geometry_field(config, GK_GEO_LOCAL_Y, &vars, &g->local_y));
+    GK_TRY(geometry_field(config, GK_GEO_TILE_M, &vars, &g->tile_m));
+    GK_TRY(geometry_field(config, GK_GEO_TILE_N, &vars, &g->tile_n));
+    GK_TRY(geometry_field(config, GK_GEO_K_MULTIPLE, &vars, &g->k_multiple));
+    GK_TRY(geometry_field(config, GK_GEO_LOCAL_MEM, &vars, &g->local_mem_bytes));
     if (g->local_x < 1 || g->local_y < 1 || g->tile_m < 1 || g->tile_n < 1 || g->k_multiple < 1)
         return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS,
                        "kernel %s: geometry must be positive (local %lldx%lld, tile %lldx%lld, k %lld)",
