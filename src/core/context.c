@@ -167,7 +167,8 @@ void gk_context_close(gemmkit_context *ctx)
     for (gk_program_entry *e = ctx->programs; e;) {
         gk_program_entry *next = e->next;
         ctx->ops->release_program(e->program);
-        free(e->key);
+        free(e->source_file);
+        for (unsigned i = 0; i < e->define_count; i++) free((char *)e->defines[i].name);
         free(e);
         e = next;
     }
@@ -196,36 +197,70 @@ int gemmkit_context_blas_threshold(const gemmkit_context *ctx, double *work, con
 
 double gemmkit_blas_threshold_lowest(void) { return gk_tuning_blas_threshold_lowest(); }
 
+/* FNV-1a over the source file's name and each define's name and value. */
+static uint64_t program_hash(const char *source_file, const gk_define *defines, unsigned count)
+{
+    uint64_t h = 14695981039346656037u;
+    for (const char *p = source_file; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211u;
+    for (unsigned i = 0; i < count; i++) {
+        for (const char *p = defines[i].name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211u;
+        for (int b = 0; b < 64; b += 8) h = (h ^ (uint8_t)((uint64_t)defines[i].value >> b)) * 1099511628211u;
+    }
+    return h;
+}
+
+static int entry_matches(const gk_program_entry *e, uint64_t hash, const char *source_file, const gk_define *defines,
+                         unsigned count)
+{
+    if (e->hash != hash || e->define_count != count || strcmp(e->source_file, source_file) != 0) return 0;
+    for (unsigned i = 0; i < count; i++)
+        if (e->defines[i].value != defines[i].value || strcmp(e->defines[i].name, defines[i].name) != 0) return 0;
+    return 1;
+}
+
+/* A cache entry for a program just built (names copied: the caller's may not outlive the context). */
+static gk_program_entry *new_entry(uint64_t hash, const char *source_file, const gk_define *defines, unsigned count,
+                                   gk_program *built)
+{
+    gk_program_entry *entry = calloc(1, sizeof *entry);
+    if (!entry) return NULL;
+    entry->hash = hash;
+    entry->program = built;
+    entry->source_file = strdup(source_file);
+    int ok = entry->source_file != NULL;
+    for (unsigned i = 0; i < count && ok; i++) {
+        entry->defines[i] = (gk_define){strdup(defines[i].name), defines[i].value};
+        entry->define_count = i + 1;
+        ok = entry->defines[i].name != NULL;
+    }
+    if (ok) return entry;
+    free(entry->source_file);
+    for (unsigned i = 0; i < entry->define_count; i++) free((char *)entry->defines[i].name);
+    free(entry);
+    return NULL;
+}
+
 gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file, const gk_define *defines,
                                   unsigned define_count, gk_program **program)
 {
-    char options[1024];
-    gk_defines_text(defines, define_count, options, sizeof options);
-    size_t key_len = strlen(source_file) + strlen(options) + 2;
-    char *key = malloc(key_len);
-    if (!key) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a cache key");
-    snprintf(key, key_len, "%s\n%s", source_file, options);
+    if (define_count > GK_MAX_DEFINES)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "%u defines for %s: at most %d", define_count, source_file,
+                       GK_MAX_DEFINES);
+    const uint64_t hash = program_hash(source_file, defines, define_count);
     for (gk_program_entry *e = ctx->programs; e; e = e->next) {
-        if (strcmp(e->key, key) == 0) {
-            free(key);
+        if (entry_matches(e, hash, source_file, defines, define_count)) {
             *program = e->program;
             return GEMMKIT_SUCCESS;
         }
     }
     const char *source = gk_kernel_source(source_file);
-    if (!source) {
-        free(key);
-        return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no embedded kernel source \"%s\"", source_file);
-    }
+    if (!source) return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "no embedded kernel source \"%s\"", source_file);
     char *patched = NULL;
     const char *injected = atomic_load(&injected_build_error);
     if (injected) {
         size_t len = strlen(source) + strlen(injected) + 2;
         patched = malloc(len);
-        if (!patched) {
-            free(key);
-            return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating kernel source");
-        }
+        if (!patched) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating kernel source");
         snprintf(patched, len, "%s\n%s", source, injected);
         source = patched;
     }
@@ -236,21 +271,20 @@ gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file,
     if (status != GEMMKIT_SUCCESS) {
         gk_set_build_log(log ? log : "");
         free(log);
-        free(key);
-        if (status == GEMMKIT_ERROR_BUILD_FAILED)
+        if (status == GEMMKIT_ERROR_BUILD_FAILED) {
+            char options[1024];
+            gk_defines_text(defines, define_count, options, sizeof options);
             return gk_fail(status, "building %s with \"%s\" failed; gemmkit_last_build_log() has the log",
                            source_file, options);
+        }
         return status;
     }
     free(log);
-    gk_program_entry *entry = calloc(1, sizeof *entry);
+    gk_program_entry *entry = new_entry(hash, source_file, defines, define_count, built);
     if (!entry) {
         ctx->ops->release_program(built);
-        free(key);
         return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a cache entry");
     }
-    entry->key = key;
-    entry->program = built;
     entry->next = ctx->programs;
     ctx->programs = entry;
     *program = built;

@@ -11,8 +11,12 @@
 #include "kernel_config.h"
 #include "tuning.h"
 
+/* A built program, keyed by its source file and defines (hash first: a launch formats no text). */
 typedef struct gk_program_entry {
-    char *key; /* source file + '\n' + defines as text */
+    uint64_t hash;
+    char *source_file;
+    unsigned define_count;
+    gk_define defines[GK_MAX_DEFINES]; /* names copied */
     gk_program *program;
     struct gk_program_entry *next;
 } gk_program_entry;

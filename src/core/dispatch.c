@@ -144,14 +144,14 @@ static int split_config(gemm_state *s, const gk_kernel_def *def)
      * count by waves, where one slice can be the cheapest. */
     if (!by_waves && splits < 2 && s->k >= 2 * GK_SPLITK_MIN_SLICE) splits = 2;
     if (splits < 2) return 0;
-    char overrides[sizeof s->split.options];
-    size_t used = (size_t)snprintf(overrides, sizeof overrides, "SPLITS=%d", splits);
-    for (int i = 0; i < GK_MAX_PARAMS && def->params[i].name && used < sizeof overrides; i++) {
+    int values[GK_MAX_PARAMS];
+    for (int i = 0; i < GK_MAX_PARAMS && def->params[i].name; i++) {
         const int value = gk_config_value(s->chosen, def->params[i].name, -1);
-        if (value >= 0 && strcmp(def->params[i].name, "SPLITS") != 0)
-            used += (size_t)snprintf(overrides + used, sizeof overrides - used, ",%s=%d", def->params[i].name, value);
+        values[i] = strcmp(def->params[i].name, "SPLITS") == 0 ? splits
+                    : value >= 0                               ? value
+                                                               : def->params[i].default_value;
     }
-    return used < sizeof overrides && gk_config_resolve(def, overrides, &s->split) == GEMMKIT_SUCCESS;
+    return gk_config_from_values(def, values, &s->split) == GEMMKIT_SUCCESS;
 }
 
 static int split_variables(const gk_policy_rule *rule, int64_t *values, void *data)

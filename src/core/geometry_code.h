@@ -1,8 +1,9 @@
-/* The registry kernels' geometry expressions compiled once per process, so
- * that a call's geometry is a few runs of the stack machine (expr_run.c),
- * with no text parsed on its path. A kernel's variables always sit in the
- * same slots: its parameters in order, then M, N, K, ROWS, COLS
- * (geometry_code_variables), whatever the configuration's values. */
+/* The registry kernels' geometry expressions and constraints compiled once
+ * per process, so that a call's geometry and a configuration's check are a
+ * few runs of the stack machine (expr_run.c), with no text parsed and no
+ * variable looked up by name on its path. A kernel's variables always sit in
+ * the same slots: its parameters in order, then M, N, K, ROWS, COLS
+ * (gk_geometry_variables), whatever the configuration's values. */
 #ifndef GK_GEOMETRY_CODE_H
 #define GK_GEOMETRY_CODE_H
 
@@ -23,13 +24,25 @@ typedef enum gk_geometry_field {
  * unset local_mem_bytes, which is 0). */
 const char *gk_geometry_text(const gk_kernel_def *def, gk_geometry_field field);
 
-/* def's variables for a configuration's values and a problem's sizes, in the slots the code reads. */
+/* def's variables by name for a configuration's values (NULL: zeros) and a problem's sizes: what the text
+ * path evaluates over, in the slots the compiled code reads. */
 void gk_geometry_variables(const gk_kernel_def *def, const int *values, int64_t m, int64_t n, int64_t k,
                            gk_variables *vars);
 
-/* Runs field's compiled code over vars (from gk_geometry_variables). Returns 1 and *out, or 0 when def is
- * not a registry row, the text did not compile or the run faulted: the caller then evaluates the text,
- * which reports why. Thread-safe; the first call compiles every row's code. */
-int gk_geometry_run(const gk_kernel_def *def, gk_geometry_field field, const gk_variables *vars, int64_t *out);
+/* A registry row's compiled code; NULL for a def that is no registry row (or when memory ran out). The first
+ * call compiles every row's; thread-safe. */
+typedef struct gk_compiled_kernel gk_compiled_kernel;
+const gk_compiled_kernel *gk_compiled_kernel_for(const gk_kernel_def *def);
+
+/* The slots' values for a configuration's values and a problem's sizes (GK_MAX_VARIABLES of them). */
+void gk_compiled_slots(const gk_compiled_kernel *ck, const int *values, int64_t m, int64_t n, int64_t k,
+                       int64_t *slots);
+
+/* A field's value: 1, or 0 when its text did not compile or the run faulted (the caller then evaluates the
+ * text, which says why). */
+int gk_compiled_geometry(const gk_compiled_kernel *ck, gk_geometry_field field, const int64_t *slots, int64_t *out);
+
+/* The constraints: 1 when all hold, 0 when constraint *failing does not, -1 when one did not compile or faulted. */
+int gk_compiled_constraints(const gk_compiled_kernel *ck, const int64_t *slots, int *failing);
 
 #endif

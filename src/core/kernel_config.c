@@ -18,13 +18,6 @@ static int param_count(const gk_kernel_def *def)
     return n;
 }
 
-static void load_params(const gk_config *config, gk_variables *vars)
-{
-    vars->count = 0;
-    for (int i = 0; i < param_count(config->def); i++)
-        gk_variables_set(vars, config->def->params[i].name, config->values[i]);
-}
-
 static gemmkit_status eval(const gk_config *config, const char *text, const gk_variables *vars,
                            int64_t *out)
 {
@@ -95,6 +88,37 @@ gemmkit_status gk_config_resolve(const gk_kernel_def *def, const char *overrides
     return resolve_text(def, overrides, config); /* with the message of a default that fails */
 }
 
+/* The constraints (compiled, else as text, which says why one fails) and the options text of the values. */
+static gemmkit_status check_and_describe(gk_config *config)
+{
+    const gk_kernel_def *def = config->def;
+    const gk_compiled_kernel *ck = gk_compiled_kernel_for(def);
+    int held = -1, failing = 0;
+    if (ck) {
+        int64_t slots[GK_MAX_VARIABLES];
+        gk_compiled_slots(ck, config->values, 0, 0, 0, slots);
+        held = gk_compiled_constraints(ck, slots, &failing);
+    }
+    if (held == 0)
+        return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS, "kernel %s: constraint \"%s\" fails", def->name,
+                       def->constraints[failing]);
+    gk_variables vars;
+    if (held < 0) gk_geometry_variables(def, config->values, 0, 0, 0, &vars);
+    for (int i = 0; held < 0 && i < GK_MAX_CONSTRAINTS && def->constraints[i]; i++) {
+        int64_t ok = 0;
+        GK_TRY(eval(config, def->constraints[i], &vars, &ok));
+        if (!ok)
+            return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS, "kernel %s: constraint \"%s\" fails",
+                           def->name, def->constraints[i]);
+    }
+    size_t used = 0;
+    for (int i = 0; i < param_count(def); i++)
+        used += (size_t)snprintf(config->options + used, sizeof config->options - used, "%s%s%s=%d",
+                                 i ? " " : "", def->params[i].plan_only ? "" : "-D", def->params[i].name,
+                                 config->values[i]);
+    return GEMMKIT_SUCCESS;
+}
+
 static gemmkit_status resolve_text(const gk_kernel_def *def, const char *overrides, gk_config *config)
 {
     memset(config, 0, sizeof *config);
@@ -110,49 +134,45 @@ static gemmkit_status resolve_text(const gk_kernel_def *def, const char *overrid
         p += len;
     }
 
-    gk_variables vars;
-    load_params(config, &vars);
-    for (int i = 0; i < GK_MAX_CONSTRAINTS && def->constraints[i]; i++) {
-        int64_t ok = 0;
-        GK_TRY(eval(config, def->constraints[i], &vars, &ok));
-        if (!ok)
-            return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS, "kernel %s: constraint \"%s\" fails",
-                           def->name, def->constraints[i]);
-    }
-
-    size_t used = 0;
-    for (int i = 0; i < n; i++)
-        used += (size_t)snprintf(config->options + used, sizeof config->options - used, "%s%s%s=%d",
-                                 i ? " " : "", def->params[i].plan_only ? "" : "-D", def->params[i].name,
-                                 config->values[i]);
-    return GEMMKIT_SUCCESS;
+    return check_and_describe(config);
 }
 
-/* A field of the geometry: its compiled code (geometry_code.c), else its text, which says what is wrong. */
-static gemmkit_status geometry_field(const gk_config *config, gk_geometry_field field, const gk_variables *vars,
-                                     int64_t *out)
+gemmkit_status gk_config_from_values(const gk_kernel_def *def, const int *values, gk_config *config)
 {
-    if (gk_geometry_run(config->def, field, vars, out)) return GEMMKIT_SUCCESS;
+    memset(config, 0, sizeof *config);
+    config->def = def;
+    for (int i = 0; i < param_count(def); i++) config->values[i] = values[i];
+    return check_and_describe(config);
+}
+
+/* A field of the geometry: its compiled code, else its text (which says what is wrong). */
+static gemmkit_status geometry_field(const gk_config *config, const gk_compiled_kernel *ck, const int64_t *slots,
+                                     gk_geometry_field field, int64_t m, int64_t n, int64_t k, int64_t *out)
+{
+    if (ck && gk_compiled_geometry(ck, field, slots, out)) return GEMMKIT_SUCCESS;
     const char *text = gk_geometry_text(config->def, field);
     if (!text) {
         *out = 0;
         return GEMMKIT_SUCCESS;
     }
-    return eval(config, text, vars, out);
+    gk_variables vars;
+    gk_geometry_variables(config->def, config->values, m, n, k, &vars);
+    return eval(config, text, &vars, out);
 }
 
 gemmkit_status gk_config_geometry(const gk_config *config, int64_t m, int64_t n, int64_t k,
                                   gk_geometry *g)
 {
-    gk_variables vars;
-    gk_geometry_variables(config->def, config->values, m, n, k, &vars);
     const gk_kernel_def *def = config->def;
-    GK_TRY(geometry_field(config, GK_GEO_LOCAL_X, &vars, &g->local_x));
-    GK_TRY(geometry_field(config, GK_GEO_LOCAL_Y, &vars, &g->local_y));
-    GK_TRY(geometry_field(config, GK_GEO_TILE_M, &vars, &g->tile_m));
-    GK_TRY(geometry_field(config, GK_GEO_TILE_N, &vars, &g->tile_n));
-    GK_TRY(geometry_field(config, GK_GEO_K_MULTIPLE, &vars, &g->k_multiple));
-    GK_TRY(geometry_field(config, GK_GEO_LOCAL_MEM, &vars, &g->local_mem_bytes));
+    const gk_compiled_kernel *ck = gk_compiled_kernel_for(def);
+    int64_t slots[GK_MAX_VARIABLES];
+    if (ck) gk_compiled_slots(ck, config->values, m, n, k, slots);
+    GK_TRY(geometry_field(config, ck, slots, GK_GEO_LOCAL_X, m, n, k, &g->local_x));
+    GK_TRY(geometry_field(config, ck, slots, GK_GEO_LOCAL_Y, m, n, k, &g->local_y));
+    GK_TRY(geometry_field(config, ck, slots, GK_GEO_TILE_M, m, n, k, &g->tile_m));
+    GK_TRY(geometry_field(config, ck, slots, GK_GEO_TILE_N, m, n, k, &g->tile_n));
+    GK_TRY(geometry_field(config, ck, slots, GK_GEO_K_MULTIPLE, m, n, k, &g->k_multiple));
+    GK_TRY(geometry_field(config, ck, slots, GK_GEO_LOCAL_MEM, m, n, k, &g->local_mem_bytes));
     if (g->local_x < 1 || g->local_y < 1 || g->tile_m < 1 || g->tile_n < 1 || g->k_multiple < 1)
         return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS,
                        "kernel %s: geometry must be positive (local %lldx%lld, tile %lldx%lld, k %lld)",

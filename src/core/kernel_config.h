@@ -23,6 +23,9 @@ typedef struct gk_geometry {
 
 /* Defaults, then `overrides` ("NAME=value,NAME=value"), then the constraints. */
 gemmkit_status gk_config_resolve(const gk_kernel_def *def, const char *overrides, gk_config *config);
+/* def with these parameter values (one per def->params, in order): constraints checked, options text made;
+ * no text parsed (the constraints run compiled, geometry_code.c). */
+gemmkit_status gk_config_from_values(const gk_kernel_def *def, const int *values, gk_config *config);
 
 /* Evaluates the geometry for sizes m, n, k (transposes: rows, cols, 0). */
 gemmkit_status gk_config_geometry(const gk_config *config, int64_t m, int64_t n, int64_t k,
