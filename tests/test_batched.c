@@ -389,13 +389,13 @@ static void test_errors_write_nothing(void **state)
 /* The build options of the one batched_small.cl program ctx holds. */
 static const char *batched_small_build(const gemmkit_context *ctx)
 {
-    static const char source[] = "library/batched_small.cl\n";
-    const char *found = NULL;
+    static char options[1024];
     int count = 0;
     for (const gk_program_entry *e = ctx->programs; e; e = e->next)
-        if (strncmp(e->key, source, sizeof source - 1) == 0) found = e->key + sizeof source - 1, count++;
+        if (strcmp(e->source_file, "library/batched_small.cl") == 0)
+            gk_defines_text(e->defines, e->define_count, options, sizeof options), count++;
     assert_int_equal(count, 1);
-    return found;
+    return options;
 }
 
 /* One call of batched-small in a fresh context (host arrays, or buffers at offsets `off`), checked against the
