@@ -13,7 +13,7 @@ static void baseline(gk_bench_session *s, const gk_bench_inputs *in)
 {
     gk_bench_record *rec = gk_bench_report_add(&s->report);
     if (!rec) return;
-    gk_bench_size size = {in->kase.gemm.m, in->kase.gemm.n, in->kase.gemm.k};
+    gk_bench_size size = GK_BENCH_SIZE(in->kase.gemm.m, in->kase.gemm.n, in->kase.gemm.k);
     /* About a second per size in all, at most a quarter of it per timed slice. */
     double budget = 1.25 / s->args->repeat;
     budget = budget > 0.25 ? 0.25 : budget < 0.05 ? 0.05 : budget;
@@ -99,7 +99,7 @@ static void explain_kernel(gk_bench_session *s)
 /* The kernel the batched routine picks for a size, as the record's resolved name. */
 static const char *batched_choice(const gk_bench_session *s, const gk_bench_size *size)
 {
-    const int rm = s->args->layout == GEMMKIT_ROW_MAJOR;
+    const int rm = size->layout == GEMMKIT_ROW_MAJOR;
     const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &s->ctx->info, &s->ctx->tuned,
                                                   rm ? size->n : size->m, rm ? size->m : size->n, size->k,
                                                   s->args->batch);
@@ -132,11 +132,12 @@ void gk_bench_sgemm(gk_bench_session *s)
         host_call = gk_runner_gemmkit_host(s->ctx);
     const int cuda = strcmp(s->info.backend, "cuda") == 0;
     for (int z = 0; z < s->args->size_count; z++) {
-        const gk_bench_size *size = &s->args->sizes[z];
+        /* This shape's own transposes and layout, else the run's. */
+        const gk_bench_size one = gk_bench_size_resolve(s->args, &s->args->sizes[z]), *size = &one;
         gk_case kase;
         const gk_routine *routine = s->args->batch ? &gk_routine_gemm_batched : &gk_routine_gemm;
-        routine->case_of((const int64_t[3]){size->m, size->n, size->k}, s->args->layout, s->args->trans_a,
-                         s->args->trans_b, &kase);
+        routine->case_of((const int64_t[3]){size->m, size->n, size->k}, size->layout, size->trans_a, size->trans_b,
+                         &kase);
         if (s->args->batch) kase.batched = gk_batched_tight(kase.batched.one, s->args->batch);
         gk_bench_inputs in;
         if (gk_bench_inputs_make(s, routine, &kase, &in)) continue;
