@@ -506,6 +506,25 @@ static void test_cli_shape_ops_end_to_end(void **state)
     free(csv);
 }
 
+/* A shape --max-time skips for every runner gets no inputs (a random shape's may take 8 GiB). */
+static void test_cli_skipped_shape_gets_no_inputs(void **state)
+{
+    (void)state;
+    const int rc = run_cli("bench --sizes 64,20000x20000x64 --repeat 1 --no-baseline --max-time 0.001");
+    char *out = slurp("out.txt"), *err = slurp("err.txt");
+    assert_non_null(out);
+    assert_non_null(err);
+    if (rc != 0) fail_msg("exit %d:\n%s\n%s", rc, out, err);
+    assert_non_null(strstr(err, "size 64 NN col: "));
+    if (strstr(err, "size 20000x20000x64")) fail_msg("inputs were made for a shape every runner skips:\n%s", err);
+    const char *row = strstr(out, "\nbest ");
+    assert_non_null(row);
+    assert_non_null(strstr(out, "20000x20000x64 NN    col             -      -"));
+    assert_non_null(strstr(out, "skipped: predicted"));
+    free(out);
+    free(err);
+}
+
 static int make_workdir(void **state)
 {
     (void)state;
@@ -541,6 +560,7 @@ int main(void)
     const struct CMUnitTest command[] = {
         cmocka_unit_test(test_cli_bad_random_exit_2),
         cmocka_unit_test(test_cli_shape_ops_end_to_end),
+        cmocka_unit_test(test_cli_skipped_shape_gets_no_inputs),
     };
     int failed = cmocka_run_group_tests_name("bench random shapes", drawing, NULL, NULL);
     failed += cmocka_run_group_tests_name("bench random command", command, make_workdir, remove_workdir);

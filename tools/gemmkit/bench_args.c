@@ -248,7 +248,7 @@ static int parse_shape(const char *item, const char *end, gk_bench_size *sizes, 
     return 0;
 }
 
-/* Draw order is kept for equal work; otherwise less work first (below). */
+/* Less work (M N K) first. */
 static int compare_work(const void *a, const void *b)
 {
     const gk_bench_size *x = a, *y = b;
@@ -273,12 +273,12 @@ static int parse_random(const char *item, int len, gk_bench_size *sizes, int max
     int from_clock = !colon;
     if (colon) {
         const char *p = colon + 1;
-        int overflow = p == end;
-        for (; p < end && !overflow; p++) {
-            overflow = !isdigit((unsigned char)*p) || seed > (UINT64_MAX - (uint64_t)(*p - '0')) / 10;
-            seed = seed * 10 + (uint64_t)(*p - '0');
+        int bad = p == end; /* empty, not a digit, or past 2^64-1 */
+        for (; p < end && !bad; p++) {
+            bad = !isdigit((unsigned char)*p) || seed > (UINT64_MAX - (uint64_t)(*p - '0')) / 10;
+            if (!bad) seed = seed * 10 + (uint64_t)(*p - '0');
         }
-        if (overflow) {
+        if (bad) {
             snprintf(err, GK_BENCH_ERR, "bad random shapes \"%.*s\": SEED must be an integer from 0 to %llu",
                      len, item, (unsigned long long)UINT64_MAX);
             return -1;

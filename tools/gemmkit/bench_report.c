@@ -182,7 +182,7 @@ void gk_bench_print_draws(const gk_bench_args *args, FILE *out)
         for (int z = d->first; z < d->first + d->count; z++)
             if (args->sizes[z].drawn > 0) per_class[args->sizes[z].drawn - 1]++;
         fprintf(out, "random shapes: %d drawn with seed %llu%s (by class:", d->count, (unsigned long long)d->seed,
-                d->seed_from_clock ? " (from the clock)" : "");
+                d->seed_from_clock ? " from the clock" : "");
         for (int c = 0, first = 1; c < GK_BENCH_RANDOM_CLASSES; c++)
             if (per_class[c]) {
                 fprintf(out, "%s %s %d", first ? "" : ",", gk_bench_random_class_name(c), per_class[c]);
