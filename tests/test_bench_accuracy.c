@@ -201,7 +201,8 @@ static void session_init(gk_bench_session *s, gk_bench_args *args, const char *s
     memset(s, 0, sizeof *s);
     gk_bench_args_default(args);
     char err[GK_BENCH_ERR];
-    assert_int_equal(gk_bench_parse_sizes(sizes, args->sizes, GK_BENCH_MAX_SIZES, &args->size_count, err), 0);
+    assert_int_equal(
+        gk_bench_parse_sizes(sizes, args->sizes, GK_BENCH_MAX_SIZES, &args->size_count, NULL, NULL, err), 0);
     args->repeat = 2;
     args->baseline = 0;
     args->wide_inputs = wide;

@@ -31,7 +31,7 @@ static void expect_sizes(const char *text, const int64_t *mnk, int count)
     gk_bench_size sizes[GK_BENCH_MAX_SIZES];
     int n = -1;
     char err[GK_BENCH_ERR] = "";
-    assert_int_equal(gk_bench_parse_sizes(text, sizes, GK_BENCH_MAX_SIZES, &n, err), 0);
+    assert_int_equal(gk_bench_parse_sizes(text, sizes, GK_BENCH_MAX_SIZES, &n, NULL, NULL, err), 0);
     assert_int_equal(n, count);
     for (int i = 0; i < count; i++) {
         assert_int_equal(sizes[i].m, mnk[3 * i]);
@@ -45,7 +45,7 @@ static void expect_bad_sizes(const char *text, const char *words)
     gk_bench_size sizes[GK_BENCH_MAX_SIZES];
     int n = 0;
     char err[GK_BENCH_ERR] = "";
-    assert_int_equal(gk_bench_parse_sizes(text, sizes, GK_BENCH_MAX_SIZES, &n, err), -1);
+    assert_int_equal(gk_bench_parse_sizes(text, sizes, GK_BENCH_MAX_SIZES, &n, NULL, NULL, err), -1);
     if (!strstr(err, words)) fail_msg("sizes \"%s\": message \"%s\" lacks \"%s\"", text, err, words);
 }
 
@@ -123,7 +123,7 @@ static void test_sizes_presets(void **state)
     gk_bench_size sizes[GK_BENCH_MAX_SIZES];
     int n = 0;
     char err[GK_BENCH_ERR] = "";
-    assert_int_equal(gk_bench_parse_sizes("4097,sweep,3x4x5", sizes, GK_BENCH_MAX_SIZES, &n, err), 0);
+    assert_int_equal(gk_bench_parse_sizes("4097,sweep,3x4x5", sizes, GK_BENCH_MAX_SIZES, &n, NULL, NULL, err), 0);
     assert_int_equal(n, SWEEP_SHAPES + 2);
     assert_true(sizes[0].m == 4097 && sizes[1].m == 256 && sizes[n - 1].m == 3 && sizes[n - 1].k == 5);
     expect_bad_sizes("sweeps", "unknown size preset");

@@ -23,7 +23,7 @@ static void add(gk_bench_report *report, const char *name, const char *kind, con
     snprintf(r->name, sizeof r->name, "%s", name);
     snprintf(r->kind, sizeof r->kind, "%s", kind);
     snprintf(r->label, sizeof r->label, "%s", label);
-    r->size = (gk_bench_size){n, n, n};
+    r->size = (gk_bench_size)GK_BENCH_SIZE(n, n, n);
     r->work = 2.0 * (double)n * (double)n * (double)n;
     r->count = 1;
     r->total_ms = malloc(sizeof *r->total_ms);

@@ -17,7 +17,7 @@
 #include "gemmkit.h"
 #include "routine_desc.h"
 
-#define GK_BENCH_MAX_SIZES 256
+#define GK_BENCH_MAX_SIZES 1024 /* random:1000 and a few more */
 #define GK_BENCH_MAX_SETS 8
 #define GK_BENCH_MAX_RUNNERS 8
 #define GK_BENCH_ERR 256 /* size of every error-message buffer below */
@@ -31,13 +31,31 @@
 
 typedef struct gk_bench_size {
     int64_t m, n, k; /* transposes: rows, cols, 0 */
+    /* This shape's own op(A), op(B) and storage order ("96x80x72:TN:row", random:...);
+     * 0: the run's --trans / --layout (gk_bench_size_resolve). */
+    gemmkit_transpose trans_a, trans_b;
+    gemmkit_layout layout;
+    signed char drawn; /* random:...: 1 + the class it was drawn from (gk_bench_random_class_name); 0: named */
 } gk_bench_size;
+
+/* A size without its own transposes or layout, for tables (designated: the other fields 0). */
+#define GK_BENCH_SIZE(m_, n_, k_) {.m = (m_), .n = (n_), .k = (k_)}
+
+/* One random:COUNT[:SEED] item of --sizes: its shapes are sizes[first .. first + count). */
+typedef struct gk_bench_draw {
+    int first, count;
+    uint64_t seed;
+    int seed_from_clock; /* no SEED given: one drawn from the clock, printed so that the run can be repeated */
+} gk_bench_draw;
+#define GK_BENCH_MAX_DRAWS 8
 
 typedef struct gk_bench_args {
     const char *kernel; /* registry name, "all" (the SGEMM ladder) or "best" (the public dispatch) */
     const char *params; /* "NAME=value,..." for the named kernel */
     gk_bench_size sizes[GK_BENCH_MAX_SIZES];
     int size_count; /* 0: the device's defaults */
+    gk_bench_draw draws[GK_BENCH_MAX_DRAWS]; /* the random:... items of --sizes */
+    int draw_count;
     gemmkit_layout layout;
     gemmkit_transpose trans_a, trans_b;
     int repeat;         /* timed runs per measurement, after one warm-up */
@@ -64,9 +82,33 @@ void gk_bench_args_default(gk_bench_args *args);
  * printing the help (--help). */
 int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args);
 /* "1024,2048", "1000x3x77", "5001x3007" (k = 0: transposes), "1024:16384:x2",
- * "256:2048:+256", a preset's name ("sweep"), mixed with commas. Returns 0 or -1 with a message in err.
- * gk_bench_parse_args then checks that the kinds fit the benchmark. */
-int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *count, char *err);
+ * "256:2048:+256", a preset's name ("sweep"), "random:COUNT[:SEED]", mixed with
+ * commas; N and MxNxK may end in ":NN".."TT" and/or ":row"/":col" (that shape's
+ * transposes and layout). Returns 0 or -1 with a message in err. draws (may be
+ * NULL) receives the random items and their seeds; *draw_count is set when
+ * draws is given. gk_bench_parse_args then checks that the kinds fit the benchmark. */
+int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *count, gk_bench_draw *draws,
+                         int *draw_count, char *err);
+/* The size with its transposes and layout filled in from the run's where it has none. */
+gk_bench_size gk_bench_size_resolve(const gk_bench_args *args, const gk_bench_size *size);
+/* 1 when some size has its own transposes or layout (the title then says "per shape"). */
+int gk_bench_sizes_own_ops(const gk_bench_args *args);
+
+/* ---- random shapes (bench_random.c) ---- */
+
+#define GK_BENCH_RANDOM_MAX 1000   /* shapes per random:COUNT item */
+#define GK_BENCH_RANDOM_CLASSES 6  /* square-ish, one-edge, small-c-long-k, large-c-short-k, transformer, odd-middle */
+/* Draws count shapes (1..GK_BENCH_RANDOM_MAX) into out, the same for a seed on
+ * every machine: per shape a class (uniformly), its sizes within the class's
+ * ranges (redrawn until gk_bench_shape_fits), then op(A), op(B) and the layout
+ * (each uniformly); out[i].drawn = 1 + class. Pure: no state, no I/O. 0, or -1
+ * for a count out of range. */
+int gk_bench_random_shapes(uint64_t seed, int count, gk_bench_size *out);
+/* 1 when m, n, k and each operand's elements are within the API's 2^31-1 and A + B + C
+ * take at most 8 GiB of floats (2^31 floats): a random shape fits a GPU. */
+int gk_bench_shape_fits(const gk_bench_size *size);
+const char *gk_bench_random_class_name(int cls); /* "square-ish", ...; "?" out of range */
+uint64_t gk_bench_random_clock_seed(void);      /* for random:COUNT without a SEED */
 void gk_bench_usage(FILE *out);
 /* Named size lists (bench_presets.c): an item of --sizes ("sweep", "sweep-cpu"). */
 typedef struct gk_bench_preset {
@@ -146,7 +188,7 @@ typedef struct gk_bench_report {
     char command_line[2048];
     const gk_bench_args *args;
     uint64_t seed;
-    char title[200];             /* "SGEMM C = alpha op(A) op(B) + beta C, ..." */
+    char title[256];             /* "SGEMM C = alpha op(A) op(B) + beta C, ..." */
     char kernel_note[1024];       /* which kernel runs and why, one line ("" when none) */
     gk_bench_peer_info peers[GK_BENCH_MAX_RUNNERS];
     int peer_count;
@@ -168,6 +210,8 @@ double gk_bench_copy_fraction(const gk_bench_report *report, const gk_bench_reco
 /* This record's rate (whole call) over a peer's at the same size and shape;
  * 0 when the peer has no valid result there. */
 double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *record, const char *peer);
+/* Same op, size, layout, transposes and batch: records that ratios compare. */
+int gk_bench_same_problem(const gk_bench_record *a, const gk_bench_record *b);
 const char *gk_bench_status_name(gk_bench_status status);
 /* The name shown in the table and progress: "best:direct" when the library's
  * dispatch picked a kernel; "cublas:copy" for a peer's transposes and copies
@@ -176,9 +220,47 @@ void gk_bench_display_name(const gk_bench_record *r, char *out, size_t len);
 /* Names of peer runners with at least one result, in order; returns the count. */
 int gk_bench_peer_columns(const gk_bench_report *report, const char **names, int max);
 void gk_bench_print_header(const gk_bench_report *report, FILE *out);
+/* The header's lines on --sizes random:... items: count, seed (said when from the clock), shapes per class. */
+void gk_bench_print_draws(const gk_bench_args *args, FILE *out);
 void gk_bench_print_table(const gk_bench_report *report, FILE *out);
 /* The table's last line: how many results were verified, and against what. */
 void gk_bench_print_verified(const gk_bench_report *report, FILE *out);
+
+/* ---- the summary after the table (bench_summary.c) ---- */
+
+#define GK_BENCH_SLOW_RATIO 0.90 /* shapes where gemmkit is slower than this times the peer are counted */
+#define GK_BENCH_WORST 5         /* worst shapes shown */
+#define GK_BENCH_MAX_PAIRS 64    /* gemmkit runner x peer summaries */
+
+typedef struct gk_bench_summary {
+    int shapes;                       /* ratios summarized */
+    int host_shapes;                  /* of those, with a host wall-time ratio too */
+    double geomean_device, geomean_host; /* geometric means of the ratios; NaN without any */
+    int below_device, below_host;     /* ratios < GK_BENCH_SLOW_RATIO */
+    int worst_count;
+    int worst[GK_BENCH_WORST];        /* indexes of the smallest device ratios, smallest first (ties: first index) */
+} gk_bench_summary;
+
+/* Pure: the summary of count gemmkit/peer speed ratios in device time (each > 0)
+ * and in host wall time (<= 0: none for that shape). */
+void gk_bench_summarize(const double *device, const double *host, int count, gk_bench_summary *out);
+
+/* One gemmkit runner against one peer over the report's shapes. */
+typedef struct gk_bench_pair {
+    char gemmkit[64], peer[32]; /* runner names ("best", "cpublas") */
+    int unpaired;               /* gemmkit's shapes without a valid result from both */
+    gk_bench_summary summary;
+    size_t worst_record[GK_BENCH_WORST]; /* gemmkit's records of the worst shapes */
+    double worst_device[GK_BENCH_WORST], worst_host[GK_BENCH_WORST];
+} gk_bench_pair;
+
+/* Every gemmkit runner x peer pair over at least 2 shapes with one or more
+ * compared (at most max, in record order); returns the count. */
+int gk_bench_summaries(const gk_bench_report *report, gk_bench_pair *out, int max);
+/* "96x80x72 TN row": a record's size, transposes and layout. */
+void gk_bench_shape_text(const gk_bench_record *r, char *text, size_t len);
+/* The summary printed after the table (nothing without a pair). */
+void gk_bench_print_summary(const gk_bench_report *report, FILE *out);
 
 /* Writers (bench_json.c, bench_csv.c, bench_plot.c): 0, or -1 with a message in
  * err. Each file is written whole or not at all (tools/common/output_file.h). */

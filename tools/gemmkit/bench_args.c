@@ -31,9 +31,16 @@ void gk_bench_usage(FILE *out)
             "  --sizes LIST            comma-separated: 1024 (square), 1000x3x77 (MxNxK; with\n"
             "                          --transpose 5001x3007, rows x cols), 1024:16384:x2 (x2\n"
             "                          steps), 256:2048:+256 (+256 steps: a sweep for cliffs),\n"
-            "                          or a preset (below)\n"
-            "  --layout row|col        storage order (default col)\n"
-            "  --trans NN|NT|TN|TT     op(A) and op(B) (default NN)\n"
+            "                          or a preset (below); N and MxNxK may name their own\n"
+            "                          transposes and layout: 96x80x72:TN:row, 1024:NT, 500x7x9:col\n"
+            "  --sizes random:COUNT[:SEED]  COUNT (1-%d) shapes drawn from six classes (square-ish,\n"
+            "                          one short edge, small C long K, large C short K, transformer\n"
+            "                          projections, odd middle sizes; docs/BENCHMARK.md), each with\n"
+            "                          its own transposes and layout, A+B+C <= 8 GiB; run by rising\n"
+            "                          work; the same SEED gives the same shapes everywhere; without\n"
+            "                          one, a seed from the clock, printed in the header\n"
+            "  --layout row|col        storage order (default col) of sizes without their own\n"
+            "  --trans NN|NT|TN|TT     op(A) and op(B) (default NN) of sizes without their own\n"
             "  --batch N               strided batched SGEMM: N tight matrices of each size per call\n"
             "                          (gemmkit_sgemm_strided_batched; peers cublasSgemmStridedBatched,\n"
             "                          CLBlastSgemmStridedBatched); GFLOPS, and GB/s moved in the\n"
@@ -54,7 +61,10 @@ void gk_bench_usage(FILE *out)
             "  --transpose             B = A^T and B = A (copy) in GB/s instead of SGEMM; default\n"
             "                          sizes: GPU 4000,4096,8192,16384,5001x3007; CPU 1024,1000x777\n"
             "  --quiet                 no progress on stderr\n"
-            "Size presets (--sizes NAME, mixed with other items):\n");
+            "With peers and 2 shapes or more, a summary follows the table: per gemmkit runner and\n"
+            "peer, the geometric mean of gemmkit/peer speed in call time and in host wall time, the\n"
+            "shapes below 0.90x and the 5 worst.\n"
+            "Size presets (--sizes NAME, mixed with other items):\n", GK_BENCH_RANDOM_MAX);
     for (int i = 0; gk_bench_preset_at(i); i++) {
         const gk_bench_preset *p = gk_bench_preset_at(i);
         fprintf(out, "  %-23s %d shapes: %s\n", p->name, p->count, p->summary);
@@ -105,7 +115,7 @@ static int add_size(gk_bench_size *sizes, int max, int *count, int64_t m, int64_
         snprintf(err, GK_BENCH_ERR, "more than %d sizes", max);
         return -1;
     }
-    sizes[(*count)++] = (gk_bench_size){m, n, k};
+    sizes[(*count)++] = (gk_bench_size){.m = m, .n = n, .k = k};
     return 0;
 }
 
@@ -158,9 +168,153 @@ static int parse_sweep(const char *item, const char *end, gk_bench_size *sizes, 
     return 0;
 }
 
-int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *count, char *err)
+/* "NN".."TT" into a and b; 0, or -1 when text (len bytes) is not a transposes pair. */
+static int trans_pair(const char *text, size_t len, gemmkit_transpose *a, gemmkit_transpose *b)
+{
+    if (len != 2) return -1;
+    gemmkit_transpose t[2];
+    for (int i = 0; i < 2; i++) {
+        char c = (char)toupper((unsigned char)text[i]);
+        if (c != 'N' && c != 'T') return -1;
+        t[i] = c == 'N' ? GEMMKIT_NO_TRANS : GEMMKIT_TRANS;
+    }
+    *a = t[0];
+    *b = t[1];
+    return 0;
+}
+
+/* A shape's own ":TN", ":row", ":TN:row" (the text after its first ':'), each part once. 0, or -1 with err. */
+static int parse_shape_ops(const char *item, int len, const char *ops, const char *end, gk_bench_size *z, char *err)
+{
+    for (const char *p = ops; p < end;) {
+        const char *colon = memchr(p, ':', (size_t)(end - p));
+        const char *stop = colon ? colon : end;
+        const size_t part = (size_t)(stop - p);
+        gemmkit_transpose a, b;
+        if (!z->trans_a && trans_pair(p, part, &a, &b) == 0) {
+            z->trans_a = a;
+            z->trans_b = b;
+        } else if (!z->layout && part == 3 && strncasecmp(p, "row", 3) == 0) {
+            z->layout = GEMMKIT_ROW_MAJOR;
+        } else if (!z->layout && part == 3 && strncasecmp(p, "col", 3) == 0) {
+            z->layout = GEMMKIT_COL_MAJOR;
+        } else {
+            snprintf(err, GK_BENCH_ERR,
+                     "bad size \"%.*s\": after the shape, :NN, :NT, :TN or :TT (op(A) op(B)) and/or :row or :col, "
+                     "each once (e.g. 96x80x72:TN:row)", len, item);
+            return -1;
+        }
+        p = colon ? colon + 1 : end;
+    }
+    return 0;
+}
+
+/* A sweep "A:B:..." has a digit after its first ':'; a shape's own transposes and layout ("96x80x72:TN") a letter. */
+static int is_sweep(const char *item, const char *end)
+{
+    const char *colon = memchr(item, ':', (size_t)(end - item));
+    return colon && (colon + 1 == end || isdigit((unsigned char)colon[1]));
+}
+
+/* N (square), MxNxK, or RxC (transposes: k = 0; gk_bench_parse_args checks which fits), each with its
+ * own :TN / :row when given. 0, or -1 with err. */
+static int parse_shape(const char *item, const char *end, gk_bench_size *sizes, int max, int *count, char *err)
+{
+    const int len = (int)(end - item);
+    const char *colon = memchr(item, ':', (size_t)len);
+    const char *shape_end = colon ? colon : end;
+    const char *x1 = memchr(item, 'x', (size_t)(shape_end - item));
+    int64_t m, n, k = 0;
+    if (x1) {
+        const char *x2 = memchr(x1 + 1, 'x', (size_t)(shape_end - x1 - 1));
+        if (parse_dim(item, x1, MAX_DIM, &m) || parse_dim(x1 + 1, x2 ? x2 : shape_end, MAX_DIM, &n) ||
+            (x2 && parse_dim(x2 + 1, shape_end, MAX_DIM, &k))) {
+            snprintf(err, GK_BENCH_ERR,
+                     "bad size \"%.*s\": want MxNxK (or RxC for --transpose) with positive integers up to %d", len,
+                     item, MAX_DIM);
+            return -1;
+        }
+    } else {
+        if (parse_dim(item, shape_end, MAX_DIM, &m)) {
+            snprintf(err, GK_BENCH_ERR, "bad size \"%.*s\": want a positive integer up to %d", len, item, MAX_DIM);
+            return -1;
+        }
+        n = k = m;
+    }
+    gk_bench_size z = {.m = m, .n = n, .k = k};
+    if ((colon && parse_shape_ops(item, len, colon + 1, end, &z, err)) || add_size(sizes, max, count, m, n, k, err))
+        return -1;
+    sizes[*count - 1] = z;
+    return 0;
+}
+
+/* Less work (M N K) first. */
+static int compare_work(const void *a, const void *b)
+{
+    const gk_bench_size *x = a, *y = b;
+    const double wx = (double)x->m * (double)x->n * (double)x->k, wy = (double)y->m * (double)y->n * (double)y->k;
+    return (wx > wy) - (wx < wy);
+}
+
+/* "random:COUNT[:SEED]": COUNT shapes of gk_bench_random_shapes, by rising work so that --max-time's
+ * prediction (a runner's last size) skips the slow ones instead of running them. 0, or -1 with err. */
+static int parse_random(const char *item, int len, gk_bench_size *sizes, int max, int *count, gk_bench_draw *draws,
+                        int *draw_count, char *err)
+{
+    const char *end = item + len, *count_text = item + (len > 7 ? 7 : len); /* after "random:" */
+    const char *colon = memchr(count_text, ':', (size_t)(end - count_text));
+    int64_t n;
+    if (len < 8 || item[6] != ':' || parse_dim(count_text, colon ? colon : end, GK_BENCH_RANDOM_MAX, &n)) {
+        snprintf(err, GK_BENCH_ERR, "bad random shapes \"%.*s\": want random:COUNT[:SEED], COUNT an integer from 1 to %d",
+                 len, item, GK_BENCH_RANDOM_MAX);
+        return -1;
+    }
+    uint64_t seed = 0;
+    int from_clock = !colon;
+    if (colon) {
+        const char *p = colon + 1;
+        int bad = p == end; /* empty, not a digit, or past 2^64-1 */
+        for (; p < end && !bad; p++) {
+            bad = !isdigit((unsigned char)*p) || seed > (UINT64_MAX - (uint64_t)(*p - '0')) / 10;
+            if (!bad) seed = seed * 10 + (uint64_t)(*p - '0');
+        }
+        if (bad) {
+            snprintf(err, GK_BENCH_ERR, "bad random shapes \"%.*s\": SEED must be an integer from 0 to %llu",
+                     len, item, (unsigned long long)UINT64_MAX);
+            return -1;
+        }
+    } else {
+        seed = gk_bench_random_clock_seed();
+    }
+    if (*count + n > max) {
+        snprintf(err, GK_BENCH_ERR, "more than %d sizes", max);
+        return -1;
+    }
+    if (draws && *draw_count >= GK_BENCH_MAX_DRAWS) {
+        snprintf(err, GK_BENCH_ERR, "more than %d random:... items", GK_BENCH_MAX_DRAWS);
+        return -1;
+    }
+    gk_bench_size *drawn = sizes + *count;
+    if (gk_bench_random_shapes(seed, (int)n, drawn)) return -1; /* n was checked above */
+    /* A stable order: insertion sort (qsort is not stable, and n is at most 1000). */
+    for (int i = 1; i < (int)n; i++)
+        for (int j = i; j > 0 && compare_work(&drawn[j - 1], &drawn[j]) > 0; j--) {
+            const gk_bench_size t = drawn[j];
+            drawn[j] = drawn[j - 1];
+            drawn[j - 1] = t;
+        }
+    if (draws) draws[(*draw_count)++] = (gk_bench_draw){*count, (int)n, seed, from_clock};
+    *count += (int)n;
+    return 0;
+}
+
+int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *count, gk_bench_draw *draws,
+                         int *draw_count, char *err)
 {
     *count = 0;
+    int ignored = 0;
+    if (!draw_count) draw_count = &ignored;
+    *draw_count = 0;
     if (!text || !*text) {
         snprintf(err, GK_BENCH_ERR, "empty size list");
         return -1;
@@ -173,7 +327,9 @@ int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *c
             snprintf(err, GK_BENCH_ERR, "empty item in size list \"%s\"", text);
             return -1;
         }
-        if (!has_digit(item, len)) {
+        if (len >= 6 && strncmp(item, "random", 6) == 0) {
+            if (parse_random(item, len, sizes, max, count, draws, draw_count, err)) return -1;
+        } else if (!has_digit(item, len)) {
             /* No digit: a preset's name. */
             const gk_bench_preset *p = gk_bench_preset_find(item, (size_t)len);
             if (!p) {
@@ -183,29 +339,10 @@ int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *c
             }
             for (int i = 0; i < p->count; i++)
                 if (add_size(sizes, max, count, p->sizes[i].m, p->sizes[i].n, p->sizes[i].k, err)) return -1;
-        } else if (memchr(item, ':', (size_t)len)) {
+        } else if (is_sweep(item, end)) {
             if (parse_sweep(item, end, sizes, max, count, err)) return -1;
-        } else if (memchr(item, 'x', (size_t)len)) {
-            /* MxNxK (SGEMM) or RxC (transposes: k = 0); gk_bench_parse_args checks which fits. */
-            const char *x1 = memchr(item, 'x', (size_t)len);
-            const char *x2 = memchr(x1 + 1, 'x', (size_t)(end - x1 - 1));
-            int64_t m, n, k = 0;
-            if (parse_dim(item, x1, MAX_DIM, &m) || parse_dim(x1 + 1, x2 ? x2 : end, MAX_DIM, &n) ||
-                (x2 && parse_dim(x2 + 1, end, MAX_DIM, &k))) {
-                snprintf(err, GK_BENCH_ERR,
-                         "bad size \"%.*s\": want MxNxK (or RxC for --transpose) with positive integers up to %d", len,
-                         item, MAX_DIM);
-                return -1;
-            }
-            if (add_size(sizes, max, count, m, n, k, err)) return -1;
         } else {
-            int64_t v;
-            if (parse_dim(item, end, MAX_DIM, &v)) {
-                snprintf(err, GK_BENCH_ERR, "bad size \"%.*s\": want a positive integer up to %d", len, item,
-                         MAX_DIM);
-                return -1;
-            }
-            if (add_size(sizes, max, count, v, v, v, err)) return -1;
+            if (parse_shape(item, end, sizes, max, count, err)) return -1;
         }
         if (!*end) break;
         item = end + 1;
@@ -215,16 +352,7 @@ int gk_bench_parse_sizes(const char *text, gk_bench_size *sizes, int max, int *c
 
 static int parse_trans(const char *text, gk_bench_args *args)
 {
-    if (strlen(text) != 2) return -1;
-    gemmkit_transpose t[2];
-    for (int i = 0; i < 2; i++) {
-        char c = (char)toupper((unsigned char)text[i]);
-        if (c != 'N' && c != 'T') return -1;
-        t[i] = c == 'N' ? GEMMKIT_NO_TRANS : GEMMKIT_TRANS;
-    }
-    args->trans_a = t[0];
-    args->trans_b = t[1];
-    return 0;
+    return trans_pair(text, strlen(text), &args->trans_a, &args->trans_b);
 }
 
 /* Options that take a value; the value must not look like another option. */
@@ -296,7 +424,8 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
             else if (strcmp(value, "wide") == 0) args->wide_inputs = 1;
             else return usage_error("--inputs must be uniform or wide, not \"%s\"", value);
         } else if (strcmp(opt, "--sizes") == 0) {
-            if (gk_bench_parse_sizes(value, args->sizes, GK_BENCH_MAX_SIZES, &args->size_count, err))
+            if (gk_bench_parse_sizes(value, args->sizes, GK_BENCH_MAX_SIZES, &args->size_count, args->draws,
+                                     &args->draw_count, err))
                 return usage_error("--sizes: %s", err);
             args->preset = gk_bench_presets_named(value);
         } else if (strcmp(opt, "--layout") == 0) {
@@ -359,6 +488,9 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
     /* Scaled inputs test SGEMM's accumulation; a transpose is exact on any values. */
     if (args->wide_inputs && (args->transpose || args->batch))
         return usage_error("--inputs wide is for plain SGEMM, not %s", args->transpose ? "--transpose" : "--batch");
+    if (args->draw_count && (args->transpose || args->batch))
+        return usage_error("--sizes random:...: shapes for plain SGEMM, not for %s",
+                           args->transpose ? "--transpose" : "--batch");
     if (args->transpose && args->preset)
         return usage_error("--sizes %s: an SGEMM preset (MxNxK shapes), not for --transpose", args->preset->name);
     /* Transposes take N (square) or RxC; SGEMM takes N or MxNxK. */
@@ -367,11 +499,31 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
         if (args->transpose && z->k && (z->m != z->n || z->n != z->k))
             return usage_error("--transpose: sizes are N or RxC (rows x cols), not %lldx%lldx%lld", (long long)z->m,
                                (long long)z->n, (long long)z->k);
+        if (args->transpose && (z->trans_a || z->layout))
+            return usage_error("--transpose: sizes are N or RxC without :TN or :row (--layout sets the layout)");
         if (args->transpose) z->k = 0;
         else if (z->k == 0)
             return usage_error("--sizes: %lldx%lld is a transpose size (RxC, with --transpose); SGEMM sizes are N "
                                "or MxNxK", (long long)z->m, (long long)z->n);
     }
+    return 0;
+}
+
+gk_bench_size gk_bench_size_resolve(const gk_bench_args *args, const gk_bench_size *size)
+{
+    gk_bench_size z = *size;
+    if (!z.trans_a) {
+        z.trans_a = args->trans_a;
+        z.trans_b = args->trans_b;
+    }
+    if (!z.layout) z.layout = args->layout;
+    return z;
+}
+
+int gk_bench_sizes_own_ops(const gk_bench_args *args)
+{
+    for (int i = 0; i < args->size_count; i++)
+        if (args->sizes[i].trans_a || args->sizes[i].layout) return 1;
     return 0;
 }
 

@@ -50,6 +50,29 @@ static void ratios(FILE *f, const gk_bench_report *report, const gk_bench_record
     }
 }
 
+/* The summary printed after the table, one '#' line per gemmkit runner and peer. */
+static void summary_comments(FILE *f, const gk_bench_report *report)
+{
+    gk_bench_pair pairs[GK_BENCH_MAX_PAIRS];
+    const int n = gk_bench_summaries(report, pairs, GK_BENCH_MAX_PAIRS);
+    for (int i = 0; i < n; i++) {
+        const gk_bench_pair *p = &pairs[i];
+        const gk_bench_summary *s = &p->summary;
+        char key[128], line[1024];
+        snprintf(key, sizeof key, "summary %.63s vs %.31s", p->gemmkit, p->peer);
+        int used = snprintf(line, sizeof line,
+                            "%d shapes (%d without both); geomean call %.4g, host %.4g; below %.2f: call %d, host %d; "
+                            "worst:", s->shapes, p->unpaired, s->geomean_device, s->geomean_host, GK_BENCH_SLOW_RATIO,
+                            s->below_device, s->below_host);
+        for (int w = 0; w < s->worst_count && used > 0 && used < (int)sizeof line; w++) {
+            char shape[96];
+            gk_bench_shape_text(&report->records[p->worst_record[w]], shape, sizeof shape);
+            used += snprintf(line + used, sizeof line - (size_t)used, " %s %.4g;", shape, p->worst_device[w]);
+        }
+        comment(f, key, line);
+    }
+}
+
 /* Write errors are caught when the file is committed (the stream's error flag). */
 static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size)
 {
@@ -73,6 +96,13 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
         snprintf(line, sizeof line, "%s: %s", report->peers[i].found ? "found" : "not used", report->peers[i].detail);
         comment(f, report->peers[i].label, line);
     }
+    for (int i = 0; report->args && i < report->args->draw_count; i++) {
+        const gk_bench_draw *dr = &report->args->draws[i];
+        snprintf(line, sizeof line, "random:%d:%llu%s (each shape's transposes and layout in its rows)", dr->count,
+                 (unsigned long long)dr->seed, dr->seed_from_clock ? ", seed from the clock" : "");
+        comment(f, "random shapes", line);
+    }
+    summary_comments(f, report);
     fprintf(f, "op,name,kind,resolved,m,n,k,layout,trans,status,unit,work,input_sets,repeat,sample,kernel_ms,total_ms,"
                "host_ms,median_kernel_ms,median_total_ms,median_host_ms,rate_kernel,rate_call,fraction_of_peak,"
                "fraction_of_copy,check,max_error,rms_error,checked_elements,"

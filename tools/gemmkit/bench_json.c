@@ -74,6 +74,64 @@ static json_t *settings_json(const gk_bench_report *r)
                      "results with \"timing\": \"wall-clock\" (the CPU BLAS, the host baseline) have no device: their times are each call's wall time");
 }
 
+/* The random:... items of --sizes: seed, whether from the clock, and every shape drawn with its class. */
+static json_t *draws_json(const gk_bench_args *a)
+{
+    json_t *all = json_array();
+    for (int i = 0; i < a->draw_count; i++) {
+        const gk_bench_draw *d = &a->draws[i];
+        json_t *shapes = json_array();
+        for (int z = d->first; z < d->first + d->count; z++) {
+            const gk_bench_size *s = &a->sizes[z];
+            const char trans[3] = {s->trans_a == GEMMKIT_TRANS ? 'T' : 'N', s->trans_b == GEMMKIT_TRANS ? 'T' : 'N', 0};
+            json_array_append_new(shapes, json_pack("{s:I, s:I, s:I, s:s, s:s, s:s}", "m", (json_int_t)s->m, "n",
+                                                    (json_int_t)s->n, "k", (json_int_t)s->k, "trans", trans, "layout",
+                                                    s->layout == GEMMKIT_ROW_MAJOR ? "row" : "col", "class",
+                                                    gk_bench_random_class_name(s->drawn - 1)));
+        }
+        char item[64];
+        snprintf(item, sizeof item, "random:%d:%llu", d->count, (unsigned long long)d->seed);
+        /* A seed past 2^63 does not fit JSON's integers everywhere: also as text. */
+        char seed[24];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)d->seed);
+        json_array_append_new(all, json_pack("{s:s, s:i, s:s, s:b, s:o}", "item", item, "count", d->count, "seed",
+                                             seed, "seed_from_clock", d->seed_from_clock, "shapes", shapes));
+    }
+    return all;
+}
+
+/* The summary after the table: per gemmkit runner and peer, geometric means, shapes below 0.90x, the worst. */
+static json_t *summary_json(const gk_bench_report *report)
+{
+    gk_bench_pair pairs[GK_BENCH_MAX_PAIRS];
+    const int n = gk_bench_summaries(report, pairs, GK_BENCH_MAX_PAIRS);
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        const gk_bench_pair *p = &pairs[i];
+        const gk_bench_summary *s = &p->summary;
+        json_t *worst = json_array();
+        for (int w = 0; w < s->worst_count; w++) {
+            const gk_bench_record *r = &report->records[p->worst_record[w]];
+            json_array_append_new(worst, json_pack("{s:I, s:I, s:I, s:s, s:s, s:o, s:o}", "m", (json_int_t)r->size.m,
+                                                   "n", (json_int_t)r->size.n, "k", (json_int_t)r->size.k, "trans",
+                                                   r->trans, "layout", r->layout, "ratio_device",
+                                                   number(p->worst_device[w]), "ratio_host",
+                                                   p->worst_host[w] > 0.0 ? number(p->worst_host[w]) : json_null()));
+        }
+        json_array_append_new(list, json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:f, s:i, s:i, s:o}", "gemmkit",
+                                              p->gemmkit, "peer", p->peer, "shapes", s->shapes, "without_both",
+                                              p->unpaired, "geomean_ratio_device", number(s->geomean_device),
+                                              "geomean_ratio_host", number(s->geomean_host), "slow_below",
+                                              GK_BENCH_SLOW_RATIO, "below_device", s->below_device, "below_host",
+                                              s->below_host, "worst", worst));
+    }
+    return json_pack("{s:s, s:o}", "about",
+                     "gemmkit rate / peer rate per shape both measured ok: device = call time (the table's ratios; "
+                     "wall clock for the CPU BLAS), host = each call's wall time on the host; geometric means, "
+                     "shapes below slow_below, the worst by device ratio",
+                     "pairs", list);
+}
+
 static json_t *record_json(const gk_bench_report *report, const gk_bench_record *r)
 {
     json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:s, s:I, s:I, s:I, s:s, s:s, s:s, s:o, s:s, s:i, s:i}", "op", r->op,
@@ -143,6 +201,12 @@ int gk_bench_write_json(const gk_bench_report *report, const char *path, char *e
     json_object_set_new(root, "seed", json_integer((json_int_t)report->seed));
     json_object_set_new(root, "device", device_json(&report->device));
     json_object_set_new(root, "settings", settings_json(report));
+    json_t *settings = json_object_get(root, "settings");
+    if (settings) {
+        /* --trans and --layout hold for the sizes without their own (96x80x72:TN:row, random:...). */
+        json_object_set_new(settings, "per_shape_ops", json_boolean(gk_bench_sizes_own_ops(report->args)));
+        json_object_set_new(settings, "random", draws_json(report->args));
+    }
     json_t *peers = json_array();
     for (int i = 0; i < report->peer_count; i++) {
         const gk_bench_peer_info *p = &report->peers[i];
@@ -158,7 +222,9 @@ int gk_bench_write_json(const gk_bench_report *report, const char *path, char *e
         json_array_append_new(results, one);
     }
     json_object_set_new(root, "results", results);
-    if (!packed || !json_object_get(root, "device") || !json_object_get(root, "settings")) {
+    json_object_set_new(root, "summary", summary_json(report));
+    if (!packed || !json_object_get(root, "device") || !json_object_get(root, "settings") ||
+        !json_object_get(root, "summary")) {
         json_decref(root);
         snprintf(err, GK_BENCH_ERR, "internal error: a JSON value could not be built");
         return -1;

@@ -73,8 +73,10 @@ int gk_bench_inputs_make(gk_bench_session *s, const gk_routine *routine, const g
     routine->extents(c, in->extent);
     gk_case_label l;
     routine->label(c, &l);
-    char text[48];
-    gk_bench_size_text(&(gk_bench_size){l.size[0], l.size[1], l.size[2]}, text, sizeof text);
+    char text[64];
+    gk_bench_size_text(&(gk_bench_size){.m = l.size[0], .n = l.size[1], .k = l.size[2]}, text, sizeof text);
+    /* SGEMM's shapes may each have their own transposes and layout. */
+    if (strlen(l.trans) == 2) snprintf(text + strlen(text), sizeof text - strlen(text), " %s %s", l.trans, l.layout);
     if (allocate(s, in)) {
         gk_bench_progress(s, "size %s: out of host memory for the inputs; skipped", text);
         s->sizes_without_memory++;
@@ -98,7 +100,7 @@ gk_bench_record *gk_bench_record_add(gk_bench_session *s, const gk_runner *r, co
     snprintf(rec->kind, sizeof rec->kind, "%s", r->kind);
     snprintf(rec->label, sizeof rec->label, "%s", r->label);
     snprintf(rec->resolved, sizeof rec->resolved, "%s", r->name);
-    rec->size = (gk_bench_size){l.size[0], l.size[1], l.size[2]};
+    rec->size = (gk_bench_size){.m = l.size[0], .n = l.size[1], .k = l.size[2]};
     rec->batch = l.batch;
     rec->bytes = l.bytes;
     snprintf(rec->layout, sizeof rec->layout, "%s", l.layout);

@@ -14,24 +14,30 @@
 /* Issue 13's sweep, M x N x K. */
 static const gk_bench_size sweep[] = {
     /* squares */
-    {256, 256, 256}, {512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096},
-    {8192, 8192, 8192}, {16384, 16384, 16384},
+    GK_BENCH_SIZE(256, 256, 256), GK_BENCH_SIZE(512, 512, 512), GK_BENCH_SIZE(1024, 1024, 1024),
+    GK_BENCH_SIZE(2048, 2048, 2048), GK_BENCH_SIZE(4096, 4096, 4096),
+    GK_BENCH_SIZE(8192, 8192, 8192), GK_BENCH_SIZE(16384, 16384, 16384),
     /* not multiples of any tile */
-    {999, 999, 999}, {1500, 1500, 1500}, {2049, 2049, 2049}, {4095, 4095, 4095}, {7001, 7001, 7001},
+    GK_BENCH_SIZE(999, 999, 999), GK_BENCH_SIZE(1500, 1500, 1500), GK_BENCH_SIZE(2049, 2049, 2049),
+    GK_BENCH_SIZE(4095, 4095, 4095), GK_BENCH_SIZE(7001, 7001, 7001),
     /* rectangular and skinny, by falling work */
-    {4096, 11008, 4096}, {11008, 4096, 4096}, {8192, 8192, 128}, {16384, 32, 16384}, {32, 16384, 16384},
-    {128, 128, 131072}, {8192, 8192, 2}, {2, 8192, 8192},
+    GK_BENCH_SIZE(4096, 11008, 4096), GK_BENCH_SIZE(11008, 4096, 4096), GK_BENCH_SIZE(8192, 8192, 128),
+    GK_BENCH_SIZE(16384, 32, 16384), GK_BENCH_SIZE(32, 16384, 16384),
+    GK_BENCH_SIZE(128, 128, 131072), GK_BENCH_SIZE(8192, 8192, 2), GK_BENCH_SIZE(2, 8192, 8192),
 };
 
 /* The same shapes for a CPU device: every dimension above 128 divided by 16
  * (non-multiples kept odd: 999 -> 63, 2049 -> 129, 4095 -> 255), dimensions of
  * 128 or less kept, so that skinny stays skinny. */
 static const gk_bench_size sweep_cpu[] = {
-    {16, 16, 16}, {32, 32, 32}, {64, 64, 64}, {128, 128, 128}, {256, 256, 256}, {512, 512, 512},
-    {1024, 1024, 1024},
-    {63, 63, 63}, {93, 93, 93}, {129, 129, 129}, {255, 255, 255}, {437, 437, 437},
-    {256, 688, 256}, {688, 256, 256}, {512, 512, 128}, {1024, 32, 1024}, {32, 1024, 1024},
-    {128, 128, 8192}, {512, 512, 2}, {2, 512, 512},
+    GK_BENCH_SIZE(16, 16, 16), GK_BENCH_SIZE(32, 32, 32), GK_BENCH_SIZE(64, 64, 64), GK_BENCH_SIZE(128, 128, 128),
+    GK_BENCH_SIZE(256, 256, 256), GK_BENCH_SIZE(512, 512, 512),
+    GK_BENCH_SIZE(1024, 1024, 1024),
+    GK_BENCH_SIZE(63, 63, 63), GK_BENCH_SIZE(93, 93, 93), GK_BENCH_SIZE(129, 129, 129), GK_BENCH_SIZE(255, 255, 255),
+    GK_BENCH_SIZE(437, 437, 437),
+    GK_BENCH_SIZE(256, 688, 256), GK_BENCH_SIZE(688, 256, 256), GK_BENCH_SIZE(512, 512, 128),
+    GK_BENCH_SIZE(1024, 32, 1024), GK_BENCH_SIZE(32, 1024, 1024),
+    GK_BENCH_SIZE(128, 128, 8192), GK_BENCH_SIZE(512, 512, 2), GK_BENCH_SIZE(2, 512, 512),
 };
 
 static const gk_bench_preset presets[] = {

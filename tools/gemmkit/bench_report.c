@@ -75,7 +75,7 @@ double gk_bench_rate(const gk_bench_record *record, const double *samples)
     return s.median > 0.0 ? record->work / (s.median * 1e6) : 0.0;
 }
 
-static int same_problem(const gk_bench_record *a, const gk_bench_record *b)
+int gk_bench_same_problem(const gk_bench_record *a, const gk_bench_record *b)
 {
     return strcmp(a->op, b->op) == 0 && a->size.m == b->size.m && a->size.n == b->size.n &&
            a->size.k == b->size.k && strcmp(a->layout, b->layout) == 0 && strcmp(a->trans, b->trans) == 0 &&
@@ -88,7 +88,7 @@ double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *reco
     if (mine <= 0.0) return 0.0;
     for (size_t i = 0; i < report->count; i++) {
         const gk_bench_record *p = &report->records[i];
-        if (strcmp(p->kind, "peer") != 0 || strcmp(p->name, peer) != 0 || !same_problem(p, record)) continue;
+        if (strcmp(p->kind, "peer") != 0 || strcmp(p->name, peer) != 0 || !gk_bench_same_problem(p, record)) continue;
         double theirs = gk_bench_rate(p, p->total_ms);
         return theirs > 0.0 ? mine / theirs : 0.0;
     }
@@ -109,7 +109,7 @@ double gk_bench_step_speedup(const gk_bench_report *report, const gk_bench_recor
         const gk_bench_record *c = &report->records[i];
         const gk_kernel_def *cd = gk_kernel_find(c->name);
         if (!cd || cd->family != def->family || gk_kernel_op(cd) != gk_kernel_op(def) || cd->step >= def->step ||
-            cd->step <= before_step || c->status != GK_BENCH_OK || !same_problem(c, record))
+            cd->step <= before_step || c->status != GK_BENCH_OK || !gk_bench_same_problem(c, record))
             continue;
         before = c;
         before_step = cd->step;
@@ -167,10 +167,30 @@ void gk_bench_print_header(const gk_bench_report *report, FILE *out)
                 "fp32 peak: %.0f GFLOPS = %d compute units x %d lanes x 2 flops (FMA) x %d MHz; %%peak = GFLOPS / peak\n",
                 d->peak_gflops, d->compute_units, d->lanes_per_unit, d->clock_mhz);
     if (report->kernel_note[0]) fprintf(out, "%s\n", report->kernel_note);
+    if (report->args) gk_bench_print_draws(report->args, out);
     for (int i = 0; i < report->peer_count; i++)
         fprintf(out, "peer %s: %s%s\n", report->peers[i].label, report->peers[i].found ? "found, " : "not used: ",
                 report->peers[i].detail);
     if (report->peer_count == 0) fprintf(out, "peers: not run (--no-peers)\n");
+}
+
+void gk_bench_print_draws(const gk_bench_args *args, FILE *out)
+{
+    for (int i = 0; i < args->draw_count; i++) {
+        const gk_bench_draw *d = &args->draws[i];
+        int per_class[GK_BENCH_RANDOM_CLASSES] = {0};
+        for (int z = d->first; z < d->first + d->count; z++)
+            if (args->sizes[z].drawn > 0) per_class[args->sizes[z].drawn - 1]++;
+        fprintf(out, "random shapes: %d drawn with seed %llu%s (by class:", d->count, (unsigned long long)d->seed,
+                d->seed_from_clock ? " from the clock" : "");
+        for (int c = 0, first = 1; c < GK_BENCH_RANDOM_CLASSES; c++)
+            if (per_class[c]) {
+                fprintf(out, "%s %s %d", first ? "" : ",", gk_bench_random_class_name(c), per_class[c]);
+                first = 0;
+            }
+        fprintf(out, "), each with its own transposes and layout, run by rising work; the same shapes: --sizes "
+                     "random:%d:%llu\n", d->count, (unsigned long long)d->seed);
+    }
 }
 
 /* Each ratio column is as wide as its heading "vs NAME". */
@@ -236,7 +256,9 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         fprintf(out, "max err, rms err: |c - ref| / (|alpha||A||B|)ij over the checked elements of every input set,\n"
                      "ref in float64 (check full: every element; sampled: a grid of rows x columns, the same for\n"
                      "every runner).\n");
-    fprintf(out, "\n%-*s %-14s %10s %6s", w, "name", "size", unit, bytes ? "%copy" : "%peak");
+    fprintf(out, "\n%-*s %-14s", w, "name", "size");
+    if (!bytes) fprintf(out, " %-5s %-6s", "trans", "layout");
+    fprintf(out, " %10s %6s", unit, bytes ? "%copy" : "%peak");
     if (!bytes) fprintf(out, " %8s %8s", "max err", "rms err");
     fprintf(out, " %24s %10s %10s", "kernel ms: median [min-max]", "call ms", "host ms");
     if (ladder) fprintf(out, " %6s", "step");
@@ -252,8 +274,10 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         gk_bench_size_text(&r->size, size, sizeof size);
         if (r->batch) snprintf(size + strlen(size), sizeof size - strlen(size), " x%lld", (long long)r->batch);
         gk_bench_display_name(r, name, sizeof name);
+        fprintf(out, "%-*s %-14s", w, name, size);
+        if (!bytes) fprintf(out, " %-5s %-6s", r->trans, r->layout); /* each shape's own (--sizes 96x80x72:TN:row, random:...) */
         if (r->status != GK_BENCH_OK) {
-            fprintf(out, "%-*s %-14s %10s %6s", w, name, size, "-", "-");
+            fprintf(out, " %10s %6s", "-", "-");
             if (!bytes) print_errors(out, r); /* a wrong result's errors say how wrong */
             fprintf(out, " %24s %10s %10s", "-", "-", "-");
             if (ladder) fprintf(out, " %6s", "-");
@@ -271,7 +295,7 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         double rate = gk_bench_rate(r, peer ? r->total_ms : r->kernel_ms);
         snprintf(spread, sizeof spread, "%.4g [%.4g-%.4g]", k.median, k.min, k.max);
         /* Three significant digits at least, so slow rows don't read 0.0. */
-        fprintf(out, rate >= 100.0 ? "%-*s %-14s %10.1f" : "%-*s %-14s %10.3g", w, name, size, rate);
+        fprintf(out, rate >= 100.0 ? " %10.1f" : " %10.3g", rate);
         double copy = bytes ? gk_bench_copy_fraction(report, r) : 0.0;
         if (copy > 0.0)
             fprintf(out, " %5.1f%%", 100.0 * copy);

@@ -9,11 +9,13 @@
 #include "sgemm.h"
 #include "tuning.h"
 
+enum { MAX_KERNELS = 256 }; /* gemmkit's runners of one run */
+
 static void baseline(gk_bench_session *s, const gk_bench_inputs *in)
 {
     gk_bench_record *rec = gk_bench_report_add(&s->report);
     if (!rec) return;
-    gk_bench_size size = {in->kase.gemm.m, in->kase.gemm.n, in->kase.gemm.k};
+    gk_bench_size size = GK_BENCH_SIZE(in->kase.gemm.m, in->kase.gemm.n, in->kase.gemm.k);
     /* About a second per size in all, at most a quarter of it per timed slice. */
     double budget = 1.25 / s->args->repeat;
     budget = budget > 0.25 ? 0.25 : budget < 0.05 ? 0.05 : budget;
@@ -99,7 +101,7 @@ static void explain_kernel(gk_bench_session *s)
 /* The kernel the batched routine picks for a size, as the record's resolved name. */
 static const char *batched_choice(const gk_bench_session *s, const gk_bench_size *size)
 {
-    const int rm = s->args->layout == GEMMKIT_ROW_MAJOR;
+    const int rm = size->layout == GEMMKIT_ROW_MAJOR;
     const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &s->ctx->info, &s->ctx->tuned,
                                                   rm ? size->n : size->m, rm ? size->m : size->n, size->k,
                                                   s->args->batch);
@@ -118,10 +120,45 @@ static void note_bandwidth(gk_bench_session *s)
              used ? "; " : "", rec->bytes / ms * 1e-6);
 }
 
+/* Whether --max-time's prediction skips every runner at this case (never on a first size: nothing predicts it). */
+static int all_too_slow(gk_bench_session *s, gk_runner *const *runners, int count, const gk_bench_inputs *shell)
+{
+    gk_bench_record probe;
+    for (int i = 0; i < count; i++) {
+        memset(&probe, 0, sizeof probe);
+        snprintf(probe.name, sizeof probe.name, "%s", runners[i]->name);
+        probe.work = shell->routine->work(&shell->kase);
+        if (!gk_bench_too_slow(s, &probe)) return 0;
+    }
+    return count > 0;
+}
+
+/* A shape every runner would skip is not worth its inputs (a random shape's take up to 8 GiB): each
+ * runner's record says skipped, without them. 1 when it was skipped so. */
+static int skip_without_inputs(gk_bench_session *s, gk_runner **kernels, int nk, gk_runner *host_call,
+                               const gk_routine *routine, const gk_case *kase)
+{
+    gk_runner *all[MAX_KERNELS + 1 + GK_BENCH_MAX_RUNNERS];
+    int count = 0;
+    for (int k = 0; k < nk; k++) all[count++] = kernels[k];
+    if (host_call) all[count++] = host_call;
+    for (int p = 0; p < s->peer_count; p++)
+        if (gk_runner_runs(s->peers[p], routine)) all[count++] = s->peers[p];
+    const gk_bench_inputs shell = {.routine = routine, .kase = *kase};
+    if (!all_too_slow(s, all, count, &shell)) return 0;
+    if (s->args->baseline && !s->args->batch) baseline(s, &shell);
+    for (int i = 0; i < count; i++) {
+        gk_bench_record *rec = gk_bench_record_add(s, all[i], &shell);
+        if (!rec) continue;
+        gk_bench_too_slow(s, rec);
+        gk_bench_progress_record(s, rec);
+    }
+    return 1;
+}
+
 void gk_bench_sgemm(gk_bench_session *s)
 {
     explain_kernel(s);
-    enum { MAX_KERNELS = 256 };
     gk_runner *kernels[MAX_KERNELS];
     const gk_kernel_def *defs[MAX_KERNELS];
     int nk = make_kernel_runners(s, kernels, defs, MAX_KERNELS);
@@ -132,12 +169,14 @@ void gk_bench_sgemm(gk_bench_session *s)
         host_call = gk_runner_gemmkit_host(s->ctx);
     const int cuda = strcmp(s->info.backend, "cuda") == 0;
     for (int z = 0; z < s->args->size_count; z++) {
-        const gk_bench_size *size = &s->args->sizes[z];
+        /* This shape's own transposes and layout, else the run's. */
+        const gk_bench_size one = gk_bench_size_resolve(s->args, &s->args->sizes[z]), *size = &one;
         gk_case kase;
         const gk_routine *routine = s->args->batch ? &gk_routine_gemm_batched : &gk_routine_gemm;
-        routine->case_of((const int64_t[3]){size->m, size->n, size->k}, s->args->layout, s->args->trans_a,
-                         s->args->trans_b, &kase);
+        routine->case_of((const int64_t[3]){size->m, size->n, size->k}, size->layout, size->trans_a, size->trans_b,
+                         &kase);
         if (s->args->batch) kase.batched = gk_batched_tight(kase.batched.one, s->args->batch);
+        if (skip_without_inputs(s, kernels, nk, host_call, routine, &kase)) continue;
         gk_bench_inputs in;
         if (gk_bench_inputs_make(s, routine, &kase, &in)) continue;
         if (s->args->baseline && !s->args->batch) baseline(s, &in);

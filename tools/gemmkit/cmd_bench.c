@@ -83,6 +83,7 @@ int gk_bench_finish(gk_bench_session *s)
     gk_bench_progress_done(s);
     gk_bench_print_header(report, stdout);
     gk_bench_print_table(report, stdout);
+    gk_bench_print_summary(report, stdout);
     int failures = 0, wrong = 0;
     for (size_t i = 0; i < report->count; i++) {
         const gk_bench_record *r = &report->records[i];
@@ -140,12 +141,14 @@ static void command_line(const gk_cli *cli, char *out, size_t len)
 
 static void default_sizes(gk_bench_args *args, int is_gpu)
 {
-    static const gk_bench_size gpu[] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}};
-    static const gk_bench_size cpu[] = {{256, 256, 256}, {512, 512, 512}};
+    static const gk_bench_size gpu[] = {GK_BENCH_SIZE(1024, 1024, 1024), GK_BENCH_SIZE(2048, 2048, 2048),
+                                        GK_BENCH_SIZE(4096, 4096, 4096)};
+    static const gk_bench_size cpu[] = {GK_BENCH_SIZE(256, 256, 256), GK_BENCH_SIZE(512, 512, 512)};
     /* Transposes: a power of two and a size near it (bank conflicts, partition camping), and an odd shape. */
-    static const gk_bench_size gpu_t[] = {{4000, 4000, 0}, {4096, 4096, 0}, {8192, 8192, 0}, {16384, 16384, 0},
-                                          {5001, 3007, 0}};
-    static const gk_bench_size cpu_t[] = {{1024, 1024, 0}, {1000, 777, 0}};
+    static const gk_bench_size gpu_t[] = {GK_BENCH_SIZE(4000, 4000, 0), GK_BENCH_SIZE(4096, 4096, 0),
+                                          GK_BENCH_SIZE(8192, 8192, 0), GK_BENCH_SIZE(16384, 16384, 0),
+                                          GK_BENCH_SIZE(5001, 3007, 0)};
+    static const gk_bench_size cpu_t[] = {GK_BENCH_SIZE(1024, 1024, 0), GK_BENCH_SIZE(1000, 777, 0)};
     const gk_bench_size *src = args->transpose ? (is_gpu ? gpu_t : cpu_t) : is_gpu ? gpu : cpu;
     args->size_count = args->transpose ? (is_gpu ? 5 : 2) : is_gpu ? 3 : 2;
     memcpy(args->sizes, src, (size_t)args->size_count * sizeof *src);
@@ -242,7 +245,8 @@ int gk_cmd_bench(const gk_cli *cli)
     strftime(report->date, sizeof report->date, "%Y-%m-%dT%H:%M:%SZ", &utc);
     command_line(cli, report->command_line, sizeof report->command_line);
     snprintf(report->title, sizeof report->title,
-             "gemmkit bench: SGEMM C = op(A) op(B), %s-major, %c%c; inputs %s; 1 warm-up + %d timed runs each; seed %llu",
+             "gemmkit bench: SGEMM C = op(A) op(B), %s%s-major, %c%c; inputs %s; 1 warm-up + %d timed runs each; seed %llu",
+             gk_bench_sizes_own_ops(&args) ? "per shape (see trans, layout), else " : "",
              args.layout == GEMMKIT_ROW_MAJOR ? "row" : "column", args.trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T',
              args.trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', args.wide_inputs ? "wide" : "uniform", args.repeat,
              (unsigned long long)report->seed);
