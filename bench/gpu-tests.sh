@@ -52,10 +52,10 @@ if [ $suites = 1 ]; then
   if [ "$sanitize" = 1 ]; then
     gk_step make-test 420 make test
   else
-    gk_step ctest-opencl 240 ctest --test-dir build --output-on-failure -j "$(nproc)"
+    gk_step ctest-opencl 300 ctest --test-dir build --output-on-failure -j "$(nproc)"
   fi
   if gk_has_cuda ./build/gemmkit; then
-    gk_step ctest-cuda 240 env GEMMKIT_BACKEND=cuda ctest --test-dir build --output-on-failure -j "$(nproc)"
+    gk_step ctest-cuda 300 env GEMMKIT_BACKEND=cuda ctest --test-dir build --output-on-failure -j "$(nproc)"
   else
     gk_log "ctest-cuda: skipped, no CUDA device (or gemmkit built without the CUDA backend)"
   fi
