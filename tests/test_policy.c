@@ -50,6 +50,15 @@ static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_t
                            : n <= 16 && m > 16 ? "skinny-n"
                            : k <= 16 && m > 16 && n > 16 ? "small-k"
                                                           : NULL;
+    if (in_place && k >= 4 * (m + n)) {
+        /* Added later (issue 35, 2026-11-27): not where their own tiles give fewer work-groups than compute units
+         * while K is long (K >= 4 (M + N)): split-K in place instead. */
+        const old_choice own = old_resolve(tuned, gk_kernel_find(in_place), NULL);
+        gk_geometry og;
+        if (gk_config_geometry(&own.config, m, n, k, &og) == GEMMKIT_SUCCESS &&
+            (m + og.tile_m - 1) / og.tile_m * ((n + og.tile_n - 1) / og.tile_n) < info->compute_units)
+            in_place = NULL;
+    }
     if (in_place) {
         /* Added later (issue 13, 2026-11-24): their "/strip" line, where the device has one, when their own tiles
          * give under two work-groups per compute unit. */
@@ -530,6 +539,8 @@ static void test_small_edge_and_short_k_kernels(void **state)
         {8192, 8192, 1, "small-k"},    {8192, 8192, 16, "small-k"},   {17, 17, 16, "small-k"},
         {2, 8192, 2, "skinny-m"},      /* a small edge wins over a short K */
         {16, 16, 65536, "xgemm-direct-splitk"}, /* both edges small: neither skinny kernel; split-K in place */
+        {1, 29, 140727, "xgemm-direct-splitk"}, /* small C, long K: the skinny kernel's 2 work-groups, split-K instead */
+        {134, 7, 648554, "xgemm-direct-splitk"},
         {17, 16384, 16384, "xgemm-direct-splitk"}, /* narrow-m's 32 rows in place (two K-slices): no fallback */
         {32, 16384, 16384, "xgemm-direct-splitk"}, /* the narrow tiles, two K-slices */
         {8192, 8192, 17, "xgemm-direct"},   {8192, 8192, 128, "xgemm"},    {4096, 4096, 4096, "xgemm"},
