@@ -12,7 +12,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 for cmd in gemm verify bench; do
-    "$gemmkit" "$cmd" --help 2>&1 | grep -q -- "--math" || fail "gemmkit $cmd --help does not name --math"
+    # The help whole first: grep -q stops reading at its match, and the writer's SIGPIPE would fail the pipeline.
+    help=$("$gemmkit" "$cmd" --help 2>&1)
+    grep -q -- "--math" <<<"$help" || fail "gemmkit $cmd --help does not name --math"
     out=$("$gemmkit" "$cmd" --math fp16 2>&1); rc=$?
     [[ $rc == 2 ]] || fail "gemmkit $cmd --math fp16: exit $rc, expected 2"
     grep -q "fp32, 3xtf32 or tf32" <<<"$out" || fail "gemmkit $cmd --math fp16 does not list the modes: $out"
