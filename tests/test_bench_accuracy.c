@@ -335,6 +335,43 @@ static void test_wide_inputs_and_tf32_bound(void **state)
     gk_bench_report_free(&s.report);
 }
 
+/* Strided batches (issue 34's bench fix): the TF32 peer is judged by TF32's bound, as single calls are, and not
+ * reported wrong; the fp32 runners by fp32's. The mock's TF32 truncates each input to 10 bits. */
+static void test_batched_peers_by_their_own_bound(void **state)
+{
+    (void)state;
+    setenv("GEMMKIT_CUDART", GEMMKIT_MOCK_CUDA, 1);
+    setenv("GEMMKIT_CUBLAS", GEMMKIT_MOCK_CUDA, 1);
+    gemmkit_device_info device;
+    memset(&device, 0, sizeof device);
+    snprintf(device.name, sizeof device.name, "NVIDIA Mock GPU");
+    gk_runner *runners[2] = {NULL, NULL};
+    gk_bench_peer_info info;
+    memset(&info, 0, sizeof info);
+    assert_int_equal(gk_peer_cublas_open(test_ctx, &device, runners, 2, &info), 2);
+    unsetenv("GEMMKIT_CUDART");
+    unsetenv("GEMMKIT_CUBLAS");
+    assert_int_equal(runners[0]->math, GEMMKIT_MATH_FP32);
+    assert_int_equal(runners[1]->math, GEMMKIT_MATH_TF32);
+    gk_bench_session s;
+    gk_bench_args args;
+    session_init(&s, &args, "24x20x256", 0, gk_rng_fresh_seed());
+    args.batch = 6;
+    s.peers[0] = runners[0];
+    s.peers[1] = runners[1];
+    s.peer_count = 2;
+    gk_bench_sgemm(&s);
+    const char *names[] = {"best", "cublas", "cublas-tf32"};
+    for (int i = 0; i < 3; i++) {
+        const gk_bench_record *r = find(&s.report, names[i]);
+        if (r->status != GK_BENCH_OK) fail_msg("%s, a batch of 6: %s", names[i], r->message);
+    }
+    /* The TF32 peer's error is past fp32's bound: only its own mode's bound lets it pass. */
+    assert_true(find(&s.report, "cublas-tf32")->max_error > fp32_bound(256));
+    gk_bench_close_peers(&s);
+    gk_bench_report_free(&s.report);
+}
+
 /* ---- the command ---- */
 
 static char workdir[256];
@@ -500,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_error_statistics),
         cmocka_unit_test(test_wide_inputs),
         cmocka_unit_test(test_wide_inputs_and_tf32_bound),
+        cmocka_unit_test(test_batched_peers_by_their_own_bound),
     };
     const struct CMUnitTest command[] = {
         cmocka_unit_test(test_cli_bad_inputs_is_usage),
