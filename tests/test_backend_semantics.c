@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "check.h"
 #include "gemmkit.h"
+#include "test_backends.h"
 
 #define LX 8
 #define LY 4
@@ -60,12 +61,6 @@ static const char semantics_source[] =
     "    ((__global float4*)B)[i] = v * alpha + (float4)(0.0f, 1.0f, 2.0f, 3.0f);\n"
     "}\n";
 
-typedef struct backend_case {
-    const char *name;
-    const gk_backend_ops *(*ops)(void);
-} backend_case;
-
-static const backend_case backends[] = {{"opencl", gk_backend_opencl}, {"cuda", gk_backend_cuda}};
 
 /* Expected outputs of `semantics` for work-item (gx, gy); tolerances cover fma vs mul+add. */
 static void expected_item(const float *a, int gx, int gy, float alpha, int n, float o[OUT_PER_ITEM])
@@ -93,8 +88,9 @@ static void assert_close(const char *backend, const char *what, int index, float
         fail_msg("%s: %s[%d] = %.9g, expected %.9g", backend, what, index, got, want);
 }
 
-static void run_on(const backend_case *b, int device_index)
+static void run_on(const backend_case *b, int device_index, const gemmkit_device_info *info)
 {
+    (void)info;
     const gk_backend_ops *ops = b->ops();
     gk_device *dev = NULL;
     gk_program *prog = NULL;
@@ -172,36 +168,7 @@ static void run_on(const backend_case *b, int device_index)
     free(out);
 }
 
-static void test_backend(void **state)
-{
-    const backend_case *b = *state;
-    const gk_backend_ops *ops = b->ops();
-    int count = 0;
-    gemmkit_status status = ops ? ops->device_count(&count) : GEMMKIT_ERROR_UNSUPPORTED_BACKEND;
-    if (status != GEMMKIT_SUCCESS || count == 0) {
-        print_message("skipping %s: %s\n", b->name,
-                      !ops ? "not built in" : status ? gemmkit_last_error_message() : "no device");
-        skip();
-    }
-    for (int i = 0; i < count; i++) {
-        gemmkit_device_info info;
-        assert_int_equal(ops->device_info(i, &info), GEMMKIT_SUCCESS);
-        print_message("%s device %d: %s\n", b->name, i, info.name);
-        run_on(b, i);
-    }
-}
-
-static int set_opencl(void **state)
-{
-    *state = (void *)&backends[0];
-    return 0;
-}
-
-static int set_cuda(void **state)
-{
-    *state = (void *)&backends[1];
-    return 0;
-}
+static void test_backend(void **state) { run_on_every_device(state, run_on); }
 
 int main(void)
 {

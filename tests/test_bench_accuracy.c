@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "test_workdir.h"
 #include "bench.h"
 #include "test_support.h"
 
@@ -297,20 +298,26 @@ static const gk_bench_record *find(const gk_bench_report *r, const char *name)
 /* On wide inputs gemmkit and cuBLAS fp32 (the mock, on the host) stay within the fp32 bound, and
  * cuBLAS TF32 (the mock truncates inputs to 10 bits) is judged by its own bound: ok, though its
  * error is far beyond fp32's. */
-static void test_wide_inputs_and_tf32_bound(void **state)
+/* The cuBLAS peer's two runners (fp32, TF32) over the mock cuBLAS. */
+static void open_mock_cublas(gk_runner *runners[2])
 {
-    (void)state;
     setenv("GEMMKIT_CUDART", GEMMKIT_MOCK_CUDA, 1);
     setenv("GEMMKIT_CUBLAS", GEMMKIT_MOCK_CUDA, 1);
     gemmkit_device_info device;
     memset(&device, 0, sizeof device);
     snprintf(device.name, sizeof device.name, "NVIDIA Mock GPU");
-    gk_runner *runners[2] = {NULL, NULL};
     gk_bench_peer_info info;
     memset(&info, 0, sizeof info);
     assert_int_equal(gk_peer_cublas_open(test_ctx, &device, runners, 2, &info), 2);
     unsetenv("GEMMKIT_CUDART");
     unsetenv("GEMMKIT_CUBLAS");
+}
+
+static void test_wide_inputs_and_tf32_bound(void **state)
+{
+    (void)state;
+    gk_runner *runners[2] = {NULL, NULL};
+    open_mock_cublas(runners);
     gk_bench_session s;
     gk_bench_args args;
     session_init(&s, &args, "72x56x200", 1, gk_rng_fresh_seed());
@@ -340,17 +347,8 @@ static void test_wide_inputs_and_tf32_bound(void **state)
 static void test_batched_peers_by_their_own_bound(void **state)
 {
     (void)state;
-    setenv("GEMMKIT_CUDART", GEMMKIT_MOCK_CUDA, 1);
-    setenv("GEMMKIT_CUBLAS", GEMMKIT_MOCK_CUDA, 1);
-    gemmkit_device_info device;
-    memset(&device, 0, sizeof device);
-    snprintf(device.name, sizeof device.name, "NVIDIA Mock GPU");
     gk_runner *runners[2] = {NULL, NULL};
-    gk_bench_peer_info info;
-    memset(&info, 0, sizeof info);
-    assert_int_equal(gk_peer_cublas_open(test_ctx, &device, runners, 2, &info), 2);
-    unsetenv("GEMMKIT_CUDART");
-    unsetenv("GEMMKIT_CUBLAS");
+    open_mock_cublas(runners);
     assert_int_equal(runners[0]->math, GEMMKIT_MATH_FP32);
     assert_int_equal(runners[1]->math, GEMMKIT_MATH_TF32);
     gk_bench_session s;
@@ -374,23 +372,6 @@ static void test_batched_peers_by_their_own_bound(void **state)
 
 /* ---- the command ---- */
 
-static char workdir[256];
-
-static int make_workdir(void **state)
-{
-    (void)state;
-    snprintf(workdir, sizeof workdir, "/tmp/gemmkit-bench-accuracy-XXXXXX");
-    return mkdtemp(workdir) ? 0 : -1;
-}
-
-static int remove_workdir(void **state)
-{
-    (void)state;
-    char command[400];
-    snprintf(command, sizeof command, "rm -rf '%s'", workdir);
-    return system(command) == 0 ? 0 : -1;
-}
-
 /* gemmkit bench ARGS with GEMMKIT_SEED=seed; stdout in NAME.txt, stderr in err.txt. Returns the exit status. */
 static int bench(uint64_t seed, const char *name, const char *args)
 {
@@ -399,21 +380,6 @@ static int bench(uint64_t seed, const char *name, const char *args)
              (unsigned long long)seed, GEMMKIT_CLI_PATH, args, workdir, name, workdir);
     const int status = system(command);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static char *slurp(const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", workdir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    const long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = calloc((size_t)size + 1, 1);
-    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) text[0] = 0;
-    fclose(f);
-    return text;
 }
 
 static void test_cli_bad_inputs_is_usage(void **state)
@@ -527,6 +493,18 @@ static void test_cli_error_columns(void **state)
         assert_true(w.elements == u1.elements && (w.max != u1.max || w.rms != u1.rms));
     }
 #endif
+}
+
+static int make_workdir(void **state)
+{
+    (void)state;
+    return workdir_make("bench-accuracy");
+}
+
+static int remove_workdir(void **state)
+{
+    (void)state;
+    return workdir_remove();
 }
 
 int main(void)

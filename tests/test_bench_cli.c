@@ -15,14 +15,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_workdir.h"
 #include "bench.h"
 #include "test_files.h"
 
 #ifdef GEMMKIT_HAVE_JANSSON
 #include <jansson.h>
 #endif
-
-static char workdir[256];
 
 /* ---- sizes ---- */
 
@@ -264,21 +263,6 @@ static int run_cli_after(const char *prefix, const char *args, int keep_stdout)
 }
 
 static int run_cli(const char *args) { return run_cli_after("", args, 1); }
-
-static char *slurp(const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", workdir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = calloc((size_t)size + 1, 1);
-    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) text[0] = 0;
-    fclose(f);
-    return text;
-}
 
 static void test_cli_bad_arguments_exit_2(void **state)
 {
@@ -851,22 +835,13 @@ static void test_cli_plot_without_plotter_warns(void **state)
 static int make_workdir(void **state)
 {
     (void)state;
-    snprintf(workdir, sizeof workdir, "/tmp/gemmkit-bench-test-XXXXXX");
-    return mkdtemp(workdir) ? 0 : -1;
+    return workdir_make("bench-cli");
 }
 
 static int remove_workdir(void **state)
 {
     (void)state;
-    const char *files[] = {"out.txt",  "err.txt",  "r.json",          "r.csv", "t.json", "t.csv",
-                           "kept.json", "kept.csv", "kept.png",        "p.csv", "p.png",  "fake-gnuplot.sh", "m.csv", "both.txt"};
-    char path[512];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", workdir, files[i]);
-        unlink(path);
-    }
-    rmdir(workdir);
-    return 0;
+    return workdir_remove();
 }
 
 int main(void)

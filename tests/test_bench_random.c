@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_workdir.h"
 #include "bench.h"
 
 #ifdef GEMMKIT_HAVE_JANSSON
@@ -379,29 +380,12 @@ static const char *cli_path(void)
     return env && *env ? env : GEMMKIT_CLI_PATH;
 }
 
-static char workdir[256];
-
 static int run_cli(const char *args)
 {
     char command[4096];
     snprintf(command, sizeof command, "'%s' %s >'%s/out.txt' 2>'%s/err.txt'", cli_path(), args, workdir, workdir);
     const int status = system(command);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static char *slurp(const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", workdir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    const long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = calloc((size_t)size + 1, 1);
-    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) text[0] = 0;
-    fclose(f);
-    return text;
 }
 
 static void test_cli_bad_random_exit_2(void **state)
@@ -528,21 +512,13 @@ static void test_cli_skipped_shape_gets_no_inputs(void **state)
 static int make_workdir(void **state)
 {
     (void)state;
-    snprintf(workdir, sizeof workdir, "/tmp/gemmkit-bench-random-XXXXXX");
-    return mkdtemp(workdir) ? 0 : -1;
+    return workdir_make("bench-random");
 }
 
 static int remove_workdir(void **state)
 {
     (void)state;
-    const char *files[] = {"out.txt", "err.txt", "o.csv", "o.json"};
-    char path[512];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", workdir, files[i]);
-        unlink(path);
-    }
-    rmdir(workdir);
-    return 0;
+    return workdir_remove();
 }
 
 int main(void)

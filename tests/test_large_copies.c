@@ -29,6 +29,7 @@
 #include "check.h"
 #include "cl_copy.h"
 #include "gemmkit.h"
+#include "test_backends.h"
 
 #define GIB ((uint64_t)1 << 30)
 
@@ -90,12 +91,6 @@ static void assert_pattern(const char *what, const uint32_t *got, uint64_t first
                      (unsigned long long)(4 * (first + i)), got[i], pattern(first + i, salt));
 }
 
-typedef struct backend_case {
-    const char *name;
-    const gk_backend_ops *(*ops)(void);
-} backend_case;
-
-static const backend_case backends[] = {{"opencl", gk_backend_opencl}, {"cuda", gk_backend_cuda}};
 
 /* A block of `rows` rows of `width` elements, `pitch` elements apart from element `at`: written from a tight
  * host array, then the whole buffer read back (the block new, everything else as before), then the block read
@@ -129,8 +124,9 @@ static void block_round_trip(const gk_backend_ops *ops, gk_device *dev, gk_mem *
     free(block);
 }
 
-static void copies_on(const gk_backend_ops *ops, int index, const gemmkit_device_info *info)
+static void copies_on(const backend_case *b, int index, const gemmkit_device_info *info)
 {
+    const gk_backend_ops *ops = b->ops();
     /* Past 4 GiB where the device allows it; a GPU short of that is skipped, not tested small. */
     const uint64_t want = info->is_gpu ? 4 * GIB + 3 * (GIB / 4) : (uint64_t)96 << 20;
     if (info->max_alloc_bytes < want) {
@@ -173,36 +169,7 @@ static void copies_on(const gk_backend_ops *ops, int index, const gemmkit_device
     free(back);
 }
 
-static void test_copies(void **state)
-{
-    const backend_case *b = *state;
-    const gk_backend_ops *ops = b->ops();
-    int count = 0;
-    gemmkit_status status = ops ? ops->device_count(&count) : GEMMKIT_ERROR_UNSUPPORTED_BACKEND;
-    if (status != GEMMKIT_SUCCESS || count == 0) {
-        print_message("skipping %s: %s\n", b->name,
-                      !ops ? "not built in" : status ? gemmkit_last_error_message() : "no device");
-        skip();
-    }
-    for (int i = 0; i < count; i++) {
-        gemmkit_device_info info;
-        assert_int_equal(ops->device_info(i, &info), GEMMKIT_SUCCESS);
-        print_message("%s device %d: %s\n", b->name, i, info.name);
-        copies_on(ops, i, &info);
-    }
-}
-
-static int set_opencl(void **state)
-{
-    *state = (void *)&backends[0];
-    return 0;
-}
-
-static int set_cuda(void **state)
-{
-    *state = (void *)&backends[1];
-    return 0;
-}
+static void test_copies(void **state) { run_on_every_device(state, copies_on); }
 
 /* ---- one SGEMM on host arrays with A past 4 GiB, on a GPU context */
 
