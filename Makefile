@@ -42,7 +42,7 @@ test: build
 test-sanitize: deps
 	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGEMMKIT_SANITIZE=ON $(CARRIED) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j $(JOBS)
+	tests/sanitizers/ctest_sanitize.sh $(SANITIZE_BUILD) $(JOBS)
 
 # The libraries, headers, the tool, gemmkit.pc and the CMake package
 # (cmake/install.cmake); only what is installed gets built.
