@@ -243,27 +243,6 @@ static void test_options_rejected(void **state)
 
 /* ---- the command itself ---- */
 
-/* The gemmkit under test: $GEMMKIT_CLI (e.g. another build), else this build's. */
-static const char *cli_path(void)
-{
-    const char *env = getenv("GEMMKIT_CLI");
-    return env && *env ? env : GEMMKIT_CLI_PATH;
-}
-
-/* Runs gemmkit with arguments (a shell fragment) after `prefix` (shell
- * commands and variables, e.g. "ulimit -f 4;"); stdout goes to out.txt
- * (or /dev/null) and stderr to err.txt in workdir. */
-static int run_cli_after(const char *prefix, const char *args, int keep_stdout)
-{
-    char command[4096], out[300];
-    snprintf(out, sizeof out, keep_stdout ? "%s/out.txt" : "/dev/null", workdir);
-    snprintf(command, sizeof command, "%s '%s' %s >'%s' 2>'%s/err.txt'", prefix, cli_path(), args, out, workdir);
-    int status = system(command);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static int run_cli(const char *args) { return run_cli_after("", args, 1); }
-
 static void test_cli_bad_arguments_exit_2(void **state)
 {
     (void)state;

@@ -374,20 +374,6 @@ static void test_summaries_of_a_report(void **state)
 
 /* ---- end to end: each shape's own transposes and layout reach every runner and every output ---- */
 
-static const char *cli_path(void)
-{
-    const char *env = getenv("GEMMKIT_CLI");
-    return env && *env ? env : GEMMKIT_CLI_PATH;
-}
-
-static int run_cli(const char *args)
-{
-    char command[4096];
-    snprintf(command, sizeof command, "'%s' %s >'%s/out.txt' 2>'%s/err.txt'", cli_path(), args, workdir, workdir);
-    const int status = system(command);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static void test_cli_bad_random_exit_2(void **state)
 {
     (void)state;

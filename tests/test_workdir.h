@@ -1,10 +1,13 @@
 /* A temporary folder per command-line test program (the bench tests): made in
- * a group setup, removed whole in its teardown, and files read back whole. */
+ * a group setup, removed whole in its teardown, and files read back whole; the
+ * gemmkit under test run with its output there (GEMMKIT_CLI_PATH: the build's,
+ * defined by tests/CMakeLists.txt for these tests). */
 #ifndef GK_TEST_WORKDIR_H
 #define GK_TEST_WORKDIR_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 static char workdir[256];
 
@@ -37,5 +40,26 @@ static inline char *slurp(const char *name)
     fclose(f);
     return text;
 }
+
+/* The gemmkit under test: $GEMMKIT_CLI (e.g. another build), else this build's. */
+static inline const char *cli_path(void)
+{
+    const char *env = getenv("GEMMKIT_CLI");
+    return env && *env ? env : GEMMKIT_CLI_PATH;
+}
+
+/* Runs gemmkit with arguments (a shell fragment) after `prefix` (shell
+ * commands and variables, e.g. "ulimit -f 4;"); stdout goes to out.txt
+ * (or /dev/null) and stderr to err.txt in workdir. Returns the exit status. */
+static inline int run_cli_after(const char *prefix, const char *args, int keep_stdout)
+{
+    char command[4096], out[300];
+    snprintf(out, sizeof out, keep_stdout ? "%s/out.txt" : "/dev/null", workdir);
+    snprintf(command, sizeof command, "%s '%s' %s >'%s' 2>'%s/err.txt'", prefix, cli_path(), args, out, workdir);
+    const int status = system(command);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static inline int run_cli(const char *args) { return run_cli_after("", args, 1); }
 
 #endif

@@ -256,6 +256,14 @@ static int64_t split_k(const gemmkit_context *ctx, const gk_config *config, int6
     return (k + *kslice - 1) / *kslice;
 }
 
+/* M, N and K padded to the kernel's tiles and K multiple: the sizes of its packed operands. */
+static void padded_sizes(const gk_geometry *g, const gk_sgemm_problem *p, int64_t *mp, int64_t *np, int64_t *kp)
+{
+    *mp = gk_round_up(p->m, g->tile_m);
+    *np = gk_round_up(p->n, g->tile_n);
+    *kp = gk_round_up(p->k, g->k_multiple);
+}
+
 /* The packed operands (mp x kp, np x kp) and C's tiles (splits of mp x np) within the 32-bit indices of the
  * kernels and copies that use them. */
 static int packed_fits(int64_t mp, int64_t np, int64_t kp, int64_t splits)
@@ -268,7 +276,8 @@ static int packed_fits(int64_t mp, int64_t np, int64_t kp, int64_t splits)
 static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
                                   const gk_sgemm_problem *p, gk_plan *plan)
 {
-    int64_t mp = gk_round_up(p->m, g->tile_m), np = gk_round_up(p->n, g->tile_n), kp = gk_round_up(p->k, g->k_multiple);
+    int64_t mp, np, kp;
+    padded_sizes(g, p, &mp, &np, &kp);
     if ((config->def->flags & GK_FLAG_SQUARE_ONLY) && !(mp == np && np == kp)) {
         /* Pad to the common size; the padding is zeros, so the product is unchanged. */
         int64_t s = mp > np ? mp : np;
@@ -356,8 +365,9 @@ static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *op
     int direct = config.def->contract == GK_CONTRACT_GEMM_DIRECT;
     const int direct_split = config.def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT;
     const int named = options && (options->kernel || options->params);
-    if (!direct && !direct_split && !named &&
-        !packed_fits(gk_round_up(p->m, g.tile_m), gk_round_up(p->n, g.tile_n), gk_round_up(p->k, g.k_multiple), 1)) {
+    int64_t mp, np, kp;
+    padded_sizes(&g, p, &mp, &np, &kp);
+    if (!direct && !direct_split && !named && !packed_fits(mp, np, kp, 1)) {
         /* The policy's packed kernel would pad past the 32-bit indices: the no-copy kernel instead. */
         GK_TRY(gk_context_resolve(ctx, gk_kernel_find(GK_UNPACKED_FALLBACK), NULL, &config));
         GK_TRY(gk_config_geometry(&config, p->m, p->n, p->k, &g));

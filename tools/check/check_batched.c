@@ -95,6 +95,14 @@ void gk_check_batched_math(const gk_batched_case *c, gemmkit_math math, const fl
                  (long long)c->batch, gemmkit_math_name(math), out->max_rel_error);
 }
 
+void gk_check_batched_call(const gk_batched_case *c, gemmkit_math math, const float *a, const float *b,
+                           const float *c0, const float *result, double call_full_limit, gk_rng *rng,
+                           gk_check_result *out)
+{
+    const double per = c->batch > 0 ? call_full_limit / (double)c->batch : call_full_limit;
+    gk_check_batched_math(c, math, a, b, c0, result, per, rng, out);
+}
+
 gemmkit_status gk_check_batched_run(gemmkit_context *ctx, const gemmkit_options *options, gk_batched_case c,
                                     gk_rng *rng, double full_limit, gk_check_result *out)
 {

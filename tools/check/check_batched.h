@@ -33,6 +33,11 @@ void gk_check_batched(const gk_batched_case *c, const float *a, const float *b, 
 void gk_check_batched_math(const gk_batched_case *c, gemmkit_math math, const float *a, const float *b,
                            const float *c0, const float *result, double full_limit, gk_rng *rng,
                            gk_check_result *out);
+/* The same for a whole call: call_full_limit multiply-adds checked in full are shared by the batch's
+ * matrices (a matrix past its share is sampled). */
+void gk_check_batched_call(const gk_batched_case *c, gemmkit_math math, const float *a, const float *b,
+                           const float *c0, const float *result, double call_full_limit, gk_rng *rng,
+                           gk_check_result *out);
 /* Fresh inputs, one gemmkit_sgemm_strided_batched call on host arrays, the
  * check. Returns the library's status. */
 gemmkit_status gk_check_batched_run(gemmkit_context *ctx, const gemmkit_options *options, gk_batched_case c,

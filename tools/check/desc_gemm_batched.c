@@ -25,9 +25,7 @@ static void check(const gk_case *c, float *const *ops, const float *result, doub
                   gk_rng *rng, gk_check_result *out)
 {
     (void)samples;
-    /* full_limit is for the whole call: per matrix, the batch shares it */
-    const double per = c->batched.batch > 0 ? full_limit / (double)c->batched.batch : full_limit;
-    gk_check_batched(&c->batched, ops[0], ops[1], ops[2], result, per, rng, out);
+    gk_check_batched_call(&c->batched, GEMMKIT_MATH_FP32, ops[0], ops[1], ops[2], result, full_limit, rng, out);
 }
 
 static double work(const gk_case *c)

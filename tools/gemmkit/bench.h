@@ -209,9 +209,10 @@ double gk_bench_step_speedup(const gk_bench_report *report, const gk_bench_recor
 double gk_bench_copy_fraction(const gk_bench_report *report, const gk_bench_record *record);
 /* This record's rate (whole call) over a peer's at the same size and shape;
  * 0 when the peer has no valid result there. */
+/* The record of `peer` on record's problem, or NULL. */
+const gk_bench_record *gk_bench_peer_record(const gk_bench_report *report, const gk_bench_record *record,
+                                            const char *peer);
 double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *record, const char *peer);
-/* Same op, size, layout, transposes and batch: records that ratios compare. */
-int gk_bench_same_problem(const gk_bench_record *a, const gk_bench_record *b);
 const char *gk_bench_status_name(gk_bench_status status);
 /* The name shown in the table and progress: "best:direct" when the library's
  * dispatch picked a kernel; "cublas:copy" for a peer's transposes and copies

@@ -9,8 +9,8 @@
 
 #include "bench.h"
 
-/* Large enough for any device today, small enough that M*N*K fits in int64. */
-#define MAX_DIM 2147483647 /* the API's 2^31-1 */
+/* The API's 2^31-1 (issue 34's operands past 4 GiB); products of sizes are taken in double. */
+#define MAX_DIM 2147483647
 
 void gk_bench_usage(FILE *out)
 {

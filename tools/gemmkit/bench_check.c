@@ -112,16 +112,22 @@ int gk_bench_check_omatcopy(const gk_omatcopy_case *o, const float *a, const flo
     return 1;
 }
 
-/* A routine without a check of its own here: its descriptor's, in the record's terms. */
+/* A tools/check verdict in the record's terms. */
+static int record_verdict(const gk_check_result *r, gk_bench_record *rec)
+{
+    snprintf(rec->check, sizeof rec->check, "reference"); /* full or sampled: the message says */
+    rec->max_error = r->max_rel_error > rec->max_error ? r->max_rel_error : rec->max_error; /* no RMS here */
+    snprintf(rec->message, sizeof rec->message, "%s%.240s", r->passed ? "" : "WRONG: ", r->message);
+    return r->passed;
+}
+
+/* A routine without a check of its own here: its descriptor's. */
 static int descriptor_check(const gk_routine *routine, const gk_case *c, float *const *ops, const float *result,
                             gk_rng *rng, gk_bench_record *rec)
 {
     gk_check_result r;
     routine->check(c, ops, result, GK_BENCH_FULL_CHECK, GK_BENCH_SAMPLES, rng, &r);
-    snprintf(rec->check, sizeof rec->check, "reference"); /* full or sampled: the message says */
-    rec->max_error = r.max_rel_error > rec->max_error ? r.max_rel_error : rec->max_error; /* no RMS here */
-    snprintf(rec->message, sizeof rec->message, "%s%.240s", r.passed ? "" : "WRONG: ", r.message);
-    return r.passed;
+    return record_verdict(&r, rec);
 }
 
 /* Strided batches in the runner's own mode (a TF32 peer against TF32's bound, as single calls are). */
@@ -129,12 +135,8 @@ static int batched_check(const gk_case *c, float *const *ops, const float *resul
                          gk_bench_record *rec)
 {
     gk_check_result r;
-    const double per = c->batched.batch > 0 ? GK_BENCH_FULL_CHECK / (double)c->batched.batch : GK_BENCH_FULL_CHECK;
-    gk_check_batched_math(&c->batched, math, ops[0], ops[1], ops[2], result, per, rng, &r);
-    snprintf(rec->check, sizeof rec->check, "reference");
-    rec->max_error = r.max_rel_error > rec->max_error ? r.max_rel_error : rec->max_error;
-    snprintf(rec->message, sizeof rec->message, "%s%.240s", r.passed ? "" : "WRONG: ", r.message);
-    return r.passed;
+    gk_check_batched_call(&c->batched, math, ops[0], ops[1], ops[2], result, GK_BENCH_FULL_CHECK, rng, &r);
+    return record_verdict(&r, rec);
 }
 
 int gk_bench_check(const gk_routine *routine, const gk_case *c, float *const *ops, gk_bench_reference *ref,

@@ -75,24 +75,30 @@ double gk_bench_rate(const gk_bench_record *record, const double *samples)
     return s.median > 0.0 ? record->work / (s.median * 1e6) : 0.0;
 }
 
-int gk_bench_same_problem(const gk_bench_record *a, const gk_bench_record *b)
+/* Same op, size, layout, transposes and batch: records that ratios compare. */
+static int same_problem(const gk_bench_record *a, const gk_bench_record *b)
 {
     return strcmp(a->op, b->op) == 0 && a->size.m == b->size.m && a->size.n == b->size.n &&
            a->size.k == b->size.k && strcmp(a->layout, b->layout) == 0 && strcmp(a->trans, b->trans) == 0 &&
            a->batch == b->batch;
 }
 
-double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *record, const char *peer)
+const gk_bench_record *gk_bench_peer_record(const gk_bench_report *report, const gk_bench_record *record,
+                                            const char *peer)
 {
-    double mine = gk_bench_rate(record, record->total_ms);
-    if (mine <= 0.0) return 0.0;
     for (size_t i = 0; i < report->count; i++) {
         const gk_bench_record *p = &report->records[i];
-        if (strcmp(p->kind, "peer") != 0 || strcmp(p->name, peer) != 0 || !gk_bench_same_problem(p, record)) continue;
-        double theirs = gk_bench_rate(p, p->total_ms);
-        return theirs > 0.0 ? mine / theirs : 0.0;
+        if (strcmp(p->kind, "peer") == 0 && strcmp(p->name, peer) == 0 && same_problem(p, record)) return p;
     }
-    return 0.0;
+    return NULL;
+}
+
+double gk_bench_ratio(const gk_bench_report *report, const gk_bench_record *record, const char *peer)
+{
+    const double mine = gk_bench_rate(record, record->total_ms);
+    const gk_bench_record *p = mine > 0.0 ? gk_bench_peer_record(report, record, peer) : NULL;
+    const double theirs = p ? gk_bench_rate(p, p->total_ms) : 0.0;
+    return theirs > 0.0 ? mine / theirs : 0.0;
 }
 
 /* The ladder's "speed-up over the step before": this kernel's rate over that
@@ -109,7 +115,7 @@ double gk_bench_step_speedup(const gk_bench_report *report, const gk_bench_recor
         const gk_bench_record *c = &report->records[i];
         const gk_kernel_def *cd = gk_kernel_find(c->name);
         if (!cd || cd->family != def->family || gk_kernel_op(cd) != gk_kernel_op(def) || cd->step >= def->step ||
-            cd->step <= before_step || c->status != GK_BENCH_OK || !gk_bench_same_problem(c, record))
+            cd->step <= before_step || c->status != GK_BENCH_OK || !same_problem(c, record))
             continue;
         before = c;
         before_step = cd->step;

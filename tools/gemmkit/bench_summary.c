@@ -36,22 +36,11 @@ void gk_bench_summarize(const double *device, const double *host, int count, gk_
     out->geomean_host = host_count ? exp(log_host / host_count) : NAN;
 }
 
-/* gemmkit's rate over the peer's record p, from the samples chosen (call or host time); 0 when either is missing. */
-static double ratio_of(const gk_bench_record *mine, const gk_bench_record *p, int host)
+/* gemmkit's rate over the peer's in host wall time; 0 when either is missing. */
+static double host_ratio(const gk_bench_record *mine, const gk_bench_record *p)
 {
-    const double a = gk_bench_rate(mine, host ? mine->host_ms : mine->total_ms);
-    const double b = gk_bench_rate(p, host ? p->host_ms : p->total_ms);
+    const double a = gk_bench_rate(mine, mine->host_ms), b = gk_bench_rate(p, p->host_ms);
     return a > 0.0 && b > 0.0 ? a / b : 0.0;
-}
-
-/* The peer's record of the same problem, or NULL. */
-static const gk_bench_record *peer_record(const gk_bench_report *report, const gk_bench_record *mine, const char *peer)
-{
-    for (size_t i = 0; i < report->count; i++) {
-        const gk_bench_record *p = &report->records[i];
-        if (strcmp(p->kind, "peer") == 0 && strcmp(p->name, peer) == 0 && gk_bench_same_problem(p, mine)) return p;
-    }
-    return NULL;
 }
 
 /* One summary of gemmkit runner `name` against `peer`: 0, or -1 when they share no shape. */
@@ -66,14 +55,13 @@ static int summarize_pair(const gk_bench_report *report, const char *name, const
     for (size_t i = 0; i < report->count && n < GK_BENCH_MAX_SIZES * 2; i++) {
         const gk_bench_record *r = &report->records[i];
         if (strcmp(r->kind, "gemmkit") != 0 || strcmp(r->name, name) != 0) continue;
-        const gk_bench_record *p = peer_record(report, r, peer);
-        const double d = p ? ratio_of(r, p, 0) : 0.0;
+        const double d = gk_bench_ratio(report, r, peer); /* the table's ratio, in call time */
         if (!(d > 0.0)) {
             out->unpaired++; /* gemmkit or the peer has no valid result for this shape */
             continue;
         }
         device[n] = d;
-        host[n] = ratio_of(r, p, 1);
+        host[n] = host_ratio(r, gk_bench_peer_record(report, r, peer));
         records[n++] = i;
     }
     if (n == 0) return -1;
