@@ -5,6 +5,7 @@
 
 #include "policy.h"
 #include "routine.h"
+#include "cost_model.h"
 #include "tuning.h"
 
 /* A call as the caller made it: a, b, c are host arrays or gemmkit_buffers. */
@@ -145,5 +146,24 @@ const gk_kernel_def *gk_sgemm_fast_kernel(const gemmkit_context *ctx, int64_t n)
 const gk_kernel_def *gk_sgemm_choose_kernel(const gk_policy *policy, const gemmkit_device_info *info,
                                            const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k);
 const char *gk_sgemm_fast_kernel_scope(void);
+
+/* The cost model's candidates for a call (cost_model.h): every way the policy's "candidate" rows allow of running
+ * it (a kernel row whose structural condition holds, each of its tuned lines, each split count of its split-K
+ * build), with the model's predicted device time, cheapest first; out[0] is what the library runs. 0 when the
+ * model does not choose for this call (no candidate rows for the device class and math mode: the step rows
+ * decide). */
+#define GK_SGEMM_MAX_CANDIDATES 192
+typedef struct gk_sgemm_candidate {
+    gk_sgemm_choice choice; /* def: the kernel run (the split-K build where splits > 1); config: SPLITS set */
+    char line[64];          /* the tuning line it runs ("xgemm-direct/small"; the kernel's name for its own line) */
+    char params[256];       /* its parameters as gemmkit_options.params takes them ("TSM=64,...,SPLITS=4") */
+    int splits;             /* 1: no split */
+    double predicted_ms;
+    gk_cost_parts parts;
+} gk_sgemm_candidate;
+int gk_sgemm_candidates(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                        const gk_sgemm_problem *p, gk_sgemm_candidate *out, int max);
+/* The same on a context's device (kernels it cannot run left out). */
+int gk_sgemm_candidates_for(const gemmkit_context *ctx, const gk_sgemm_problem *p, gk_sgemm_candidate *out, int max);
 
 #endif

@@ -1,0 +1,83 @@
+/* The SGEMM cost model: the predicted device time of each way of running a call (a candidate: a kernel, one of its
+ * tuned lines, a split count), from per-device constants, so that the selection picks the cheapest candidate
+ * instead of following fitted thresholds (docs/ARCHITECTURE.md, "Choosing by cost").
+ *
+ * A candidate's time is its launches plus, per step, the larger of its arithmetic and its memory traffic:
+ *   kernel:  max(L, OCC) * tile_m * tile_n * kslice / (RATE / CUS)  with L = ceil(groups * splits / CUS),
+ *            against the bytes it must move (each operand once, C, split-K's partials) at BWEFF * COPY;
+ *   copies:  packing, unpacking, split-K's reduction: their bytes at the copy bandwidth.
+ * RATE is a line's multiply-add rate with every compute unit busy, OCC how many of its work-groups a compute unit
+ * runs at once (one work-group alone takes as long as OCC together: latency, not throughput, bounds it), BWEFF the
+ * fraction of the copy bandwidth its loads reach where memory bounds it.
+ *
+ * The constants are tuning-database lines (tuning.h), matched device -> architecture -> vendor like kernel lines:
+ *   "cost:device"       COPY=<GB/s>,LAUNCH=<us>         the copy bandwidth and a launch's device time;
+ *   "cost:LINE"         RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>  LINE a tuned line's name: "xgemm-direct/small".
+ * `gemmkit tune --calibrate` measures and saves them (tools/gemmkit/tune_calibrate.c). A line without constants
+ * takes its tuned line's score as RATE, OCC 2 and BWEFF 0.5; a device without "cost:device" takes
+ * GK_COST_DEFAULT_COPY and GK_COST_DEFAULT_LAUNCH. */
+#ifndef GK_COST_MODEL_H
+#define GK_COST_MODEL_H
+
+#include "gemmkit.h"
+#include "kernel_config.h"
+
+#define GK_COST_PREFIX "cost:"
+#define GK_COST_DEVICE "cost:device"
+#define GK_COST_MAX_LINES 48
+#define GK_COST_DEFAULT_COPY 500.0  /* GB/s */
+#define GK_COST_DEFAULT_LAUNCH 3.0  /* us */
+#define GK_COST_DEFAULT_OCC 2.0
+#define GK_COST_DEFAULT_BWEFF 0.5
+
+/* One line's constants. */
+typedef struct gk_cost_line {
+    char name[64]; /* "xgemm-direct/small", "skinny-m" */
+    double rate_gflops, occupancy, bw_efficiency;
+} gk_cost_line;
+
+/* A device's constants: resolved once per context from its tuning lines (gk_cost_load). */
+typedef struct gk_cost_constants {
+    double copy_gbs, launch_us;
+    int calibrated; /* 1: a "cost:device" line was found */
+    int count;
+    gk_cost_line lines[GK_COST_MAX_LINES];
+} gk_cost_constants;
+
+/* What the model needs of a call, column-major. */
+typedef struct gk_cost_problem {
+    int64_t m, n, k;
+    int beta_nonzero;
+} gk_cost_problem;
+
+/* A prediction, split by what costs. */
+typedef struct gk_cost_parts {
+    double kernel_ms, copies_ms, launch_ms;
+    int launches;
+} gk_cost_parts;
+
+/* The constants of line `name` ("xgemm/small"), or NULL. */
+const gk_cost_line *gk_cost_find(const gk_cost_constants *c, const char *name);
+
+/* Predicted device time (ms) of `config` (its geometry g for this problem) run as tuning line `line` over
+ * `splits` slices of K (1: none); parts (may be NULL) gets the breakdown. rate_fallback (GFLOPS) serves a line
+ * with no constants. */
+double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_config *config,
+                       const gk_geometry *g, const char *line, double rate_fallback, const gk_cost_problem *p,
+                       int splits, gk_cost_parts *parts);
+
+/* One timed run for the fit: a problem, its split count, its geometry, its measured device time. */
+typedef struct gk_cost_sample {
+    gk_cost_problem problem;
+    int splits;
+    gk_geometry geometry;
+    int packed; /* the kernel packs its operands (gk_kernel_packs_operands) */
+    double measured_ms;
+} gk_cost_sample;
+
+/* Fits line's RATE, OCC and BWEFF to the samples (least squares on log time, the device's copy and launch
+ * constants held); returns the root-mean-square log error, or -1 when there are no samples. */
+double gk_cost_fit_line(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
+                        int count, gk_cost_line *line);
+
+#endif
