@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "decision_cache.h"
 #include "dispatch_model.h"
 #include "plan.h"
 #include "sgemm.h"
@@ -273,9 +274,15 @@ gk_sgemm_choice gk_sgemm_choose_for(const gk_policy *policy, const gemmkit_devic
 
 gk_sgemm_choice gk_sgemm_default_kernel_for(const gemmkit_context *ctx, const gk_sgemm_problem *p)
 {
-    return choose(gk_policy_builtin(), (gemm_state){.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned, .m = p->m,
-                                                    .n = p->n, .k = p->k, .math = p->math, .trans_a = p->trans_a,
-                                                    .trans_b = p->trans_b, .beta_nonzero = p->beta != 0.0f});
+    const gk_decision_key key = {p->m, p->n, p->k, p->trans_a, p->trans_b, p->beta != 0.0f, (int)p->math};
+    gk_sgemm_choice choice;
+    if (gk_decision_lookup(ctx->decisions, &key, &choice)) return choice;
+    choice = choose(gk_policy_builtin(), (gemm_state){.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned,
+                                                      .m = p->m, .n = p->n, .k = p->k, .math = p->math,
+                                                      .trans_a = p->trans_a, .trans_b = p->trans_b,
+                                                      .beta_nonzero = p->beta != 0.0f});
+    gk_decision_store(ctx->decisions, &key, &choice);
+    return choice;
 }
 
 gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
