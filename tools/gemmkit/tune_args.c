@@ -50,6 +50,7 @@ void gk_tune_usage(FILE *out)
             "                     once its share of what is left has passed (at least one each);\n"
             "                     --blas-threshold: no size is started that would end past it;\n"
             "                     --calibrate: each line stops timing shapes once its share has passed\n"
+            "                     (three shapes at least)\n"
             "  --db FILE          save to FILE instead of the default database (contexts read FILE\n"
             "                     only when GEMMKIT_TUNING_DB=FILE)\n"
             "  --no-save          search and report only\n"
