@@ -1,7 +1,9 @@
-/* The cost model (src/core/cost_model.h, dispatch_model.c) on a described H200, no device opened: its constants
- * round-trip through database lines and bad lines are refused; the choice is the cheapest candidate by the model's
- * own numbers and the candidates respect what each kernel can serve; the fit recovers constants it generated.
- * GK_DUMP_SHAPE=MxNxK prints that shape's candidates (a look at the model, not a check). */
+/* The cost model's arithmetic (src/core/cost_model.h) on a described H200, no device opened and no policy read: the
+ * fit recovers the constants that generated its samples; a prediction grows with K; packing costs launches and
+ * copies that a kernel reading the operands in place does not; split-K adds its reduction. (Its choice among the
+ * policy's candidates and the database's cost lines: tests/test_policy.c.)
+ * GK_DUMP_SHAPE=MxNxK prints that shape's candidates on the H200's built-in lines (a look at the model, not a
+ * check). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,13 +19,6 @@
 #include "sgemm.h"
 #include "tuning.h"
 #include "test_fake_device.h"
-
-static gemmkit_device_info h200(void)
-{
-    gemmkit_device_info info = device(1);
-    info.peak_gflops = 132 * 128 * 2 * 1.98e3 / 1e3 * 1e3 / 1e3; /* 132 SMs x 128 lanes x FMA x 1.98 GHz */
-    return info;
-}
 
 static gk_sgemm_problem problem(int64_t m, int64_t n, int64_t k, int trans_a, int trans_b)
 {
@@ -51,15 +46,200 @@ static void test_dump_if_asked(void **state)
     (void)state;
     const char *shape = getenv("GK_DUMP_SHAPE");
     if (!shape) return;
-    const gemmkit_device_info info = h200();
+    const gemmkit_device_info info = device(1);
     static gk_tuning_set tuned;
     gk_tuning_load(&info, "sm_90", &tuned);
     dump(&info, &tuned, shape);
 }
 
+/* ---- The model alone. */
+
+/* Copies at 3000 GB/s, launches of 3 us, and one line "line" with the given constants. */
+static gk_cost_constants constants_with(double rate, double occupancy, double bw_efficiency)
+{
+    gk_cost_constants c = {.copy_gbs = 3000.0, .launch_us = 3.0, .calibrated = 1, .count = 1};
+    c.lines[0] = (gk_cost_line){"line", rate, occupancy, bw_efficiency};
+    return c;
+}
+
+static gk_config config_of(const char *kernel, const char *params)
+{
+    gk_config config;
+    assert_non_null(gk_kernel_find(kernel));
+    assert_int_equal(gk_config_resolve(gk_kernel_find(kernel), params, &config), GEMMKIT_SUCCESS);
+    return config;
+}
+
+static double predict(const gk_cost_constants *c, const gk_config *config, int64_t m, int64_t n, int64_t k, int beta,
+                      int splits, gk_cost_parts *parts)
+{
+    const gemmkit_device_info info = device(1);
+    gk_geometry g;
+    assert_int_equal(gk_config_geometry(config, m, n, k, &g), GEMMKIT_SUCCESS);
+    const gk_cost_problem p = {m, n, k, beta};
+    return gk_cost_predict(c, &info, config, &g, "line", 0, &p, splits, parts);
+}
+
+/* Tiles of three sizes on the operands as stored, and the packed kernel's main tiles. */
+static const struct {
+    const char *kernel, *params;
+} configs[] = {
+    {"xgemm-direct", "TSM=128,TSN=128,TSK=8,WPTM=8,WPTN=16"},
+    {"xgemm-direct", "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8"},
+    {"xgemm-direct", "TSM=32,TSN=32,TSK=32,WPTM=4,WPTN=4"},
+    {"xgemm", "TSM=128,TSN=128,TSK=8,WPTM=8,WPTN=16"},
+};
+#define CONFIG_COUNT (int)(sizeof configs / sizeof configs[0])
+
+/* Runs of every kind: compute-bound (large products), bound by latency (fewer work-groups than compute units
+ * times OCC), memory-bound (a short K, a skinny edge), over K-slices and with C read (beta). */
+static const struct {
+    int64_t m, n, k;
+    int splits, beta;
+} runs[] = {
+    {4096, 4096, 4096, 1, 0},   {2048, 2048, 2048, 1, 1}, {8192, 8192, 1024, 1, 0},  {128, 128, 16384, 1, 0},
+    {256, 256, 65536, 1, 0},    {256, 256, 65536, 8, 0},  {128, 128, 131072, 32, 0}, {1024, 1024, 8192, 4, 1},
+    {8192, 8192, 16, 1, 0},     {8192, 8192, 2, 1, 1},    {16384, 16, 16384, 1, 0},  {64, 64, 1000000, 128, 0},
+    {512, 512, 512, 1, 0},      {1500, 1500, 1500, 2, 0},
+};
+#define RUN_COUNT (int)(sizeof runs / sizeof runs[0])
+
+/* Samples of one configuration generated with the true constants, then fitted: the constants come back within 5%
+ * and the samples' RMS log error is under 0.01. */
+static void assert_fit_recovers(const gk_cost_line *truth, int first_config, int last_config)
+{
+    const gemmkit_device_info info = device(1);
+    const gk_cost_constants c = constants_with(truth->rate_gflops, truth->occupancy, truth->bw_efficiency);
+    gk_cost_sample samples[CONFIG_COUNT * RUN_COUNT];
+    int count = 0;
+    for (int i = first_config; i <= last_config; i++) {
+        const gk_config config = config_of(configs[i].kernel, configs[i].params);
+        for (int r = 0; r < RUN_COUNT; r++) {
+            gk_cost_sample *s = &samples[count++];
+            s->problem = (gk_cost_problem){runs[r].m, runs[r].n, runs[r].k, runs[r].beta};
+            s->splits = runs[r].splits;
+            assert_int_equal(gk_config_geometry(&config, runs[r].m, runs[r].n, runs[r].k, &s->geometry),
+                             GEMMKIT_SUCCESS);
+            s->packed = gk_kernel_packs_operands(config.def);
+            s->measured_ms = predict(&c, &config, runs[r].m, runs[r].n, runs[r].k, runs[r].beta, runs[r].splits, NULL);
+        }
+    }
+    gk_cost_line fitted = {"line", 1000.0, 1.0, 0.1};
+    const double error = gk_cost_fit_line(&c, &info, samples, count, &fitted);
+    const double rate_error = fabs(fitted.rate_gflops / truth->rate_gflops - 1);
+    const double occ_error = fabs(fitted.occupancy / truth->occupancy - 1);
+    const double eff_error = fabs(fitted.bw_efficiency / truth->bw_efficiency - 1);
+    if (!(error >= 0 && error < 0.01) || rate_error > 0.05 || occ_error > 0.05 || eff_error > 0.05)
+        fail_msg("configs %d-%d: fitted RATE %.1f OCC %.3f BWEFF %.4f (RMS log error %.5f), true %.1f %.3f %.4f",
+                 first_config, last_config, fitted.rate_gflops, fitted.occupancy, fitted.bw_efficiency, error,
+                 truth->rate_gflops, truth->occupancy, truth->bw_efficiency);
+    /* No samples, or one without a time: no fit. */
+    assert_true(gk_cost_fit_line(&c, &info, samples, 0, &fitted) < 0);
+    samples[0].measured_ms = 0;
+    assert_true(gk_cost_fit_line(&c, &info, samples, count, &fitted) < 0);
+}
+
+static void test_fit_recovers_its_constants(void **state)
+{
+    (void)state;
+    static const gk_cost_line truths[] = {
+        {"line", 31000.0, 3.0, 0.62},
+        {"line", 12000.0, 6.5, 0.35},
+        {"line", 48000.0, 1.5, 0.9},
+    };
+    for (size_t t = 0; t < sizeof truths / sizeof truths[0]; t++) {
+        for (int i = 0; i < CONFIG_COUNT; i++) assert_fit_recovers(&truths[t], i, i); /* one configuration each */
+        assert_fit_recovers(&truths[t], 0, CONFIG_COUNT - 1);                        /* all together */
+    }
+}
+
+/* More K never costs less: unsplit and over K-slices, compute- and memory-bound, with or without C read; doubling
+ * a long K costs more. */
+static void test_prediction_grows_with_k(void **state)
+{
+    (void)state;
+    const gk_cost_constants c = constants_with(30000, 2, 0.6);
+    static const int64_t edges[][2] = {{4096, 4096}, {128, 128}, {8192, 16}, {1, 29}, {1000, 3000}};
+    for (int i = 0; i < CONFIG_COUNT; i++) {
+        const gk_config config = config_of(configs[i].kernel, configs[i].params);
+        for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
+            for (int splits = 1; splits <= 16; splits *= 4)
+                for (int beta = 0; beta < 2; beta++) {
+                    const int64_t m = edges[e][0], n = edges[e][1];
+                    double previous = 0;
+                    for (int64_t k = 256 * splits; k <= 2000000; k += k / 3 + 1) {
+                        const double ms = predict(&c, &config, m, n, k, beta, splits, NULL);
+                        if (!(ms >= previous) || !(predict(&c, &config, m, n, 2 * k, beta, splits, NULL) > ms))
+                            fail_msg("%s %s, %lld x %lld x %lld over %d: %.6g ms after %.6g", configs[i].kernel,
+                                     configs[i].params, (long long)m, (long long)n, (long long)k, splits, ms, previous);
+                        previous = ms;
+                    }
+                }
+    }
+}
+
+/* Packing: the copies of A and B before the kernel and of C after it, each a launch and bytes at the copy
+ * bandwidth; the kernel reading the operands as stored has neither. */
+static void test_packing_costs_launches_and_copies(void **state)
+{
+    (void)state;
+    const gk_cost_constants c = constants_with(30000, 2, 0.6);
+    const gk_config direct = config_of("xgemm-direct", configs[0].params);
+    const gk_config packed = config_of("xgemm", configs[0].params);
+    static const int64_t shapes[][3] = {{4096, 4096, 4096}, {1000, 1000, 1000}, {8192, 8192, 2}, {20000, 48, 12000}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        gk_cost_parts d, p;
+        predict(&c, &direct, shapes[i][0], shapes[i][1], shapes[i][2], 0, 1, &d);
+        predict(&c, &packed, shapes[i][0], shapes[i][1], shapes[i][2], 0, 1, &p);
+        assert_int_equal(d.launches, 1);
+        assert_true(p.launches > d.launches);
+        assert_true(p.launch_ms > d.launch_ms);
+        assert_true(d.copies_ms == 0 && p.copies_ms > 0);
+        /* At least A, B and C once through the copy bandwidth: 3000 GB/s is 3e6 bytes per ms. */
+        const double bytes = 4.0 * (double)(shapes[i][0] * shapes[i][2] + shapes[i][2] * shapes[i][1] +
+                                            shapes[i][0] * shapes[i][1]);
+        assert_true(p.copies_ms >= bytes / 3e9);
+    }
+}
+
+/* Split-K: a kernel on the operands as stored gets a reduction launch, and copies that grow with the slices'
+ * partials; the packed kernel's reduction replaces its unpacking (no more launches, more copies). Few tiles and a
+ * long K: the kernel's own time falls with the slices. */
+static void test_splits_add_a_reduction(void **state)
+{
+    (void)state;
+    const gk_cost_constants c = constants_with(30000, 2, 0.6);
+    static const int64_t shapes[][3] = {{128, 128, 131072}, {1024, 1024, 8192}, {64, 64, 1000000}, {4096, 4096, 4096}};
+    for (int i = 0; i < CONFIG_COUNT; i++) {
+        const gk_config config = config_of(configs[i].kernel, configs[i].params);
+        const int packed = gk_kernel_packs_operands(config.def);
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            const int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+            gk_cost_parts whole, previous;
+            predict(&c, &config, m, n, k, 0, 1, &whole);
+            previous = whole;
+            for (int splits = 2; splits <= 16; splits *= 2) {
+                gk_cost_parts split;
+                predict(&c, &config, m, n, k, 0, splits, &split);
+                assert_int_equal(split.launches, whole.launches + (packed ? 0 : 1));
+                assert_true(split.copies_ms > previous.copies_ms);
+                previous = split;
+            }
+        }
+        gk_cost_parts whole, split;
+        predict(&c, &config, 128, 128, 131072, 0, 1, &whole);
+        predict(&c, &config, 128, 128, 131072, 0, 64, &split);
+        assert_true(split.kernel_ms * 8 < whole.kernel_ms);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fit_recovers_its_constants),
+        cmocka_unit_test(test_prediction_grows_with_k),
+        cmocka_unit_test(test_packing_costs_launches_and_copies),
+        cmocka_unit_test(test_splits_add_a_reduction),
         cmocka_unit_test(test_dump_if_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,17 @@
 /* The per-device policy as data (src/kernels/tuning/policy.tsv): the built-in
  * table is whole (every row parses, names a kernel that exists, and its
- * condition evaluates); it chooses exactly what the rules in code chose
- * before it (kept below as the reference) for every shape of a grid on a
- * GPU-like and a CPU-like device; and a broken table costs warnings and
- * rows, never a crash or a wrong-operation kernel. No device is needed. */
+ * condition evaluates); on a CPU-like device it chooses exactly what the rules
+ * in code chose before it (kept below as the reference) for every shape of a
+ * grid; the tensor-core modes and the copy, route, omatcopy and batched rows
+ * choose as measured; fp32 on GPUs is the cost model's (dispatch_model.c),
+ * checked by its outcomes: the choice is the cheapest of the candidates by the
+ * model's own numbers, the candidates are what the candidate rows allow, and
+ * under a profile of constants set here each regime runs what those numbers
+ * say (the built-in constants will be measured again, so no choice of today's
+ * is pinned); the cost lines of the tuning database load or warn; and a broken
+ * table costs warnings and rows, never a crash or a wrong-operation kernel. No
+ * device is needed. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +29,8 @@
 #include "tuning.h"
 #include "test_fake_device.h"
 
-/* ---- The rules as code had them before the policy table (commit 29b5d39's dispatch.c and routine_omatcopy.c). */
+/* ---- The rules as code had them before the policy table (commit 29b5d39's dispatch.c and routine_omatcopy.c), as
+ * they still hold on CPUs (fp32 on GPUs is the cost model's: its checks are further down). */
 
 typedef struct old_choice {
     const gk_kernel_def *def;
@@ -29,144 +38,60 @@ typedef struct old_choice {
     gk_config config;
 } old_choice;
 
-static old_choice old_resolve(const gk_tuning_set *tuned, const gk_kernel_def *def, const char *params)
+/* def with its tuned line's parameters, else its defaults. */
+static old_choice old_resolve(const gk_tuning_set *tuned, const gk_kernel_def *def)
 {
-    old_choice c = {def, params, {0}};
-    const char *text = params ? params : gk_tuning_params(tuned, def->name);
+    old_choice c = {def, NULL, {0}};
+    const char *text = gk_tuning_params(tuned, def->name);
     if (!text || gk_config_resolve(def, text, &c.config) != GEMMKIT_SUCCESS)
         assert_int_equal(gk_config_resolve(def, NULL, &c.config), GEMMKIT_SUCCESS);
     return c;
 }
 
+/* The device's "KERNEL/VARIANT" line's parameters, or NULL. */
+static const char *variant_line(const gk_tuning_set *tuned, const gk_kernel_def *def, const char *variant)
+{
+    char key[80];
+    snprintf(key, sizeof key, "%s/%s", def->name, variant);
+    return gk_tuning_params(tuned, key);
+}
+
+/* The CPU class: the lecture kernel; then, where the device has the line, its "/long-k" tiles for few tiles (by
+ * its own) and a long K, its "/narrow-n" or "/narrow-m" tiles for a result at most 32 wide and 8 times as long, or
+ * its "/small" tiles when its own leave compute units idle or the last wave under three quarters full (the
+ * variant rows of class "any", added after the old rules, issue 13); then direct instead where the kernel packs
+ * small (under 64^3 multiply-adds) or much-padded (by over half the work) problems. */
 static old_choice old_default_kernel(const gemmkit_device_info *info, const gk_tuning_set *tuned, int64_t m, int64_t n,
                                      int64_t k)
 {
-    old_choice direct = old_resolve(tuned, gk_kernel_find("direct"), NULL);
-    /* Added after the old rules (issue 13): on GPUs an edge of C at most 16 (the other above 16) runs skinny-m or
-     * skinny-n, and K at most 16 (both edges above 16) small-k, with their tuned or default parameters, whatever
-     * their blocks would pad. */
-    const char *in_place = !info->is_gpu ? NULL
-                           : m <= 16 && n > 16 ? "skinny-m"
-                           : n <= 16 && m > 16 ? "skinny-n"
-                           : k <= 16 && m > 16 && n > 16 ? "small-k"
-                                                          : NULL;
-    if (in_place && k >= 4 * (m + n)) {
-        /* Added later (issue 35, 2026-11-27): not where their own tiles give fewer work-groups than compute units
-         * while K is long (K >= 4 (M + N)): split-K in place instead. */
-        const old_choice own = old_resolve(tuned, gk_kernel_find(in_place), NULL);
-        gk_geometry og;
-        if (gk_config_geometry(&own.config, m, n, k, &og) == GEMMKIT_SUCCESS &&
-            (m + og.tile_m - 1) / og.tile_m * ((n + og.tile_n - 1) / og.tile_n) < info->compute_units)
-            in_place = NULL;
-    }
-    if (in_place) {
-        /* Added later (issue 13, 2026-11-24): their "/strip" line, where the device has one, when their own tiles
-         * give under two work-groups per compute unit. */
-        old_choice skinny = old_resolve(tuned, gk_kernel_find(in_place), NULL);
-        char strip_key[80];
-        snprintf(strip_key, sizeof strip_key, "%s/strip", in_place);
-        const char *strip = gk_tuning_params(tuned, strip_key);
-        gk_geometry sg;
-        gk_config strip_config;
-        if (strip && gk_config_geometry(&skinny.config, m, n, k, &sg) == GEMMKIT_SUCCESS &&
-            (m + sg.tile_m - 1) / sg.tile_m * ((n + sg.tile_n - 1) / sg.tile_n) < 2 * info->compute_units &&
-            gk_config_resolve(skinny.def, strip, &strip_config) == GEMMKIT_SUCCESS) {
-            skinny.params = strip;
-            skinny.config = strip_config;
-        }
-        return skinny;
-    }
-    /* Added after the old rules (issue 13): on GPUs, below 2^33 multiply-adds or with an edge of C at most 32,
-     * xgemm-direct (no packing). */
-    const gk_kernel_def *fast_def = gk_kernel_find(info->is_gpu ? "xgemm" : "lecture-6-one-block-shared");
-    if (info->is_gpu && ((double)m * (double)n * (double)k < 8589934592.0 || m <= 32 || n <= 32))
-        fast_def = gk_kernel_find("xgemm-direct");
-    old_choice fast = old_resolve(tuned, fast_def, NULL);
-    gk_config config = fast.config;
+    assert_false(info->is_gpu);
+    old_choice direct = old_resolve(tuned, gk_kernel_find("direct"));
+    const gk_kernel_def *fast_def = gk_kernel_find("lecture-6-one-block-shared");
+    old_choice fast = old_resolve(tuned, fast_def);
     gk_geometry g;
-    if (gk_config_geometry(&config, m, n, k, &g) != GEMMKIT_SUCCESS) return direct;
-    /* Added after the old rules (issue 13, 2026-11-23): on GPUs a "KERNEL/long-k" line, where the device has one,
-     * serves few tiles (by the kernel's own) and a long K, before the narrow and small rules. */
-    char long_key[80];
-    snprintf(long_key, sizeof long_key, "%s/long-k", fast_def->name);
-    const char *long_k = gk_tuning_params(tuned, long_key);
-    const int64_t own_groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
-    if (info->is_gpu && long_k && own_groups * 2 <= info->compute_units && k >= 4 * (m + n) &&
-        gk_config_resolve(fast_def, long_k, &config) == GEMMKIT_SUCCESS &&
-        gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS) {
-        fast.params = long_k;
-        fast.config = config;
-        return fast;
-    }
-    /* Added after the old rules (issue 13): a "KERNEL/narrow-n" or "KERNEL/narrow-m" line, where the device
-     * has one, serves results at most 32 columns or rows wide (and 8 times as long), before the "/small" rule. */
-    const char *narrow = n <= 32 && m >= 8 * n ? "narrow-n" : m <= 32 && n >= 8 * m ? "narrow-m" : NULL;
-    char small_key[80];
-    snprintf(small_key, sizeof small_key, "%s/%s", fast_def->name, narrow ? narrow : "small");
-    if (narrow && !gk_tuning_params(tuned, small_key)) {
-        narrow = NULL;
-        snprintf(small_key, sizeof small_key, "%s/small", fast_def->name);
-    }
-    const char *small = gk_tuning_params(tuned, small_key);
+    if (gk_config_geometry(&fast.config, m, n, k, &g) != GEMMKIT_SUCCESS) return direct;
+    const int64_t cus = info->compute_units;
     const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
-    /* Added after the old rules (issue 13): also when the last wave of tiles is under three quarters full. */
-    const int64_t cus = info->compute_units, waves = (groups + cus - 1) / cus;
-    /* Added later (issue 13, 2026-11-24): a "KERNEL/tiny" line, where the device has one, when the kernel's own
-     * tiles give at most a quarter as many work-groups as compute units (after the narrow rules, before /small). */
-    char tiny_key[80];
-    snprintf(tiny_key, sizeof tiny_key, "%s/tiny", fast_def->name);
-    const char *tiny = narrow ? NULL : gk_tuning_params(tuned, tiny_key);
-    if (info->is_gpu && tiny && groups * 4 <= cus && gk_config_resolve(fast_def, tiny, &config) == GEMMKIT_SUCCESS &&
+    const int64_t waves = (groups + cus - 1) / cus;
+    const char *variant = NULL;
+    if (groups * 2 <= cus && k >= 4 * (m + n) && variant_line(tuned, fast_def, "long-k")) variant = "long-k";
+    else if (n <= 32 && m >= 8 * n && variant_line(tuned, fast_def, "narrow-n")) variant = "narrow-n";
+    else if (m <= 32 && n >= 8 * m && variant_line(tuned, fast_def, "narrow-m")) variant = "narrow-m";
+    else if ((groups < cus || groups * 4 < waves * cus * 3) && variant_line(tuned, fast_def, "small"))
+        variant = "small";
+    gk_config config;
+    if (variant && gk_config_resolve(fast_def, variant_line(tuned, fast_def, variant), &config) == GEMMKIT_SUCCESS &&
         gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS) {
-        fast.params = tiny;
+        fast.params = variant_line(tuned, fast_def, variant);
         fast.config = config;
-    } else if (small && (narrow || groups < cus || groups * 4 < waves * cus * 3) && gk_config_resolve(fast_def, small, &config) == GEMMKIT_SUCCESS &&
-        gk_config_geometry(&config, m, n, k, &g) == GEMMKIT_SUCCESS) {
-        fast.params = small;
-        fast.config = config;
+    } else {
+        assert_int_equal(gk_config_geometry(&fast.config, m, n, k, &g), GEMMKIT_SUCCESS); /* its own tiles again */
     }
     const double work = (double)m * (double)n * (double)k;
     const double padded = (double)gk_round_up(m, g.tile_m) * (double)gk_round_up(n, g.tile_n) *
                           (double)gk_round_up(k, g.k_multiple);
-    /* Since issue 13 only kernels on packed operands fall back. */
-    const int packed = fast_def->contract != GK_CONTRACT_GEMM_DIRECT;
-    if (packed && (work < 262144.0 || padded > 1.5 * work)) return direct;
+    if (work < 262144.0 || padded > 1.5 * work) return direct; /* the lecture kernel packs its operands */
     return fast;
-}
-
-/* ---- The split-K rows, added after those rules (a separate expectation): on GPUs, where the fast kernel's
- * tiles give GROUPS * 2 <= CUS and K >= 4 (M + N), its split-K build (xgemm-splitk, xgemm-direct-splitk) with
- * the same tiles and SPLITS = min(ceil(4 CUS / GROUPS), 128, K / 256, 2 K / max(M, N)) rounded down to a power
- * of two, at least 2 where K >= 512; and (mid sizes, narrow results) xgemm-direct's where GROUPS < 9 CUS and
- * K >= 768. */
-static old_choice with_split(const gemmkit_device_info *info, old_choice c, int64_t m, int64_t n, int64_t k)
-{
-    gk_geometry g;
-    const char *split_name = !strcmp(c.def->name, "xgemm") ? "xgemm-splitk"
-                             : !strcmp(c.def->name, "xgemm-direct") ? "xgemm-direct-splitk"
-                                                                   : NULL;
-    if (!info->is_gpu || !split_name ||
-        gk_config_geometry(&c.config, m, n, k, &g) != GEMMKIT_SUCCESS)
-        return c;
-    const int64_t groups = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
-    int64_t splits = (4 * info->compute_units + groups - 1) / groups;
-    splits = splits < 128 ? splits : 128;
-    splits = splits < k / 256 ? splits : k / 256;
-    splits = splits < 2 * k / (m > n ? m : n) ? splits : 2 * k / (m > n ? m : n);
-    int64_t power = 1;
-    while (power * 2 <= splits) power *= 2;
-    splits = power < 2 && k >= 512 ? 2 : power;
-    const int long_k = groups * 2 <= info->compute_units && k >= 4 * (m + n);
-    const int mid = !strcmp(split_name, "xgemm-direct-splitk") && groups < 9 * info->compute_units && k >= 768;
-    if (!(long_k || mid) || splits < 2) return c;
-    char params[160]; /* the parameters the two kernels share: the tiles and the ring */
-    snprintf(params, sizeof params, "TSM=%d,TSN=%d,TSK=%d,WPTM=%d,WPTN=%d,ASYNC_STAGES=%d,SPLITS=%d",
-             gk_config_value(&c.config, "TSM", 0), gk_config_value(&c.config, "TSN", 0),
-             gk_config_value(&c.config, "TSK", 0), gk_config_value(&c.config, "WPTM", 0),
-             gk_config_value(&c.config, "WPTN", 0), gk_config_value(&c.config, "ASYNC_STAGES", 0), (int)splits);
-    old_choice split = {gk_kernel_find(split_name), c.params, {0}};
-    assert_int_equal(gk_config_resolve(split.def, params, &split.config), GEMMKIT_SUCCESS);
-    return split;
 }
 
 static const char *old_omatcopy_kernel(const gemmkit_device_info *info, const gk_transpose_problem *p)
@@ -248,7 +173,7 @@ static void test_builtin_policy_is_whole(void **state)
 static void assert_same_gemm(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
                              int64_t m, int64_t n, int64_t k)
 {
-    old_choice want = with_split(info, old_default_kernel(info, tuned, m, n, k), m, n, k);
+    old_choice want = old_default_kernel(info, tuned, m, n, k);
     gk_sgemm_choice got = gk_sgemm_choose(policy, info, tuned, m, n, k);
     if (got.def != want.def || strcmp(got.config.options, want.config.options) != 0 ||
         (got.params == NULL) != (want.params == NULL))
@@ -275,24 +200,34 @@ static void assert_grid(const gemmkit_device_info *info, const gk_tuning_set *tu
             for (int l = 0; l < SIZE_COUNT; l++) assert_same_gemm(policy, info, tuned, sizes[i], sizes[j], sizes[l]);
 }
 
-/* The H200's built-in lines (main and /small), and a device with none. */
-static void test_gemm_choice_unchanged_on_gpus(void **state)
+/* A CPU with no tuning, then with main and /small lines for its kernel, then with every variant line of class
+ * "any" (long-k, narrow-n, narrow-m: the first whose condition holds wins, before /small). */
+static void test_gemm_choice_unchanged_on_cpus(void **state)
 {
     (void)state;
     unlink(db_path);
-    gemmkit_device_info info = device(1);
+    gemmkit_device_info info = device(0);
     gk_tuning_set tuned;
-    gk_tuning_load(&info, "sm_90", &tuned);
-    assert_non_null(gk_tuning_params(&tuned, "xgemm/small"));
+    gk_tuning_load(&info, NULL, &tuned);
     assert_grid(&info, &tuned);
-    info.compute_units = 16; /* fewer units: the /small line serves fewer shapes */
+    write_db("opencl\tcpu-test-device\tlecture-6-one-block-shared\tTW=64,TH=8,TK=8\t1\t2026-01-01\n"
+             "opencl\tcpu-test-device\tlecture-6-one-block-shared/small\tTW=16,TH=8,TK=16\t1\t2026-01-01\n");
+    gk_tuning_load(&info, NULL, &tuned);
+    if (tuned.warnings[0]) print_error("%s", tuned.warnings);
+    assert_int_equal(tuned.count, 2);
+    info.compute_units = 64;
     assert_grid(&info, &tuned);
-    gemmkit_device_info untuned = info;
-    snprintf(untuned.name, sizeof untuned.name, "another GPU");
-    snprintf(untuned.vendor, sizeof untuned.vendor, "Another Vendor");
-    gk_tuning_load(&untuned, NULL, &tuned);
-    assert_int_equal(tuned.count, 0);
-    assert_grid(&untuned, &tuned);
+    write_db("opencl\tcpu-test-device\tlecture-6-one-block-shared\tTW=64,TH=8,TK=8\t1\t2026-01-01\n"
+             "opencl\tcpu-test-device\tlecture-6-one-block-shared/small\tTW=16,TH=8,TK=16\t1\t2026-01-01\n"
+             "opencl\tcpu-test-device\tlecture-6-one-block-shared/long-k\tTW=32,TH=4,TK=16\t1\t2026-01-01\n"
+             "opencl\tcpu-test-device\tlecture-6-one-block-shared/narrow-n\tTW=32,TH=8,TK=8\t1\t2026-01-01\n"
+             "opencl\tcpu-test-device\tlecture-6-one-block-shared/narrow-m\tTW=16,TH=4,TK=8\t1\t2026-01-01\n");
+    gk_tuning_load(&info, NULL, &tuned);
+    if (tuned.warnings[0]) print_error("%s", tuned.warnings);
+    assert_int_equal(tuned.count, 5);
+    assert_grid(&info, &tuned);
+    info.compute_units = 2;
+    assert_grid(&info, &tuned);
 }
 
 /* The tensor-core modes take the /small line only where the main tiles leave compute units idle (their /small
@@ -356,23 +291,6 @@ static void test_trans_a_variant(void **state)
     }
 }
 
-/* A CPU with no tuning, then with main and /small lines for its kernel. */
-static void test_gemm_choice_unchanged_on_cpus(void **state)
-{
-    (void)state;
-    unlink(db_path);
-    gemmkit_device_info info = device(0);
-    gk_tuning_set tuned;
-    gk_tuning_load(&info, NULL, &tuned);
-    assert_grid(&info, &tuned);
-    write_db("opencl\tcpu-test-device\tlecture-6-one-block-shared\tTW=64,TH=8,TK=8\t1\t2026-01-01\n"
-             "opencl\tcpu-test-device\tlecture-6-one-block-shared/small\tTW=16,TH=8,TK=16\t1\t2026-01-01\n");
-    gk_tuning_load(&info, NULL, &tuned);
-    if (tuned.warnings[0]) print_error("%s", tuned.warnings);
-    assert_int_equal(tuned.count, 2);
-    info.compute_units = 64;
-    assert_grid(&info, &tuned);
-}
 
 static void test_omatcopy_choice_unchanged(void **state)
 {
@@ -445,135 +363,55 @@ static void test_broken_policy_warns_and_falls_back(void **state)
     assert_string_equal(gk_omatcopy_choose(&policy, &info, &p)->name, "lecture-copy");
 }
 
-/* The shapes of issue 13 on the H200 (132 SMs, its built-in lines): split-K for the long-K ones with few tiles,
- * never for large squares or short K. */
-/* Issue 13's skinny shapes on the H200: the narrow tiles of its built-in lines, not direct. */
-static void test_narrow_variants(void **state)
+/* The shapes that have kernels or split counts of their own on GPUs (issue 13's narrow, skinny, short-K and
+ * long-K ones): CPUs keep the lecture kernel (no skinny, small-k or split-K kernel, no narrow tiles without such
+ * lines). */
+static void test_cpus_keep_their_kernel_at_gpu_shapes(void **state)
 {
     (void)state;
     unlink(db_path);
-    gemmkit_device_info info = device(1);
-    gk_tuning_set tuned;
-    gk_tuning_load(&info, "sm_90", &tuned);
-    /* Their tiles over two K-slices (the mid-size split row). */
-    gk_sgemm_choice wide = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 32, 16384);
-    assert_string_equal(wide.def->name, "xgemm-direct-splitk");
-    assert_int_equal(gk_config_value(&wide.config, "TSN", 0), 32);
-    assert_int_equal(gk_config_value(&wide.config, "SPLITS", 0), 2);
-    gk_sgemm_choice tall = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 32, 16384, 16384);
-    assert_string_equal(tall.def->name, "xgemm-direct-splitk");
-    assert_int_equal(gk_config_value(&tall.config, "TSM", 0), 32);
-    assert_int_equal(gk_config_value(&tall.config, "SPLITS", 0), 2);
-    /* 16 columns would still be padded to 32: twice the work, so the matrix-vector-like kernel. */
-    assert_string_equal(gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, 16384, 16, 16384).def->name, "skinny-n");
-    /* Without such lines (a CPU, or another GPU), the rules as before. */
     gemmkit_device_info cpu = device(0);
+    gk_tuning_set tuned;
     gk_tuning_load(&cpu, NULL, &tuned);
-    assert_string_equal(gk_sgemm_choose(gk_policy_builtin(), &cpu, &tuned, 4096, 32, 4096).def->name,
-                        "lecture-6-one-block-shared");
+    static const int64_t shapes[][3] = {{2, 8192, 8192},   {8192, 2, 8192},   {8192, 8192, 2},    {16, 1024, 1024},
+                                        {4096, 32, 4096},  {32, 4096, 4096},  {256, 256, 65536}, {16, 16, 65536},
+                                        {16384, 16, 16384}, {1, 29, 140727}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const gk_sgemm_choice c = gk_sgemm_choose(gk_policy_builtin(), &cpu, &tuned, shapes[i][0], shapes[i][1],
+                                                  shapes[i][2]);
+        assert_non_null(c.def);
+        if (strcmp(c.def->name, "lecture-6-one-block-shared") != 0 && strcmp(c.def->name, "direct") != 0)
+            fail_msg("cpu, %lld x %lld x %lld: %s", (long long)shapes[i][0], (long long)shapes[i][1],
+                     (long long)shapes[i][2], c.def->name);
+        assert_false(gk_kernel_slices_k(c.def));
+    }
+    /* The CPU class has no candidate rows: the step rows choose, with no candidate listed. */
+    const gk_sgemm_problem p = {.m = 256, .n = 256, .k = 65536, .alpha = 1.0f};
+    gk_sgemm_candidate list[4];
+    assert_int_equal(gk_sgemm_candidates(gk_policy_builtin(), &cpu, &tuned, &p, list, 4), 0);
 }
 
-static void test_split_k_for_few_tiles_and_long_k(void **state)
+/* A table of step rows alone (no candidate rows: the model does not choose): a split row naming a kernel that is
+ * not the strided build of the choice does not apply. */
+static void test_split_row_needs_the_choices_build(void **state)
 {
     (void)state;
     unlink(db_path);
     gemmkit_device_info info = device(1);
     gk_tuning_set tuned;
-    gk_tuning_load(&info, "sm_90", &tuned);
-    static const struct {
-        int64_t m, n, k;
-        const char *kernel;
-        int splits;
-    } cases[] = {
-        {256, 256, 65536, "xgemm-direct-splitk", 32},  /* 16 tiles of xgemm-direct/small's 64 x 64: 4 x 132 / 16 -> 32 */
-        {128, 128, 131072, "xgemm-direct-splitk", 128}, /* 4 tiles: 132 slices, capped */
-        {256, 256, 131072, "xgemm-splitk", 32},        /* 2^33 multiply-adds: xgemm (packed), its split-K build */
-        {256, 256, 1024, "xgemm-direct-splitk", 4}, /* K short against M + N, but 16 tiles: the mid-size row, K / 256 */
-        {256, 256, 700, "xgemm-direct", 0},     /* K under 768: the tiles as they are */
-        {999, 999, 999, "xgemm-direct-splitk", 2}, /* 256 tiles: 2 slices (the mid-size row) */
-        {1500, 1500, 1500, "xgemm-direct-splitk", 2},
-        {2049, 2049, 2049, "xgemm", 0},        /* above 2^33 multiply-adds: packed, no mid-size row */
-        {32, 4096, 4096, "xgemm-direct-splitk", 2}, /* narrow: its own tiles, two slices */
-        {16384, 32, 16384, "xgemm-direct-splitk", 2}, /* four would fit the units better: capped by 2 K / M */
-        {64, 64, 512, "xgemm-direct-splitk", 2}, /* one tile, two slices of 256 */
-        {4096, 4096, 4096, "xgemm", 0},
-        {8192, 8192, 128, "xgemm", 0},          /* 4096 tiles */
-        {1024, 1024, 65536, "xgemm", 0},        /* 256 tiles fill the SMs */
-        {16, 16, 65536, "xgemm-direct-splitk", 128}, /* in place: no padding copies to fall back from */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        gk_sgemm_choice got = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, cases[i].m, cases[i].n, cases[i].k);
-        if (!got.def || strcmp(got.def->name, cases[i].kernel) != 0)
-            print_error("%lld x %lld x %lld: %s, want %s\n", (long long)cases[i].m, (long long)cases[i].n,
-                        (long long)cases[i].k, got.def ? got.def->name : "-", cases[i].kernel);
-        assert_string_equal(got.def->name, cases[i].kernel);
-        if (cases[i].splits) assert_int_equal(gk_config_value(&got.config, "SPLITS", -1), cases[i].splits);
-    }
-    /* CPUs: no split row, whatever the shape. */
-    gemmkit_device_info cpu = device(0);
-    gk_tuning_load(&cpu, NULL, &tuned);
-    gk_sgemm_choice got = gk_sgemm_choose(gk_policy_builtin(), &cpu, &tuned, 256, 256, 65536);
-    assert_string_equal(got.def->name, "lecture-6-one-block-shared");
-    /* A split row naming a kernel that is not the strided build of the choice does not apply. */
     gk_policy policy;
     gk_policy_parse("split.tsv", "gemm\tkernel\tgpu\txgemm\t1\ngemm\tsplit\tgpu\tdirect\t1\n", &policy);
     assert_string_equal(policy.warnings, "");
     gk_tuning_load(&info, "sm_90", &tuned);
-    got = gk_sgemm_choose(&policy, &info, &tuned, 256, 256, 65536);
+    const gk_sgemm_choice got = gk_sgemm_choose(&policy, &info, &tuned, 256, 256, 65536);
     assert_string_equal(got.def->name, "xgemm");
+    const gk_sgemm_problem p = {.m = 256, .n = 256, .k = 65536, .alpha = 1.0f};
+    gk_sgemm_candidate list[4];
+    assert_int_equal(gk_sgemm_candidates(&policy, &info, &tuned, &p, list, 4), 0);
 }
 
-/* Issue 13's 2x8192x8192 and 8192x8192x2 on GPUs: the kernels for a small edge and for a short K, in both
- * orientations and at the edges of their conditions; neighbours keep their kernels; CPUs keep theirs. */
-static void test_small_edge_and_short_k_kernels(void **state)
-{
-    (void)state;
-    unlink(db_path);
-    static const struct {
-        int64_t m, n, k;
-        const char *kernel;
-    } cases[] = {
-        {2, 8192, 8192, "skinny-m"},   {8192, 2, 8192, "skinny-n"},   {8192, 8192, 2, "small-k"},
-        {1, 4096, 4096, "skinny-m"},   {16, 16384, 16384, "skinny-m"}, {4096, 1, 4096, "skinny-n"},
-        {1, 17, 1, "skinny-m"},        /* tiny, yet no padding to amortise: stays */
-        {8192, 8192, 1, "small-k"},    {8192, 8192, 16, "small-k"},   {17, 17, 16, "small-k"},
-        {2, 8192, 2, "skinny-m"},      /* a small edge wins over a short K */
-        {16, 16, 65536, "xgemm-direct-splitk"}, /* both edges small: neither skinny kernel; split-K in place */
-        {1, 29, 140727, "xgemm-direct-splitk"}, /* small C, long K: the skinny kernel's 2 work-groups, split-K instead */
-        {134, 7, 648554, "xgemm-direct-splitk"},
-        {17, 16384, 16384, "xgemm-direct-splitk"}, /* narrow-m's 32 rows in place (two K-slices): no fallback */
-        {32, 16384, 16384, "xgemm-direct-splitk"}, /* the narrow tiles, two K-slices */
-        {8192, 8192, 17, "xgemm-direct"},   {8192, 8192, 128, "xgemm"},    {4096, 4096, 4096, "xgemm"},
-    };
-    gemmkit_device_info info = device(1);
-    gk_tuning_set tuned;
-    gk_tuning_load(&info, "sm_90", &tuned);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        gk_sgemm_choice got = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, cases[i].m, cases[i].n, cases[i].k);
-        if (!got.def || strcmp(got.def->name, cases[i].kernel) != 0)
-            print_error("%lld x %lld x %lld: %s, want %s\n", (long long)cases[i].m, (long long)cases[i].n,
-                        (long long)cases[i].k, got.def ? got.def->name : "-", cases[i].kernel);
-        assert_string_equal(got.def->name, cases[i].kernel);
-        gk_config defaults;
-        if (strcmp(cases[i].kernel, "direct") != 0 && strncmp(cases[i].kernel, "xgemm", 5) != 0) {
-            /* The registry's parameters, or (under two work-groups per compute unit) the "/strip" line. */
-            char strip_key[80];
-            snprintf(strip_key, sizeof strip_key, "%s/strip", cases[i].kernel);
-            assert_int_equal(gk_config_resolve(got.def, got.params, &defaults), GEMMKIT_SUCCESS);
-            assert_string_equal(got.config.options, defaults.options);
-            if (got.params) assert_string_equal(got.params, gk_tuning_params(&tuned, strip_key));
-        }
-    }
-    gemmkit_device_info cpu = device(0);
-    gk_tuning_load(&cpu, NULL, &tuned);
-    static const int64_t shapes[][3] = {{2, 8192, 8192}, {8192, 2, 8192}, {8192, 8192, 2}, {16, 1024, 1024}};
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        const char *name = gk_sgemm_choose(gk_policy_builtin(), &cpu, &tuned, shapes[i][0], shapes[i][1], shapes[i][2]).def->name;
-        assert_true(strcmp(name, "skinny-m") && strcmp(name, "skinny-n") && strcmp(name, "small-k"));
-    }
-}
-
-/* Huge shapes neither overflow (the sanitizer build would stop) nor change the choice. */
+/* Huge shapes neither overflow (the sanitizer build would stop) nor get a kernel on packed operands, whose padded
+ * copies would pass the 32-bit indices (routine_gemm.c's packed_fits). */
 static void test_huge_shapes_do_not_overflow(void **state)
 {
     (void)state;
@@ -581,7 +419,8 @@ static void test_huge_shapes_do_not_overflow(void **state)
     gk_tuning_set tuned = {0};
     const int64_t big = INT32_MAX;
     gk_sgemm_choice choice = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, big, big, big);
-    assert_ptr_equal(choice.def, gk_kernel_find("xgemm"));
+    assert_non_null(choice.def);
+    assert_false(gk_kernel_packs_operands(choice.def));
     int64_t value = 0;
     char error[128];
     gk_variables vars = {0};
@@ -592,6 +431,7 @@ static void test_huge_shapes_do_not_overflow(void **state)
     assert_int_equal(gk_expr_eval("99999999999999999999", &vars, &value, error, sizeof error), -1);
     assert_int_equal(gk_expr_eval("W + W / 2", &vars, &value, error, sizeof error), 0);
 }
+
 
 /* tune's description of the fast kernel's scope comes from the fallback row's note. */
 /* Host-array routes: the CPU BLAS on CPU devices, the tiler for large calls on GPUs. */
@@ -819,18 +659,629 @@ static void test_batched_variants(void **state)
     }
 }
 
+
+/* ---- fp32 on GPUs: the cost model's choice (cost_model.h, dispatch_model.c), checked by its outcomes. */
+
+static gk_sgemm_candidate candidates[GK_SGEMM_MAX_CANDIDATES];
+
+static gk_sgemm_problem gemm_problem(int64_t m, int64_t n, int64_t k, int trans_a, int trans_b, int beta)
+{
+    gk_sgemm_problem p = {0};
+    p.m = m, p.n = n, p.k = k, p.trans_a = trans_a, p.trans_b = trans_b, p.alpha = 1.0f, p.beta = beta ? 1.0f : 0.0f;
+    return p;
+}
+
+static const char *shape_text(const gk_sgemm_problem *p)
+{
+    static char text[96];
+    snprintf(text, sizeof text, "%lld x %lld x %lld %c%c%s", (long long)p->m, (long long)p->n, (long long)p->k,
+             p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', p->beta != 0.0f ? " beta 1" : "");
+    return text;
+}
+
+/* Whether a candidate row for GPUs runs def and holds at p. */
+static int candidate_row_holds(const gk_policy *policy, const gemmkit_device_info *info, const gk_kernel_def *def,
+                               const gk_sgemm_problem *p)
+{
+    int64_t values[GK_POLICY_MAX_VARIABLES] = {0};
+    values[GK_GEMM_M] = p->m, values[GK_GEMM_N] = p->n, values[GK_GEMM_K] = p->k;
+    values[GK_GEMM_WORK] = gk_policy_product(p->m, p->n, p->k);
+    values[GK_GEMM_CUS] = info->compute_units;
+    values[GK_GEMM_TRANS_A] = p->trans_a, values[GK_GEMM_TRANS_B] = p->trans_b;
+    values[GK_GEMM_ALIGNED_A] = values[GK_GEMM_ALIGNED_B] = 1;
+    for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next) {
+        const gk_policy_rule *r = &policy->rules[i];
+        if (r->kernel == def && r->device != GK_CLASS_CPU && gk_policy_holds(policy, r, values)) return 1;
+    }
+    return 0;
+}
+
+/* The registry's split-K build of def: the kernel of its source, arithmetic and operands that slices K (found
+ * once per kernel). */
+static const gk_kernel_def *split_build_of(const gk_kernel_def *def)
+{
+    static const gk_kernel_def *known[64][2];
+    static int count;
+    for (int i = 0; i < count; i++)
+        if (known[i][0] == def) return known[i][1];
+    const gk_kernel_def *found = NULL;
+    for (size_t i = 0; i < gk_kernel_count() && !found; i++) {
+        const gk_kernel_def *d = gk_kernel_at(i);
+        if (gk_kernel_slices_k(d) && !strcmp(d->source, def->source) && d->math == def->math &&
+            gk_kernel_packs_operands(d) == gk_kernel_packs_operands(def))
+            found = d;
+    }
+    if (count < 64) known[count][0] = def, known[count++][1] = found;
+    return found;
+}
+
+/* For each candidate, the unsplit candidate of the same tuning line (itself when unsplit), or -1. */
+static void find_unsplit(int count, int *unsplit)
+{
+    int whole[GK_SGEMM_MAX_CANDIDATES], wholes = 0;
+    for (int i = 0; i < count; i++)
+        if (candidates[i].splits == 1) whole[wholes++] = i;
+    for (int i = 0; i < count; i++) {
+        unsplit[i] = -1;
+        for (int w = 0; w < wholes && unsplit[i] < 0; w++)
+            if (!strcmp(candidates[whole[w]].line, candidates[i].line)) unsplit[i] = whole[w];
+    }
+}
+
+#define EXPECT(condition, ...)                                                                                         \
+    do {                                                                                                               \
+        if (!(condition)) {                                                                                            \
+            print_error("%s, candidate %s %s splits %d (%.6g ms): ", shape, c->choice.def->name, c->line, c->splits,   \
+                        c->predicted_ms);                                                                              \
+            fail_msg(__VA_ARGS__);                                                                                     \
+        }                                                                                                              \
+    } while (0)
+
+/* The padded operands and partials of a packed candidate within 2^31-1 floats (their copies' 32-bit indices). */
+static int packed_within_indices(const gk_geometry *g, const gk_sgemm_problem *p, int splits)
+{
+    const int64_t mp = gk_round_up(p->m, g->tile_m), np = gk_round_up(p->n, g->tile_n);
+    const int64_t kp = gk_round_up((p->k + splits - 1) / splits, g->k_multiple > 0 ? g->k_multiple : 1) * splits;
+    return (double)mp * (double)kp <= INT32_MAX && (double)np * (double)kp <= INT32_MAX &&
+           (double)mp * (double)np * splits <= INT32_MAX;
+}
+
+/* The model's invariants at one call, whatever its constants: the choice is the first candidate, whose predicted
+ * time no other beats (each candidate's time being the model's for its configuration, line and splits); each
+ * candidate a kernel of a candidate row holding there (the skinny kernels only for an edge of at most 16, small-k
+ * for K at most 16), on one of its tuned lines, unsplit or over a power of two of K-slices of at least 256 on its
+ * split-K build with the same tiles, every such count listed; a packed kernel only where its padded operands stay
+ * within 32-bit indices. Returns the candidates' count (the list in `candidates`). */
+static int check_model(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                       const gk_sgemm_problem *p)
+{
+    const char *shape = shape_text(p);
+    const int count = gk_sgemm_candidates(policy, info, tuned, p, candidates, GK_SGEMM_MAX_CANDIDATES);
+    if (count < 1 || count >= GK_SGEMM_MAX_CANDIDATES) fail_msg("%s: %d candidates", shape, count);
+    const gk_sgemm_choice choice = gk_sgemm_choose_for(policy, info, tuned, p);
+    const gk_sgemm_candidate *first = &candidates[0];
+    if (choice.def != first->choice.def || choice.params != first->choice.params ||
+        memcmp(choice.config.values, first->choice.config.values, sizeof choice.config.values) != 0)
+        fail_msg("%s: chose %s (%s), but the cheapest candidate is %s on %s (%s, %.6g ms)", shape,
+                 choice.def ? choice.def->name : "-", choice.def ? choice.config.options : "",
+                 first->choice.def->name, first->line, first->params, first->predicted_ms);
+    assert_string_equal(choice.config.options, first->choice.config.options);
+    const gk_cost_problem problem = {p->m, p->n, p->k, p->beta != 0.0f};
+    int unsplit[GK_SGEMM_MAX_CANDIDATES];
+    unsigned split_counts[GK_SGEMM_MAX_CANDIDATES] = {0}; /* bit s: listed over 2^s slices */
+    find_unsplit(count, unsplit);
+    for (int i = 0; i < count; i++)
+        if (unsplit[i] >= 0 && candidates[i].splits > 1 && candidates[i].splits <= GK_SPLITK_MAX_SPLITS) {
+            const unsigned bit = 1u << __builtin_ctz((unsigned)candidates[i].splits);
+            if (split_counts[unsplit[i]] & bit) fail_msg("%s: %s twice over %d slices", shape, candidates[i].line,
+                                                         candidates[i].splits);
+            split_counts[unsplit[i]] |= bit;
+        }
+    for (int i = 0; i < count; i++) {
+        const gk_sgemm_candidate *c = &candidates[i];
+        const gk_kernel_def *def = c->choice.def;
+        gk_geometry g;
+        EXPECT(gk_config_geometry(&c->choice.config, p->m, p->n, p->k, &g) == GEMMKIT_SUCCESS &&
+                   gk_config_check_device(&c->choice.config, &g, info) == GEMMKIT_SUCCESS,
+               "does not run here");
+        /* Its time: the model's for it, none under the first's, in order. */
+        const gk_tuned *t = gk_tuning_find(tuned, c->line);
+        gk_cost_parts parts;
+        const double ms = gk_cost_predict(&tuned->cost, info, &c->choice.config, &g, c->line,
+                                          t ? t->line.gflops : 0.0, &problem, c->splits, &parts);
+        EXPECT(fabs(ms - c->predicted_ms) <= 1e-9 * ms, "the model predicts %.9g ms for it", ms);
+        EXPECT(fabs(c->parts.kernel_ms + c->parts.copies_ms + c->parts.launch_ms - c->predicted_ms) <=
+                   1e-9 * c->predicted_ms && c->parts.launches == parts.launches,
+               "its parts do not add up");
+        EXPECT(isfinite(c->predicted_ms) && c->predicted_ms > 0, "no positive time");
+        EXPECT(c->predicted_ms >= first->predicted_ms, "cheaper than the choice (%.6g ms)", first->predicted_ms);
+        EXPECT(i == 0 || candidates[i - 1].predicted_ms <= c->predicted_ms, "listed after a dearer one");
+        /* Its kernel: the unsplit line's, or that line's tiles on the split-K build. */
+        const int j = unsplit[i];
+        EXPECT(j >= 0, "no unsplit candidate of its line");
+        const gk_kernel_def *base = candidates[j].choice.def;
+        EXPECT(!gk_kernel_slices_k(base), "its line's unsplit candidate %s slices K", base->name);
+        if (c->splits == 1) {
+            EXPECT(j == i, "two unsplit candidates of one line");
+        } else {
+            EXPECT(c->splits >= 2 && c->splits <= GK_SPLITK_MAX_SPLITS && (c->splits & (c->splits - 1)) == 0,
+                   "not a power of two from 2");
+            EXPECT(p->k / c->splits >= GK_SPLITK_MIN_SLICE, "slices under %d", GK_SPLITK_MIN_SLICE);
+            EXPECT(gk_kernel_slices_k(def) && def == split_build_of(base), "not %s's split-K build", base->name);
+            EXPECT(gk_config_value(&c->choice.config, "SPLITS", -1) == c->splits, "SPLITS=%d",
+                   gk_config_value(&c->choice.config, "SPLITS", -1));
+            for (int q = 0; q < GK_MAX_PARAMS && def->params[q].name; q++) {
+                const int value = gk_config_value(&candidates[j].choice.config, def->params[q].name, -1);
+                EXPECT(!strcmp(def->params[q].name, "SPLITS") || value < 0 || value == c->choice.config.values[q],
+                       "%s=%d where its line has %d", def->params[q].name, c->choice.config.values[q], value);
+            }
+        }
+        /* What each kernel can serve: a candidate row of it holds. */
+        EXPECT(candidate_row_holds(policy, info, base, p), "no candidate row of %s holds", base->name);
+        EXPECT(strcmp(base->name, "skinny-m") || p->m <= 16, "skinny-m for M above 16");
+        EXPECT(strcmp(base->name, "skinny-n") || p->n <= 16, "skinny-n for N above 16");
+        EXPECT(strcmp(base->name, "small-k") || p->k <= 16, "small-k for K above 16");
+        /* Its line: the kernel's own, or a tuned "KERNEL/..." line of it, with that line's parameters. */
+        const size_t len = strlen(base->name);
+        const int own = !strcmp(c->line, base->name);
+        EXPECT(own || (!strncmp(c->line, base->name, len) && c->line[len] == '/' && t && t->config.def == base),
+               "not a line of %s", base->name);
+        gk_config line_config;
+        if (own) assert_int_equal(gk_tuning_resolve(tuned, base, &line_config), GEMMKIT_SUCCESS);
+        else line_config = t->config;
+        EXPECT(c->splits > 1 || !memcmp(line_config.values, c->choice.config.values, sizeof line_config.values),
+               "not its line's parameters (%s)", line_config.options);
+        EXPECT(own ? c->choice.params == NULL : c->choice.params == t->line.params, "params not its line's");
+        if (gk_kernel_packs_operands(def))
+            EXPECT(packed_within_indices(&g, p, c->splits), "packed past 2^31-1 floats");
+        /* An unsplit line with a split-K build: every count from 2 whose slices hold 256 of K (a packed kernel's
+         * up to where its padded partials would pass 2^31-1 floats). */
+        if (c->splits == 1 && split_build_of(def)) {
+            unsigned expected = 0, fits = 0;
+            for (int s = 2; s <= GK_SPLITK_MAX_SPLITS && p->k / s >= GK_SPLITK_MIN_SLICE; s *= 2) {
+                expected |= 1u << __builtin_ctz((unsigned)s);
+                if (!gk_kernel_packs_operands(def) || packed_within_indices(&g, p, s))
+                    fits |= 1u << __builtin_ctz((unsigned)s);
+            }
+            EXPECT(split_counts[i] == fits, /* all of them on the operands as stored */
+                   "split counts listed 0x%x, expected 0x%x (0x%x where K allows)", split_counts[i], fits, expected);
+        }
+    }
+    return count;
+}
+#undef EXPECT
+
+/* A generator of shapes with a fixed seed (xorshift64). */
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* Log-uniform in [1, max]. */
+static int64_t random_edge(uint64_t *state, int64_t max)
+{
+    const double u = (double)(next_random(state) >> 11) / 9007199254740992.0;
+    const int64_t x = (int64_t)exp(u * log((double)max + 1.0));
+    return x < 1 ? 1 : x > max ? max : x;
+}
+
+/* Edges around the tiles and the skinny kernels' 16, K around the split-K slice's 256 and up to a million. */
+static const int64_t model_edges[] = {1, 2, 7, 15, 16, 17, 31, 32, 33, 64, 127, 128, 129, 257, 511, 1000,
+                                      1024, 1500, 2048, 2049, 4096, 8192, 16384, 65536};
+static const int64_t model_ks[] = {1, 2, 16, 17, 100, 255, 256, 511, 512, 1024, 4097, 65536, 140727, 1000000};
+
+static void check_model_everywhere(const gemmkit_device_info *info, const gk_tuning_set *tuned, int random_count)
+{
+    const gk_policy *policy = gk_policy_builtin();
+    const int edges = (int)(sizeof model_edges / sizeof model_edges[0]);
+    const int ks = (int)(sizeof model_ks / sizeof model_ks[0]);
+    for (int i = 0; i < edges; i++)
+        for (int j = 0; j < edges; j++)
+            for (int l = 0; l < ks; l++) {
+                const gk_sgemm_problem p = gemm_problem(model_edges[i], model_edges[j], model_ks[l], 0, 0, 0);
+                check_model(policy, info, tuned, &p);
+            }
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    for (int r = 0; r < random_count; r++) {
+        const int64_t m = random_edge(&seed, 65536), n = random_edge(&seed, 65536), k = random_edge(&seed, 1000000);
+        const uint64_t bits = next_random(&seed);
+        const gk_sgemm_problem p = gemm_problem(m, n, k, (int)(bits & 1), (int)(bits >> 1 & 1), (int)(bits >> 2 & 1));
+        check_model(policy, info, tuned, &p);
+    }
+}
+
+/* The lines the candidate rows may run on this set: each row kernel's own, and its tuned "KERNEL/..." lines. */
+static int model_lines(const gk_tuning_set *tuned, const char *names[], int max)
+{
+    const gk_policy *policy = gk_policy_builtin();
+    int count = 0;
+    for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next) {
+        const gk_kernel_def *def = policy->rules[i].kernel;
+        if (policy->rules[i].device == GK_CLASS_CPU || def->math != GK_MATH_FP32) continue;
+        assert_true(count < max);
+        names[count++] = def->name;
+        const size_t len = strlen(def->name);
+        for (int j = 0; j < tuned->count; j++) {
+            const char *line = tuned->entries[j].line.kernel;
+            if (!strncmp(line, def->name, len) && line[len] == '/') {
+                assert_true(count < max);
+                names[count++] = line;
+            }
+        }
+    }
+    return count;
+}
+
+/* An explicit profile in place of the database's constants: copies at 3000 GB/s, launches of 3 us, and every line
+ * the candidate rows may run at the same RATE, OCC and BWEFF (the checks then set some lines apart). */
+static void set_profile(gk_tuning_set *tuned, double rate, double occupancy, double bw_efficiency)
+{
+    const char *names[GK_COST_MAX_LINES];
+    const int count = model_lines(tuned, names, GK_COST_MAX_LINES);
+    gk_cost_constants *c = &tuned->cost;
+    memset(c, 0, sizeof *c);
+    c->copy_gbs = 3000.0, c->launch_us = 3.0, c->calibrated = 1;
+    for (int i = 0; i < count; i++) {
+        gk_cost_line *line = &c->lines[c->count++];
+        snprintf(line->name, sizeof line->name, "%s", names[i]);
+        line->rate_gflops = rate, line->occupancy = occupancy, line->bw_efficiency = bw_efficiency;
+    }
+}
+
+static gk_cost_line *profile_line(gk_tuning_set *tuned, const char *name)
+{
+    gk_cost_line *line = (gk_cost_line *)gk_cost_find(&tuned->cost, name);
+    if (!line) fail_msg("the profile has no line %s", name);
+    return line;
+}
+
+/* The built-in H200 lines under the profile (their constants replaced). */
+static void load_h200_profile(gemmkit_device_info *info, gk_tuning_set *tuned, double rate, double occupancy,
+                              double bw_efficiency)
+{
+    unlink(db_path);
+    *info = device(1);
+    gk_tuning_load(info, "sm_90", tuned);
+    if (tuned->warnings[0]) print_error("%s", tuned->warnings);
+    assert_string_equal(tuned->warnings, "");
+    set_profile(tuned, rate, occupancy, bw_efficiency);
+}
+
+/* The model's choice at p (checked against its invariants); every candidate's line has the profile's constants. */
+static const gk_sgemm_candidate *model_choice(const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                                              const gk_sgemm_problem *p)
+{
+    const int count = check_model(gk_policy_builtin(), info, tuned, p);
+    for (int i = 0; i < count; i++)
+        if (!gk_cost_find(&tuned->cost, candidates[i].line))
+            fail_msg("%s: no constants for %s", shape_text(p), candidates[i].line);
+    return &candidates[0];
+}
+
+static void print_choice(const char *what, const gk_sgemm_problem *p, const gk_sgemm_candidate *c)
+{
+    print_error("%s at %s: chose %s on %s, %d slice(s), %.6g ms (kernel %.6g, copies %.6g, %d launches)\n", what,
+                shape_text(p), c->choice.def->name, c->line, c->splits, c->predicted_ms, c->parts.kernel_ms,
+                c->parts.copies_ms, c->parts.launches);
+}
+
+/* The invariants wherever the model chooses: the H200's built-in lines and constants, at 16 compute units, a GPU
+ * with no lines (each kernel's defaults, rated from the device's peak), and the explicit profile. */
+static void test_model_invariants(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info = device(1);
+    static gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    assert_non_null(gk_tuning_params(&tuned, "xgemm-direct/small"));
+    check_model_everywhere(&info, &tuned, 3000);
+    info.compute_units = 16;
+    check_model_everywhere(&info, &tuned, 0);
+    gemmkit_device_info untuned = device(1);
+    snprintf(untuned.name, sizeof untuned.name, "another GPU");
+    snprintf(untuned.vendor, sizeof untuned.vendor, "Another Vendor");
+    gk_tuning_load(&untuned, NULL, &tuned);
+    assert_int_equal(tuned.count, 0);
+    check_model_everywhere(&untuned, &tuned, 300);
+    load_h200_profile(&info, &tuned, 40000, 2, 0.6);
+    check_model_everywhere(&info, &tuned, 300);
+}
+
+/* Packed operands padded past 2^31-1 floats: 46300 x 46300 x 46380 pads K to 46384 (xgemm's TSK 8), 46336 x 46384
+ * floats; with K 46000 they fit, and the packed kernel is a candidate again. */
+static void test_model_never_packs_past_32_bit_indices(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    static gk_tuning_set tuned;
+    load_h200_profile(&info, &tuned, 40000, 2, 0.6);
+    for (int fits = 0; fits < 2; fits++) {
+        const gk_sgemm_problem p = gemm_problem(46300, 46300, fits ? 46000 : 46380, 0, 0, 0);
+        const int count = check_model(gk_policy_builtin(), &info, &tuned, &p);
+        int packed = 0, direct = 0;
+        for (int i = 0; i < count; i++) {
+            packed += gk_kernel_packs_operands(candidates[i].choice.def);
+            direct += !strcmp(candidates[i].choice.def->name, "xgemm-direct");
+        }
+        if ((packed > 0) != fits) fail_msg("%s: %d packed candidates", shape_text(&p), packed);
+        assert_true(direct > 0);
+    }
+}
+
+/* A small C and a long K: unsplit, a few work-groups would hold the whole product; split-K's slices spread it
+ * over the compute units, for whatever rate, occupancy and bandwidth every line shares. */
+static void test_model_splits_small_c_long_k(void **state)
+{
+    (void)state;
+    static const int64_t shapes[][3] = {{64, 64, 1000000}, {1, 29, 140727}, {16, 16, 65536}, {128, 128, 131072}};
+    static const double profiles[][3] = {{40000, 2, 0.6}, {10000, 1, 0.3}, {60000, 8, 0.9}};
+    gemmkit_device_info info;
+    static gk_tuning_set tuned;
+    for (size_t q = 0; q < sizeof profiles / sizeof profiles[0]; q++) {
+        load_h200_profile(&info, &tuned, profiles[q][0], profiles[q][1], profiles[q][2]);
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            const gk_sgemm_problem p = gemm_problem(shapes[i][0], shapes[i][1], shapes[i][2], 0, 0, 0);
+            const gk_sgemm_candidate *c = model_choice(&info, &tuned, &p);
+            if (c->splits < 2 || !gk_kernel_slices_k(c->choice.def)) {
+                print_choice("small C, long K", &p, c);
+                fail_msg("not split (profile %zu)", q);
+            }
+        }
+    }
+}
+
+/* A large square whose tiles fill whole waves of the 132 compute units (8448 = 66 x 128: 33 waves of 128 x 128
+ * tiles, 132 of 64 x 64, 528 of 32 x 32): slicing K shortens no wave and adds the reduction, so no split, whatever
+ * the lines' constants. */
+static void test_model_keeps_large_squares_whole(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    static gk_tuning_set tuned;
+    load_h200_profile(&info, &tuned, 40000, 2, 0.6);
+    const char *names[GK_COST_MAX_LINES];
+    const int lines = model_lines(&tuned, names, GK_COST_MAX_LINES);
+    for (int favoured = -1; favoured < lines; favoured++) {
+        set_profile(&tuned, 30000, 2, 0.6);
+        if (favoured >= 0) profile_line(&tuned, names[favoured])->rate_gflops = 50000;
+        const gk_sgemm_problem p = gemm_problem(8448, 8448, 8448, 0, 0, 0);
+        const gk_sgemm_candidate *c = model_choice(&info, &tuned, &p);
+        if (c->splits != 1) {
+            print_choice("large square", &p, c);
+            fail_msg("split (the line favoured: %s)", favoured >= 0 ? names[favoured] : "none");
+        }
+    }
+}
+
+/* A short K (8192 x 8192 x 2): memory bounds every candidate, so the one whose loads reach the most of the copy
+ * bandwidth wins, whichever it is. */
+static void test_model_short_k_follows_bandwidth(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    static gk_tuning_set tuned;
+    load_h200_profile(&info, &tuned, 60000, 2, 0.2);
+    const gk_sgemm_problem p = gemm_problem(8192, 8192, 2, 0, 0, 0);
+    const int count = check_model(gk_policy_builtin(), &info, &tuned, &p);
+    char lines[GK_SGEMM_MAX_CANDIDATES][64];
+    int unsplit = 0, small_k = 0;
+    for (int i = 0; i < count; i++) {
+        assert_int_equal(candidates[i].splits, 1); /* K under 512: no slices of 256 */
+        snprintf(lines[unsplit++], sizeof lines[0], "%s", candidates[i].line);
+        small_k += !strcmp(candidates[i].choice.def->name, "small-k");
+    }
+    assert_int_equal(small_k, 1);
+    for (int i = 0; i < unsplit; i++) {
+        set_profile(&tuned, 60000, 2, 0.2);
+        profile_line(&tuned, lines[i])->bw_efficiency = 0.9;
+        const gk_sgemm_candidate *c = model_choice(&info, &tuned, &p);
+        if (strcmp(c->line, lines[i]) != 0) {
+            print_choice("short K", &p, c);
+            fail_msg("%s has the highest BWEFF", lines[i]);
+        }
+    }
+}
+
+/* An edge of C at most 16 against wide others (matrix-vector-like products, bound by reading the large operand):
+ * the skinny kernel of that edge wins where its loads reach the most bandwidth, and loses where another's do. */
+static void test_model_skinny_edges_follow_bandwidth(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    static gk_tuning_set tuned;
+    load_h200_profile(&info, &tuned, 60000, 2, 0.2);
+    static const struct {
+        int64_t m, n, k;
+        const char *kernel;
+    } cases[] = {{8, 16384, 16384, "skinny-m"}, {1, 8192, 8192, "skinny-m"}, {16, 65536, 4096, "skinny-m"},
+                 {16384, 8, 16384, "skinny-n"}, {8192, 1, 8192, "skinny-n"}, {65536, 16, 4096, "skinny-n"}};
+    const char *names[GK_COST_MAX_LINES];
+    const int lines = model_lines(&tuned, names, GK_COST_MAX_LINES);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const gk_sgemm_problem p = gemm_problem(cases[i].m, cases[i].n, cases[i].k, 0, 0, 0);
+        const size_t len = strlen(cases[i].kernel);
+        for (int skinny_best = 1; skinny_best >= 0; skinny_best--) {
+            set_profile(&tuned, 60000, 2, 0.2);
+            for (int l = 0; l < lines; l++) {
+                const int of_skinny = !strncmp(names[l], cases[i].kernel, len) &&
+                                      (names[l][len] == '\0' || names[l][len] == '/');
+                if (of_skinny == skinny_best) profile_line(&tuned, names[l])->bw_efficiency = 0.9;
+            }
+            const gk_sgemm_candidate *c = model_choice(&info, &tuned, &p);
+            if ((strcmp(c->choice.def->name, cases[i].kernel) == 0) != skinny_best) {
+                print_choice(skinny_best ? "skinny, its BWEFF highest" : "skinny, others' BWEFF highest", &p, c);
+                fail_msg("want %s%s", skinny_best ? "" : "other than ", cases[i].kernel);
+            }
+        }
+    }
+}
+
+/* 20000 x 48 x 12000: packing A (20000 x 12000 read, written padded) moves more bytes than the whole product
+ * takes at these rates, so the packed kernel loses to the direct one where their rates are close, and wins only
+ * where the direct one is far slower. */
+static void test_model_packing_costs_its_copies(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    static gk_tuning_set tuned;
+    load_h200_profile(&info, &tuned, 40000, 2, 0.6);
+    const char *names[GK_COST_MAX_LINES];
+    const int lines = model_lines(&tuned, names, GK_COST_MAX_LINES);
+    const gk_sgemm_problem p = gemm_problem(20000, 48, 12000, 0, 0, 0);
+    for (int direct_slow = 0; direct_slow < 2; direct_slow++) {
+        set_profile(&tuned, 40000, 2, 0.6);
+        for (int l = 0; l < lines; l++)
+            if (!strncmp(names[l], "xgemm", 5) && (names[l][5] == '\0' || names[l][5] == '/'))
+                profile_line(&tuned, names[l])->rate_gflops = 42000; /* xgemm's lines, packed */
+            else if (direct_slow)
+                profile_line(&tuned, names[l])->rate_gflops = 2000;
+        const gk_sgemm_candidate *c = model_choice(&info, &tuned, &p);
+        if (gk_kernel_packs_operands(c->choice.def) != direct_slow) {
+            print_choice(direct_slow ? "direct lines at 2 TFLOPS" : "rates within 5%", &p, c);
+            fail_msg("want %s kernel", direct_slow ? "a packed" : "no packed");
+        }
+    }
+}
+
+/* A compute-bound shape (4096^3): the line rated far above the others runs it, whichever it is. */
+static void test_model_follows_the_fastest_line(void **state)
+{
+    (void)state;
+    gemmkit_device_info info;
+    static gk_tuning_set tuned;
+    load_h200_profile(&info, &tuned, 10000, 2, 0.6);
+    const gk_sgemm_problem p = gemm_problem(4096, 4096, 4096, 0, 0, 0);
+    const int count = check_model(gk_policy_builtin(), &info, &tuned, &p);
+    char lines[GK_SGEMM_MAX_CANDIDATES][64];
+    int unsplit = 0;
+    for (int i = 0; i < count; i++)
+        if (candidates[i].splits == 1) snprintf(lines[unsplit++], sizeof lines[0], "%s", candidates[i].line);
+    assert_true(unsplit >= 2);
+    for (int i = 0; i < unsplit; i++) {
+        set_profile(&tuned, 10000, 2, 0.6);
+        profile_line(&tuned, lines[i])->rate_gflops = 60000;
+        const gk_sgemm_candidate *c = model_choice(&info, &tuned, &p);
+        if (strcmp(c->line, lines[i]) != 0) {
+            print_choice("compute-bound", &p, c);
+            fail_msg("%s is rated 6x the others", lines[i]);
+        }
+    }
+}
+
+/* ---- The cost lines of the tuning database (cost_lines.c): loaded into the set's constants as written, over the
+ * built-in "cost:device" line; a bad one warns, naming its line, and changes nothing. */
+
+static void test_cost_lines_round_trip(void **state)
+{
+    (void)state;
+    gemmkit_device_info info = device(1);
+    static gk_tuning_set tuned;
+    unlink(db_path);
+    gk_tuning_load(&info, "sm_90", &tuned);
+    const double builtin_copy = tuned.cost.copy_gbs, builtin_launch = tuned.cost.launch_us;
+    const int builtin_lines = tuned.cost.count;
+    assert_true(builtin_copy > 0 && builtin_launch > 0);
+    write_db("opencl\tNVIDIA H200\tcost:device\tCOPY=3123.5,LAUNCH=4.25\t0\t2026-11-28\n"
+             "opencl\tNVIDIA H200\tcost:xgemm-direct/small\tRATE=21000,OCC=3.5,BWEFF=0.71\t0\t2026-11-28\n"
+             "opencl\tNVIDIA H200\tcost:skinny-m\tBWEFF=0.85,RATE=900.25,OCC=8\t0\t2026-11-28\n");
+    gk_tuning_load(&info, "sm_90", &tuned);
+    if (tuned.warnings[0]) print_error("%s", tuned.warnings);
+    assert_string_equal(tuned.warnings, "");
+    assert_true(tuned.cost.calibrated);
+    assert_true(tuned.cost.copy_gbs == 3123.5 && tuned.cost.launch_us == 4.25);
+    assert_int_equal(tuned.cost.count, builtin_lines + 2);
+    const gk_cost_line *direct = gk_cost_find(&tuned.cost, "xgemm-direct/small");
+    const gk_cost_line *skinny = gk_cost_find(&tuned.cost, "skinny-m");
+    assert_non_null(direct);
+    assert_non_null(skinny);
+    assert_true(direct->rate_gflops == 21000 && direct->occupancy == 3.5 && direct->bw_efficiency == 0.71);
+    assert_true(skinny->rate_gflops == 900.25 && skinny->occupancy == 8 && skinny->bw_efficiency == 0.85);
+    /* The model predicts with them: skinny-m's candidate at 1 x 8192 x 8192 as under constants written here. */
+    gk_cost_constants written = {.copy_gbs = 3123.5, .launch_us = 4.25, .calibrated = 1, .count = 1};
+    written.lines[0] = (gk_cost_line){"skinny-m", 900.25, 8, 0.85};
+    const gk_sgemm_problem p = gemm_problem(1, 8192, 8192, 0, 0, 0);
+    const gk_cost_problem cp = {1, 8192, 8192, 0};
+    const int count = check_model(gk_policy_builtin(), &info, &tuned, &p);
+    int seen = 0;
+    for (int i = 0; i < count; i++)
+        if (!strcmp(candidates[i].line, "skinny-m")) {
+            gk_geometry g;
+            assert_int_equal(gk_config_geometry(&candidates[i].choice.config, 1, 8192, 8192, &g), GEMMKIT_SUCCESS);
+            const double ms = gk_cost_predict(&written, &info, &candidates[i].choice.config, &g, "skinny-m", 0, &cp, 1,
+                                              NULL);
+            assert_true(fabs(ms - candidates[i].predicted_ms) <= 1e-9 * ms);
+            seen++;
+        }
+    assert_int_equal(seen, 1);
+
+    /* Bad lines: each skipped with a warning naming it; the good line among them and the built-in device line stay. */
+    static const struct {
+        const char *kernel, *params, *why;
+    } bad[] = {
+        {"cost:xgemm", "RATE=30000,OCC=2,BWEFF=0.5,SPEED=3", "unknown constant \"SPEED\""},
+        {"cost:xgemm/small", "RATE=30000,OCC=2", "missing BWEFF"},
+        {"cost:xgemm-direct", "RATE=-5,OCC=2,BWEFF=0.5", "RATE: want a positive number"},
+        {"cost:xgemm-direct/tiny", "RATE=100,OCC=2,BWEFF=1.5", "BWEFF above 1"},
+        {"cost:skinny-n", "RATE=fast,OCC=2,BWEFF=0.5", "RATE: want a positive number"},
+        {"cost:small-k", "RATE=100,OCC=0,BWEFF=0.5", "OCC: want a positive number"},
+        {"cost:device", "COPY=3000", "missing LAUNCH"},
+    };
+    const size_t bad_count = sizeof bad / sizeof bad[0];
+    char text[4096];
+    size_t used = 0;
+    for (size_t i = 0; i < bad_count; i++) {
+        used += (size_t)snprintf(text + used, sizeof text - used, "opencl\tNVIDIA H200\t%s\t%s\t0\t2026-11-28\n",
+                                 bad[i].kernel, bad[i].params);
+        if (i == 3)
+            used += (size_t)snprintf(text + used, sizeof text - used,
+                                     "opencl\tNVIDIA H200\tcost:xgemm/narrow-n\tRATE=27000,OCC=2.5,BWEFF=0.6\t0\t"
+                                     "2026-11-28\n");
+    }
+    write_db(text);
+    gk_tuning_load(&info, "sm_90", &tuned);
+    for (size_t i = 0; i < bad_count; i++) {
+        char where[160];
+        snprintf(where, sizeof where, "%s:%zu: %s %s: %s", db_path, i < 4 ? i + 1 : i + 2, bad[i].kernel,
+                 bad[i].params, bad[i].why);
+        if (!strstr(tuned.warnings, where)) print_error("warnings \"%s\" lack \"%s\"\n", tuned.warnings, where);
+        assert_non_null(strstr(tuned.warnings, where));
+        if (strcmp(bad[i].kernel, GK_COST_DEVICE) != 0)
+            assert_null(gk_cost_find(&tuned.cost, bad[i].kernel + strlen(GK_COST_PREFIX)));
+    }
+    int lines = 0;
+    for (const char *w = tuned.warnings; (w = strchr(w, '\n')); w++) lines++;
+    assert_int_equal(lines, (int)bad_count);
+    assert_true(tuned.cost.copy_gbs == builtin_copy && tuned.cost.launch_us == builtin_launch);
+    assert_int_equal(tuned.cost.count, builtin_lines + 1);
+    const gk_cost_line *narrow = gk_cost_find(&tuned.cost, "xgemm/narrow-n");
+    assert_non_null(narrow);
+    assert_true(narrow->rate_gflops == 27000 && narrow->occupancy == 2.5 && narrow->bw_efficiency == 0.6);
+    unlink(db_path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtin_policy_is_whole),
-        cmocka_unit_test(test_gemm_choice_unchanged_on_gpus),
         cmocka_unit_test(test_gemm_choice_unchanged_on_cpus),
         cmocka_unit_test(test_omatcopy_choice_unchanged),
         cmocka_unit_test(test_broken_policy_warns_and_falls_back),
-        cmocka_unit_test(test_narrow_variants),
-        cmocka_unit_test(test_split_k_for_few_tiles_and_long_k),
-        cmocka_unit_test(test_small_edge_and_short_k_kernels),
+        cmocka_unit_test(test_cpus_keep_their_kernel_at_gpu_shapes),
+        cmocka_unit_test(test_split_row_needs_the_choices_build),
         cmocka_unit_test(test_huge_shapes_do_not_overflow),
+        cmocka_unit_test(test_model_invariants),
+        cmocka_unit_test(test_model_never_packs_past_32_bit_indices),
+        cmocka_unit_test(test_model_splits_small_c_long_k),
+        cmocka_unit_test(test_model_keeps_large_squares_whole),
+        cmocka_unit_test(test_model_short_k_follows_bandwidth),
+        cmocka_unit_test(test_model_skinny_edges_follow_bandwidth),
+        cmocka_unit_test(test_model_packing_costs_its_copies),
+        cmocka_unit_test(test_model_follows_the_fastest_line),
+        cmocka_unit_test(test_cost_lines_round_trip),
         cmocka_unit_test(test_scope_from_the_policy),
         cmocka_unit_test(test_batched_choice),
         cmocka_unit_test(test_batched_variants),

@@ -1,10 +1,10 @@
 /* The variants' representative shapes (src/kernels/tuning/shapes.tsv), what
  * `gemmkit tune --variant NAME` times: the built-in table is whole and
- * agrees with the policy (every variant row has shapes on GPUs and CPUs,
- * each row's shapes give one kernel through the kernel rows, and on the
- * H200 with its built-in lines the dispatch takes that kernel's
- * KERNEL/VARIANT line at every one of them); a broken row costs a warning
- * and the row. No device is needed. */
+ * agrees with the policy (every variant row has shapes on GPUs and CPUs;
+ * on a CPU each row's shapes give one kernel through the kernel rows; on the
+ * H200 with its built-in lines one kernel's KERNEL/VARIANT line is among the
+ * cost model's candidates at every one of them); a broken row costs a
+ * warning and the row. No device is needed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,41 +55,70 @@ static void test_builtin_table_is_whole(void **state)
     assert_int_equal(trans_a->count, 0);
 }
 
-/* On the H200, each GPU row: one kernel at all its shapes, and the dispatch
- * takes its built-in KERNEL/VARIANT line there (the lines tune would replace). */
+/* Whether a GPU candidate row of the policy runs def and holds at m x n x k (an NN call). */
+static int candidate_row_holds(const gk_policy *policy, const gemmkit_device_info *info, const gk_kernel_def *def,
+                               int64_t m, int64_t n, int64_t k)
+{
+    int64_t values[GK_POLICY_MAX_VARIABLES] = {0};
+    values[GK_GEMM_M] = m, values[GK_GEMM_N] = n, values[GK_GEMM_K] = k;
+    values[GK_GEMM_WORK] = gk_policy_product(m, n, k);
+    values[GK_GEMM_CUS] = info->compute_units;
+    values[GK_GEMM_ALIGNED_A] = values[GK_GEMM_ALIGNED_B] = 1;
+    for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next) {
+        const gk_policy_rule *r = &policy->rules[i];
+        if (r->kernel == def && r->device != GK_CLASS_CPU && gk_policy_holds(policy, r, values)) return 1;
+    }
+    return 0;
+}
+
+static gk_sgemm_candidate candidates[GK_SGEMM_MAX_CANDIDATES];
+
+/* The cost model's candidates at m x n x k (an NN call). */
+static int candidates_at(const gemmkit_device_info *info, const gk_tuning_set *tuned, const int64_t *shape)
+{
+    const gk_sgemm_problem p = {.m = shape[0], .n = shape[1], .k = shape[2], .alpha = 1.0f};
+    const int count = gk_sgemm_candidates(gk_policy_builtin(), info, tuned, &p, candidates, GK_SGEMM_MAX_CANDIDATES);
+    assert_true(count > 0);
+    return count;
+}
+
+/* On the H200, each fp32 GPU row: the cost model chooses among every tuned line of the candidate rows' kernels, so
+ * the row's lines (the built-in "KERNEL/VARIANT" lines tune would replace) must be among its candidates at the
+ * row's shapes, whatever the constants make of them: one kernel's line at all of them. */
 static void test_gpu_shapes_run_their_variant_on_the_h200(void **state)
 {
     (void)state;
     gemmkit_device_info info = device(1);
-    gk_tuning_set tuned;
+    static gk_tuning_set tuned;
     gk_tuning_load(&info, "sm_90", &tuned);
+    const gk_policy *policy = gk_policy_builtin();
     const gk_tune_shapes *table = gk_tune_shapes_builtin();
     int rows = 0;
     for (int i = 0; i < table->count; i++) {
         const gk_tune_shapes_row *row = &table->rows[i];
         if (row->device == GK_CLASS_CPU || row->count == 0) continue; /* no shapes: not tune's */
         rows++;
-        const int64_t *first = row->shapes[0];
-        const gk_kernel_def *def = gk_sgemm_choose_kernel(gk_policy_builtin(), &info, &tuned, first[0], first[1],
-                                                          first[2]);
-        assert_non_null(def);
-        char line[160];
-        snprintf(line, sizeof line, "%s/%s", def->name, row->variant);
-        const gk_tuned *variant = gk_tuning_find(&tuned, line);
-        assert_non_null(variant);
-        for (int s = 0; s < row->count; s++) {
-            const int64_t *shape = row->shapes[s];
-            assert_ptr_equal(gk_sgemm_choose_kernel(gk_policy_builtin(), &info, &tuned, shape[0], shape[1], shape[2]),
-                             def);
-            gk_sgemm_choice c = gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, shape[0], shape[1], shape[2]);
-            if (!c.def || strcmp(c.def->source, def->source) != 0 || c.params != variant->line.params)
-                print_error("%s at %lldx%lldx%lld: %s (%s)\n", line, (long long)shape[0], (long long)shape[1],
-                            (long long)shape[2], c.def ? c.def->name : "-", c.params ? c.params : "no variant line");
-            /* The variant's tiles, on the kernel or on its split-K build (the same source: mid sizes split K). */
-            assert_non_null(c.def);
-            assert_string_equal(c.def->source, def->source);
-            assert_ptr_equal(c.params, variant->line.params);
+        int lines = 0, everywhere = 0;
+        for (int r = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; r >= 0; r = policy->rules[r].next) {
+            const gk_kernel_def *def = policy->rules[r].kernel;
+            char line[160];
+            snprintf(line, sizeof line, "%s/%s", def->name, row->variant);
+            if (policy->rules[r].device == GK_CLASS_CPU || !gk_tuning_find(&tuned, line)) continue;
+            lines++;
+            int served = 0;
+            for (int s = 0; s < row->count; s++) {
+                const int count = candidates_at(&info, &tuned, row->shapes[s]);
+                int listed = 0;
+                for (int c = 0; c < count; c++) listed |= !strcmp(candidates[c].line, line);
+                served += listed;
+            }
+            everywhere += served == row->count;
         }
+        if (lines == 0 || everywhere == 0)
+            print_error("variant %s: %d line(s) of candidate kernels, %d a candidate at all its shapes\n", row->variant,
+                        lines, everywhere);
+        assert_true(lines > 0);
+        assert_true(everywhere > 0);
     }
     assert_int_equal(rows, 6);
 }
@@ -117,19 +146,57 @@ static void test_cpu_shapes_give_one_kernel(void **state)
     }
 }
 
-/* The kernel step alone: what gk_sgemm_fast_kernel gave squares, now at any shape. */
+/* The kernel whose lines serve a shape (what `tune` tunes there: gk_sgemm_fast_kernel at squares): on GPUs the cost
+ * model's choice as the kernel of its candidate row (a split-K build's unsplit kernel), whose row holds there (the
+ * skinny kernels for an edge of at most 16, small-k for K at most 16: allowed there, never required); on CPUs the
+ * kernel rows'. */
 static void test_kernel_step_at_a_shape(void **state)
 {
     (void)state;
     gemmkit_device_info info = device(1);
-    gk_tuning_set tuned;
+    static gk_tuning_set tuned;
     gk_tuning_load(&info, "sm_90", &tuned);
     const gk_policy *policy = gk_policy_builtin();
-    assert_string_equal(gk_sgemm_choose_kernel(policy, &info, &tuned, 4096, 4096, 4096)->name, "xgemm");
-    assert_string_equal(gk_sgemm_choose_kernel(policy, &info, &tuned, 1024, 1024, 1024)->name, "xgemm-direct");
+    static const int64_t shapes[][3] = {
+        {4096, 4096, 4096}, {1024, 1024, 1024}, {512, 512, 512},     {16384, 16, 16384}, {16, 16384, 16384},
+        {256, 256, 65536},  {64, 64, 1000000},  {2, 8192, 8192},     {8192, 2, 8192},    {8192, 8192, 2},
+        {1, 2049, 2049},    {2048, 1, 2049},    {2049, 16, 2049},    {1, 1, 1},          {16, 16, 16},
+        {8192, 24, 8192},   {1, 29, 140727},    {20000, 48, 12000}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int64_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        const gk_kernel_def *def = gk_sgemm_choose_kernel(policy, &info, &tuned, m, n, k);
+        const gk_sgemm_choice choice = gk_sgemm_choose(policy, &info, &tuned, m, n, k);
+        assert_non_null(def);
+        assert_non_null(choice.def);
+        if (gk_kernel_slices_k(def) || strcmp(def->source, choice.def->source) != 0 ||
+            (!gk_kernel_slices_k(choice.def) && def != choice.def) || !candidate_row_holds(policy, &info, def, m, n, k))
+            fail_msg("%lldx%lldx%lld: kernel %s, the model's choice %s", (long long)m, (long long)n, (long long)k,
+                     def->name, choice.def->name);
+        assert_true(strcmp(def->name, "skinny-m") || m <= 16);
+        assert_true(strcmp(def->name, "skinny-n") || n <= 16);
+        assert_true(strcmp(def->name, "small-k") || k <= 16);
+        /* Its lines are candidates there. */
+        const int count = candidates_at(&info, &tuned, shapes[i]);
+        int lines = 0;
+        for (int c = 0; c < count; c++) lines += candidates[c].splits == 1 && !strcmp(candidates[c].line, def->name);
+        assert_int_equal(lines, 1);
+    }
+    /* Where the model runs skinny-n (its lines' loads made to reach the whole copy bandwidth, the other lines at
+     * their defaults: half of it), skinny-n is the kernel, though it shares skinny-m's source. */
+    tuned.cost.count = 0;
+    tuned.cost.lines[tuned.cost.count++] = (gk_cost_line){"skinny-n", 60000, 2, 1.0};
+    tuned.cost.lines[tuned.cost.count++] = (gk_cost_line){"skinny-n/strip", 60000, 2, 1.0};
+    assert_string_equal(gk_sgemm_choose(policy, &info, &tuned, 16384, 16, 16384).def->name, "skinny-n");
     assert_string_equal(gk_sgemm_choose_kernel(policy, &info, &tuned, 16384, 16, 16384)->name, "skinny-n");
-    /* Before split-K replaces it (by its own split build): the kernel rows' choice for 256 x 256 x 65536. */
-    assert_string_equal(gk_sgemm_choose_kernel(policy, &info, &tuned, 256, 256, 65536)->name, "xgemm-direct");
+    /* CPUs: the kernel rows' kernel, whatever the shape. */
+    gemmkit_device_info cpu = device(0);
+    gk_tuning_load(&cpu, NULL, &tuned);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int64_t *shape = shapes[i];
+        const gk_kernel_def *def = gk_sgemm_choose_kernel(policy, &cpu, &tuned, shape[0], shape[1], shape[2]);
+        assert_non_null(def);
+        assert_string_equal(def->name, "lecture-6-one-block-shared");
+    }
 }
 
 static void test_broken_rows_warn(void **state)

@@ -311,6 +311,7 @@ const gk_kernel_def *gk_sgemm_choose_kernel(const gk_policy *policy, const gemmk
         /* The model's choice, as the kernel whose lines serve the shape: a split-K build's base kernel. */
         gk_sgemm_choice choice;
         if (!gk_model_choose(policy, &call, &choice, NULL)) return NULL;
+        if (!gk_kernel_slices_k(choice.def)) return choice.def; /* skinny-n shares skinny-m's source */
         for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next)
             if (policy->rules[i].kernel && !strcmp(policy->rules[i].kernel->source, choice.def->source) &&
                 gk_kernel_packs_operands(policy->rules[i].kernel) == gk_kernel_packs_operands(choice.def))

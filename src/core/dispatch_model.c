@@ -93,7 +93,7 @@ static void record(model_walk *w, const model_line *line, const gk_kernel_def *s
         if (!w->out) return;
     } else {
         w->best_ms = ms, w->best_line = *line, w->best_split = split, w->best_splits = splits;
-        w->best_parts = *parts;
+        w->best_parts = *parts, w->best_config = *line->config, w->best_line.config = &w->best_config;
     }
     if (!w->out || w->count == w->max) return;
     gk_sgemm_candidate *c = &w->out[w->count];
