@@ -1,5 +1,6 @@
 /* Context life cycle, device selection and the per-context caches. */
 #include "context.h"
+#include "decision_cache.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -113,6 +114,7 @@ static gemmkit_status open_context(const gk_backend_ops *ops, int index, gk_devi
         return status;
     }
     if (!quiet) gk_tuning_print_warnings(&ctx->tuned); /* once per context; gemmkit_context_warnings keeps them */
+    ctx->decisions = gk_decision_cache_create(); /* NULL: every call chooses anew */
     pthread_mutex_init(&ctx->lock, NULL);
     *out = ctx;
     return GEMMKIT_SUCCESS;
@@ -174,6 +176,7 @@ void gk_context_close(gemmkit_context *ctx)
     }
     for (int i = 0; i < GK_SCRATCH_COUNT; i++) ctx->ops->release(ctx->scratch[i]);
     ctx->ops->close(ctx->device);
+    gk_decision_cache_destroy(ctx->decisions);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }

@@ -42,6 +42,7 @@ struct gemmkit_context {
     size_t scratch_bytes[GK_SCRATCH_COUNT];
     char arch[32];       /* "sm_90", or "" when the backend cannot tell (tuning.h) */
     gk_tuning_set tuned; /* per-device parameter choices, resolved at creation */
+    struct gk_decision_cache *decisions;   /* the SGEMM choices made so far (dispatch.c); NULL: none kept (no memory) */
     gk_config helpers[GK_HELPER_COUNT]; /* the helper kernels with their defaults, resolved at creation */
     atomic_int math; /* the default gk_math of SGEMM calls (GEMMKIT_MATH, gemmkit_context_set_math) */
     int device_index; /* the backend's index of the device */

@@ -66,6 +66,10 @@ double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *in
                        const gk_geometry *g, const char *line, double rate_fallback, const gk_cost_problem *p,
                        int splits, gk_cost_parts *parts);
 
+/* Applies one database line (its kernel field "cost:...", its params) to c: 0, or -1 and why it cannot be used
+ * (an unknown or missing constant, a value that is no positive number, BWEFF above 1). */
+int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, char *why, size_t why_size);
+
 /* One timed run for the fit: a problem, its split count, its geometry, its measured device time. */
 typedef struct gk_cost_sample {
     gk_cost_problem problem;

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "context.h"
+#include "decision_cache.h"
+#include "dispatch_model.h"
 #include "plan.h"
 #include "sgemm.h"
 
@@ -28,6 +30,7 @@ typedef struct gemm_state {
     /* The operands as stored: their orientation for a call's every step (0 when choosing by shape alone: an NN
      * call), their alignment for copy rows only (elsewhere aligned). */
     int trans_a, trans_b, unaligned_a, unaligned_b;
+    int beta_nonzero; /* C is read (0 when choosing by shape alone) */
     gk_config candidate;    /* kernel rows: the row's kernel on this device */
     const gk_config *chosen; /* variant and fallback rows: the choice so far */
     const gk_tuned *variant; /* variant rows: the row's tuned line */
@@ -180,13 +183,26 @@ static gk_sgemm_choice plain(const gk_tuning_set *tuned, const gk_kernel_def *de
     return choice;
 }
 
-/* The policy's choice for s (its shape, mode and device set). */
+static gk_model_call model_call(const gemm_state *s)
+{
+    return (gk_model_call){s->info, s->ctx, s->tuned, s->m, s->n, s->k, s->trans_a, s->trans_b, s->beta_nonzero,
+                           s->math};
+}
+
+/* The policy's choice for s (its shape, mode and device set): the cost model's where the policy has candidate
+ * rows for the device class and the call's mode, else the step rows'. */
 static gk_sgemm_choice choose(const gk_policy *policy, gemm_state s)
 {
     const gemmkit_device_info *info = s.info;
     const gk_tuning_set *tuned = s.tuned;
     const int64_t m = s.m, n = s.n, k = s.k;
     const gk_math math = s.math;
+    const gk_model_call call = model_call(&s);
+    if (gk_model_applies(policy, &call)) {
+        gk_sgemm_choice choice;
+        if (gk_model_choose(policy, &call, &choice, NULL)) return choice;
+        return plain(tuned, math == GK_MATH_FP32 ? gk_kernel_find("direct") : NULL);
+    }
     if (!kernel_step(policy, &s)) return plain(tuned, math == GK_MATH_FP32 ? gk_kernel_find("direct") : NULL);
     gk_sgemm_choice choice = {s.candidate.def, NULL, s.candidate};
     s.chosen = &s.candidate;
@@ -252,14 +268,21 @@ gk_sgemm_choice gk_sgemm_choose_for(const gk_policy *policy, const gemmkit_devic
                                     const gk_tuning_set *tuned, const gk_sgemm_problem *p)
 {
     return choose(policy, (gemm_state){.info = info, .tuned = tuned, .m = p->m, .n = p->n, .k = p->k,
-                                       .math = p->math, .trans_a = p->trans_a, .trans_b = p->trans_b});
+                                       .math = p->math, .trans_a = p->trans_a, .trans_b = p->trans_b,
+                                       .beta_nonzero = p->beta != 0.0f});
 }
 
 gk_sgemm_choice gk_sgemm_default_kernel_for(const gemmkit_context *ctx, const gk_sgemm_problem *p)
 {
-    return choose(gk_policy_builtin(), (gemm_state){.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned, .m = p->m,
-                                                    .n = p->n, .k = p->k, .math = p->math, .trans_a = p->trans_a,
-                                                    .trans_b = p->trans_b});
+    const gk_decision_key key = {p->m, p->n, p->k, p->trans_a, p->trans_b, p->beta != 0.0f, (int)p->math};
+    gk_sgemm_choice choice;
+    if (gk_decision_lookup(ctx->decisions, &key, &choice)) return choice;
+    choice = choose(gk_policy_builtin(), (gemm_state){.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned,
+                                                      .m = p->m, .n = p->n, .k = p->k, .math = p->math,
+                                                      .trans_a = p->trans_a, .trans_b = p->trans_b,
+                                                      .beta_nonzero = p->beta != 0.0f});
+    gk_decision_store(ctx->decisions, &key, &choice);
+    return choice;
 }
 
 gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
@@ -283,6 +306,17 @@ const gk_kernel_def *gk_sgemm_choose_kernel(const gk_policy *policy, const gemmk
                                            const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k)
 {
     gemm_state s = {.info = info, .tuned = tuned, .m = m, .n = n, .k = k};
+    const gk_model_call call = model_call(&s);
+    if (gk_model_applies(policy, &call)) {
+        /* The model's choice, as the kernel whose lines serve the shape: a split-K build's base kernel. */
+        gk_sgemm_choice choice;
+        if (!gk_model_choose(policy, &call, &choice, NULL)) return NULL;
+        for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next)
+            if (policy->rules[i].kernel && !strcmp(policy->rules[i].kernel->source, choice.def->source) &&
+                gk_kernel_packs_operands(policy->rules[i].kernel) == gk_kernel_packs_operands(choice.def))
+                return policy->rules[i].kernel;
+        return choice.def;
+    }
     return kernel_step(policy, &s) ? s.candidate.def : NULL;
 }
 
@@ -314,4 +348,23 @@ const char *gk_sgemm_fast_kernel_scope(void)
 {
     pthread_once(&scope_once, describe_scope);
     return scope;
+}
+
+int gk_sgemm_candidates(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                        const gk_sgemm_problem *p, gk_sgemm_candidate *out, int max)
+{
+    const gemm_state s = {.info = info, .tuned = tuned, .m = p->m, .n = p->n, .k = p->k, .math = p->math,
+                          .trans_a = p->trans_a, .trans_b = p->trans_b, .beta_nonzero = p->beta != 0.0f};
+    const gk_model_call call = model_call(&s);
+    return gk_model_applies(policy, &call) ? gk_model_candidates(policy, &call, out, max) : 0;
+}
+
+int gk_sgemm_candidates_for(const gemmkit_context *ctx, const gk_sgemm_problem *p, gk_sgemm_candidate *out, int max)
+{
+    const gemm_state s = {.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned, .m = p->m, .n = p->n, .k = p->k,
+                          .math = p->math, .trans_a = p->trans_a, .trans_b = p->trans_b,
+                          .beta_nonzero = p->beta != 0.0f};
+    const gk_model_call call = model_call(&s);
+    const gk_policy *policy = gk_policy_builtin();
+    return gk_model_applies(policy, &call) ? gk_model_candidates(policy, &call, out, max) : 0;
 }

@@ -70,6 +70,10 @@ typedef enum gk_policy_step {
     /* Before the kernel step, a call the policy chooses for: cut M and N down to multiples of the choice (an
      * integer), the edges past them (at most GK_PEEL_MAX_EDGE wide, sgemm.h) planned apart as strips */
     GK_STEP_PEEL,
+    /* Instead of the kernel, variant, split and fallback steps, where the routine's rows of this step hold for
+     * the device class and the call's math mode: the kernels the cost model chooses among (cost_model.h), each
+     * row's condition the shapes its kernel can serve at all (dispatch.c) */
+    GK_STEP_CANDIDATE,
     GK_STEP_COUNT
 } gk_policy_step;
 

@@ -257,6 +257,7 @@ void gk_tuning_load(const gemmkit_device_info *info, const char *arch, gk_tuning
     set->warnings[0] = '\0';
     load_target target = {info, arch, set};
     each_database(load_database, warn_unreadable, &target);
+    gk_cost_load(set, &set->cost);
 }
 
 int gk_tuning_blas_threshold(const gk_tuning_set *set, double *work, int *builtin)

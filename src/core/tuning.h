@@ -21,9 +21,10 @@
 #include <string.h>
 
 #include "gemmkit.h"
+#include "cost_model.h"
 #include "kernel_config.h"
 
-#define GK_TUNED_MAX 32
+#define GK_TUNED_MAX 96
 #define GK_TUNING_WARNINGS 2048
 
 typedef struct gk_tuning_entry {
@@ -54,7 +55,8 @@ typedef struct gk_tuned {
 
 typedef struct gk_tuning_set {
     int count;
-    gk_tuned entries[GK_TUNED_MAX]; /* one per kernel ("xgemm", "xgemm/small") */
+    gk_tuned entries[GK_TUNED_MAX]; /* one per kernel ("xgemm", "xgemm/small") or setting */
+    gk_cost_constants cost;         /* the cost model's, from the "cost:" lines (gk_cost_load) */
     /* What was wrong with the databases when loading them: one line per
      * problem, each ending in '\n' ("" when nothing was). */
     char warnings[GK_TUNING_WARNINGS];
@@ -120,6 +122,9 @@ int gk_tuning_unknown_variant(const gk_tuning_entry *entry);
  * by `gemmkit tune --blas-threshold`. */
 #define GK_TUNING_BLAS_THRESHOLD "blas-threshold"
 #define GK_TUNING_BLAS_THRESHOLD_PARAM "WORK"
+
+/* The cost model's constants of a loaded set: its "cost:" lines over the defaults (cost_lines.c). */
+void gk_cost_load(const gk_tuning_set *set, gk_cost_constants *constants);
 
 /* What a setting line's absence means, for the warning about a bad one ("the default threshold"). */
 const char *gk_tuning_setting_default(const char *kernel);

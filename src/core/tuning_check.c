@@ -88,6 +88,7 @@ static int unknown_variant(const gk_kernel_def *def, const char *variant)
 
 int gk_tuning_unknown_variant(const gk_tuning_entry *e)
 {
+    if (strncmp(e->kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) == 0) return 0;
     char name[sizeof e->kernel];
     snprintf(name, sizeof name, "%s", e->kernel);
     char *variant = strchr(name, '/');
@@ -104,6 +105,11 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
     if (s) {
         memset(&t->config, 0, sizeof t->config); /* no kernel: config.def NULL */
         return check_setting(s, e, &t->value, why, why_size);
+    }
+    if (strncmp(e->kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) == 0) {
+        memset(&t->config, 0, sizeof t->config);
+        gk_cost_constants scratch = {0};
+        return gk_cost_apply(e->kernel, e->params, &scratch, why, why_size);
     }
     gk_config *const config = &t->config;
     /* "KERNEL/VARIANT" lines ("xgemm/small", "xgemm/narrow-n") hold parameters of KERNEL. */

@@ -1,0 +1,98 @@
+/* The cost model's constants as tuning-database lines (cost_model.h): "cost:device" COPY=<GB/s>,LAUNCH=<us> and
+ * "cost:LINE" RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>. Checked when a context loads the database, as kernel lines are,
+ * and gathered then into the context's gk_cost_constants, so that no call reads text. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost_model.h"
+#include "tuning.h"
+
+/* A line's values by name; 0 and why not when a name is unknown, repeated, missing or its value no positive
+ * number. names: the line's parameters, in order; values[i] gets names[i]'s. */
+static int parse_values(const char *params, const char *const *names, int count, double *values, char *why,
+                        size_t why_size)
+{
+    int seen = 0;
+    const char *p = params;
+    while (*p) {
+        const char *eq = strchr(p, '=');
+        const char *comma = strchr(p, ',');
+        if (!eq || (comma && comma < eq)) {
+            snprintf(why, why_size, "expected NAME=VALUE pairs, got \"%.60s\"", p);
+            return 0;
+        }
+        int which = -1;
+        for (int i = 0; i < count; i++)
+            if ((size_t)(eq - p) == strlen(names[i]) && strncmp(p, names[i], (size_t)(eq - p)) == 0) which = i;
+        if (which < 0 || (seen >> which & 1)) {
+            snprintf(why, why_size, "%s \"%.*s\"", which < 0 ? "unknown constant" : "repeated constant",
+                     (int)(eq - p), p);
+            return 0;
+        }
+        char *end = NULL;
+        const double x = strtod(eq + 1, &end);
+        if (end == eq + 1 || (*end && *end != ',') || !(x > 0) || x > 1e12) {
+            snprintf(why, why_size, "%s: want a positive number", names[which]);
+            return 0;
+        }
+        values[which] = x;
+        seen |= 1 << which;
+        p = *end ? end + 1 : end;
+    }
+    for (int i = 0; i < count; i++)
+        if (!(seen >> i & 1)) {
+            snprintf(why, why_size, "missing %s", names[i]);
+            return 0;
+        }
+    return 1;
+}
+
+static const char *const device_names[] = {"COPY", "LAUNCH"};
+static const char *const line_names[] = {"RATE", "OCC", "BWEFF"};
+
+int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, char *why, size_t why_size)
+{
+    if (strncmp(kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) != 0) {
+        snprintf(why, why_size, "not a cost line");
+        return -1;
+    }
+    double v[3];
+    if (strcmp(kernel, GK_COST_DEVICE) == 0) {
+        if (!parse_values(params, device_names, 2, v, why, why_size)) return -1;
+        c->copy_gbs = v[0], c->launch_us = v[1], c->calibrated = 1;
+        return 0;
+    }
+    const char *name = kernel + strlen(GK_COST_PREFIX);
+    if (!*name || strlen(name) >= sizeof c->lines[0].name) {
+        snprintf(why, why_size, "no line named after \"%s\"", GK_COST_PREFIX);
+        return -1;
+    }
+    if (!parse_values(params, line_names, 3, v, why, why_size)) return -1;
+    if (v[2] > 1) {
+        snprintf(why, why_size, "BWEFF above 1");
+        return -1;
+    }
+    gk_cost_line *line = (gk_cost_line *)gk_cost_find(c, name);
+    if (!line) {
+        if (c->count == GK_COST_MAX_LINES) {
+            snprintf(why, why_size, "more than %d cost lines", GK_COST_MAX_LINES);
+            return -1;
+        }
+        line = &c->lines[c->count++];
+        snprintf(line->name, sizeof line->name, "%s", name);
+    }
+    line->rate_gflops = v[0], line->occupancy = v[1], line->bw_efficiency = v[2];
+    return 0;
+}
+
+void gk_cost_load(const gk_tuning_set *set, gk_cost_constants *c)
+{
+    memset(c, 0, sizeof *c);
+    c->copy_gbs = GK_COST_DEFAULT_COPY;
+    c->launch_us = GK_COST_DEFAULT_LAUNCH;
+    char why[128];
+    for (int i = 0; i < set->count; i++)
+        if (strncmp(set->entries[i].line.kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) == 0)
+            gk_cost_apply(set->entries[i].line.kernel, set->entries[i].line.params, c, why, sizeof why);
+}

@@ -1,0 +1,131 @@
+/* The cost model's prediction and its fit (cost_model.h). Pure arithmetic on the constants and a kernel's
+ * geometry: no text, no device. */
+#include "cost_model.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "registry.h"
+
+const gk_cost_line *gk_cost_find(const gk_cost_constants *c, const char *name)
+{
+    for (int i = 0; c && i < c->count; i++)
+        if (strcmp(c->lines[i].name, name) == 0) return &c->lines[i];
+    return NULL;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : a; }
+static int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+
+/* What a prediction reads of a configuration: its geometry and whether the plan packs its operands. */
+typedef struct shape_of_run {
+    int64_t tile_m, tile_n, k_step;
+    int packed;
+} shape_of_run;
+
+static double predict(const gk_cost_constants *c, int compute_units, const shape_of_run *r, const gk_cost_line *line,
+                      const gk_cost_problem *p, int splits, gk_cost_parts *parts)
+{
+    const double cus = compute_units > 0 ? compute_units : 1;
+    const double copy_bytes_per_ms = (c->copy_gbs > 0 ? c->copy_gbs : GK_COST_DEFAULT_COPY) * 1e6;
+    const int64_t tm = r->tile_m > 0 ? r->tile_m : 1, tn = r->tile_n > 0 ? r->tile_n : 1;
+    const int64_t tk = r->k_step > 0 ? r->k_step : 1;
+    if (splits < 1) splits = 1;
+    const int64_t kslice = round_up(ceil_div(p->k, splits), tk);
+    splits = (int)ceil_div(p->k, kslice > 0 ? kslice : 1);
+    if (splits < 1) splits = 1;
+    const double mp = (double)round_up(p->m, tm), np = (double)round_up(p->n, tn), kp = (double)kslice * splits;
+    const double m = (double)p->m, n = (double)p->n, k = (double)p->k;
+    const double groups = (double)ceil_div(p->m, tm) * (double)ceil_div(p->n, tn) * splits;
+
+    /* The kernel: its waves of tiles, or the bytes it must move, whichever is longer. */
+    const double per_unit_rate = line->rate_gflops * 1e6 / 2.0 / cus; /* multiply-adds per ms */
+    const double per_unit_groups = ceil(groups / cus);
+    const double compute_ms = fmax(per_unit_groups, line->occupancy) * (double)tm * (double)tn * (double)kslice /
+                              (per_unit_rate > 0 ? per_unit_rate : 1.0);
+    const double c_passes = splits > 1 ? splits : (p->beta_nonzero && !r->packed ? 2.0 : 1.0);
+    const double kernel_bytes = r->packed ? 4.0 * (mp * kp + kp * np + mp * np * splits)
+                                          : 4.0 * (m * k + k * n + (splits > 1 ? round_up(p->m, 4) : m) * n * c_passes);
+    const double memory_ms = kernel_bytes / (copy_bytes_per_ms * (line->bw_efficiency > 0 ? line->bw_efficiency : 1));
+    const double kernel_ms = fmax(compute_ms, memory_ms);
+
+    /* The steps around it: packing A and B (read as stored, written padded), then unpacking or reducing into C. */
+    double copy_bytes = 0;
+    int launches = 1;
+    const double c_bytes = 4.0 * m * n * (p->beta_nonzero ? 2 : 1);
+    if (r->packed) {
+        copy_bytes += 4.0 * (m * k + mp * kp) + 4.0 * (k * n + kp * np) + 4.0 * mp * np * splits + c_bytes;
+        launches += 3;
+    } else if (splits > 1) {
+        copy_bytes += 4.0 * round_up(p->m, 4) * n * splits + c_bytes;
+        launches += 1;
+    }
+    const double copies_ms = copy_bytes / copy_bytes_per_ms;
+    const double launch_ms = launches * (c->launch_us > 0 ? c->launch_us : GK_COST_DEFAULT_LAUNCH) * 1e-3;
+    if (parts) *parts = (gk_cost_parts){kernel_ms, copies_ms, launch_ms, launches};
+    return kernel_ms + copies_ms + launch_ms;
+}
+
+double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_config *config,
+                       const gk_geometry *g, const char *line, double rate_fallback, const gk_cost_problem *p,
+                       int splits, gk_cost_parts *parts)
+{
+    const gk_cost_line *found = gk_cost_find(c, line);
+    gk_cost_line fallback = {"", rate_fallback > 0 ? rate_fallback : fmax(info->peak_gflops * 0.25, 1.0),
+                             GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF};
+    const shape_of_run r = {g->tile_m, g->tile_n, g->k_multiple, gk_kernel_packs_operands(config->def)};
+    return predict(c, info->compute_units, &r, found ? found : &fallback, p, splits, parts);
+}
+
+/* The samples' root-mean-square log error under line's constants. */
+static double log_error(const gk_cost_constants *c, int compute_units, const gk_cost_sample *s, int count,
+                        const gk_cost_line *line)
+{
+    double sum = 0;
+    for (int i = 0; i < count; i++) {
+        const shape_of_run r = {s[i].geometry.tile_m, s[i].geometry.tile_n, s[i].geometry.k_multiple, s[i].packed};
+        const double predicted = predict(c, compute_units, &r, line, &s[i].problem, s[i].splits, NULL);
+        const double e = log(predicted / s[i].measured_ms);
+        sum += e * e;
+    }
+    return sqrt(sum / count);
+}
+
+/* A grid over the three constants, then a finer one around the best: the error is piecewise smooth (the max of
+ * compute and memory), with no gradient to follow across the pieces. */
+double gk_cost_fit_line(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
+                        int count, gk_cost_line *line)
+{
+    int usable = 0;
+    for (int i = 0; i < count; i++) usable += samples[i].measured_ms > 0;
+    if (usable == 0 || usable != count) return -1;
+    const double peak = info->peak_gflops > 0 ? info->peak_gflops : 1000.0;
+    double best = INFINITY;
+    gk_cost_line trial = *line, best_line = *line;
+    double rate_lo = log(peak * 1e-4), rate_hi = log(peak * 1.5);
+    double occ_lo = 1.0, occ_hi = 16.0, eff_lo = 0.02, eff_hi = 1.0;
+    for (int round = 0; round < 3; round++) {
+        const int steps = 24;
+        for (int a = 0; a <= steps; a++) {
+            trial.rate_gflops = exp(rate_lo + (rate_hi - rate_lo) * a / steps);
+            for (int b = 0; b <= steps; b++) {
+                trial.occupancy = occ_lo + (occ_hi - occ_lo) * b / steps;
+                for (int e = 0; e <= steps / 2; e++) {
+                    trial.bw_efficiency = eff_lo + (eff_hi - eff_lo) * e / (steps / 2);
+                    const double error = log_error(c, info->compute_units, samples, count, &trial);
+                    if (error < best) best = error, best_line = trial;
+                }
+            }
+        }
+        /* Narrow each range to a few steps around the best. */
+        const double rate_step = (rate_hi - rate_lo) / steps * 2, occ_step = (occ_hi - occ_lo) / steps * 2;
+        const double eff_step = (eff_hi - eff_lo) / (steps / 2) * 2;
+        rate_lo = log(best_line.rate_gflops) - rate_step, rate_hi = log(best_line.rate_gflops) + rate_step;
+        occ_lo = fmax(1.0, best_line.occupancy - occ_step), occ_hi = best_line.occupancy + occ_step;
+        eff_lo = fmax(0.01, best_line.bw_efficiency - eff_step), eff_hi = fmin(1.0, best_line.bw_efficiency + eff_step);
+    }
+    line->rate_gflops = best_line.rate_gflops;
+    line->occupancy = best_line.occupancy;
+    line->bw_efficiency = best_line.bw_efficiency;
+    return best;
+}

@@ -1,0 +1,234 @@
+/* The cost model's choice for an SGEMM (cost_model.h): where the policy has "candidate" rows for the device class
+ * and the call's math mode, every way those rows allow of running the call (each row's kernel whose condition
+ * holds, each of its tuned lines, each split count of its split-K build) is predicted from the device's constants,
+ * and the cheapest runs. The rows say only what a kernel can serve; which is faster is the model's. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dispatch_model.h"
+#include "plan.h"
+
+/* Each kernel's split-K build (the registry kernel of the same source and mode that slices K), found once. */
+#define MAX_KERNELS 256
+static const gk_kernel_def *split_builds[MAX_KERNELS][2]; /* {kernel, its split-K build} */
+static int split_build_count;
+static pthread_once_t split_builds_once = PTHREAD_ONCE_INIT;
+
+static void find_split_builds(void)
+{
+    const size_t count = gk_kernel_count();
+    for (size_t i = 0; i < count; i++) {
+        const gk_kernel_def *d = gk_kernel_at(i);
+        if (!gk_kernel_slices_k(d)) continue;
+        for (size_t j = 0; j < count && split_build_count < MAX_KERNELS; j++) {
+            const gk_kernel_def *base = gk_kernel_at(j);
+            if (base != d && !gk_kernel_slices_k(base) && base->math == d->math && !strcmp(base->source, d->source) &&
+                gk_kernel_op(base) == GK_OP_SGEMM && gk_kernel_packs_operands(base) == gk_kernel_packs_operands(d))
+                split_builds[split_build_count][0] = base, split_builds[split_build_count++][1] = d;
+        }
+    }
+}
+
+static const gk_kernel_def *split_build(const gk_kernel_def *def)
+{
+    pthread_once(&split_builds_once, find_split_builds);
+    for (int i = 0; i < split_build_count; i++)
+        if (split_builds[i][0] == def) return split_builds[i][1];
+    return NULL;
+}
+
+/* The tuned line a candidate runs and what the model reads of it. */
+typedef struct model_line {
+    const gk_config *config;
+    const char *name;   /* "xgemm-direct/small", or the kernel's name for its own line */
+    const char *params; /* a variant line's text (gk_sgemm_choice.params), else NULL */
+    double rate_fallback;
+} model_line;
+
+typedef struct model_walk {
+    const gk_model_call *call;
+    gk_cost_problem problem;
+    gk_sgemm_candidate *out; /* every candidate (bench, tests), or NULL: only the cheapest is kept */
+    int max, count;
+    /* the cheapest so far */
+    double best_ms;
+    model_line best_line;
+    gk_config best_config;
+    const gk_kernel_def *best_split;
+    int best_splits;
+    gk_cost_parts best_parts;
+} model_walk;
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* The split-K build's configuration: the line's values for the parameters both have, SPLITS = splits. */
+static int split_config(const gk_kernel_def *split, const gk_config *line, int splits, gk_config *out)
+{
+    int values[GK_MAX_PARAMS];
+    for (int i = 0; i < GK_MAX_PARAMS && split->params[i].name; i++) {
+        const int value = gk_config_value(line, split->params[i].name, -1);
+        values[i] = strcmp(split->params[i].name, "SPLITS") == 0 ? splits
+                    : value >= 0                                 ? value
+                                                                 : split->params[i].default_value;
+    }
+    return gk_config_from_values(split, values, out) == GEMMKIT_SUCCESS;
+}
+
+/* "NAME=V,NAME=V" of a configuration, as gemmkit_options.params takes it. */
+static void params_text(const gk_config *config, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < GK_MAX_PARAMS && config->def->params[i].name && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s=%d", i ? "," : "", config->def->params[i].name,
+                                 config->values[i]);
+}
+
+static void record(model_walk *w, const model_line *line, const gk_kernel_def *split, int splits, double ms,
+                   const gk_cost_parts *parts)
+{
+    if (!(ms < w->best_ms)) {
+        if (!w->out) return;
+    } else {
+        w->best_ms = ms, w->best_line = *line, w->best_split = split, w->best_splits = splits;
+        w->best_parts = *parts;
+    }
+    if (!w->out || w->count == w->max) return;
+    gk_sgemm_candidate *c = &w->out[w->count];
+    memset(c, 0, sizeof *c);
+    c->choice.def = line->config->def;
+    c->choice.params = line->params;
+    c->choice.config = *line->config;
+    if (splits > 1) {
+        if (!split_config(split, line->config, splits, &c->choice.config)) return;
+        c->choice.def = split;
+    }
+    snprintf(c->line, sizeof c->line, "%s", line->name);
+    params_text(&c->choice.config, c->params, sizeof c->params);
+    c->splits = splits, c->predicted_ms = ms, c->parts = *parts;
+    w->count++;
+}
+
+/* Whether the packed kernel's padded operands and partials fit the copy kernels' 32-bit indices
+ * (routine_gemm.c's packed_fits, which plans the same). */
+static int packed_fits(const gk_geometry *g, const gk_cost_problem *p, int splits)
+{
+    const int64_t limit = INT32_MAX, tk = g->k_multiple > 0 ? g->k_multiple : 1;
+    const int64_t mp = ceil_div(p->m, g->tile_m) * g->tile_m, np = ceil_div(p->n, g->tile_n) * g->tile_n;
+    const int64_t kp = ceil_div(ceil_div(p->k, splits), tk) * tk * splits;
+    return mp <= limit / kp && np <= limit / kp && mp <= limit / np / splits;
+}
+
+static void consider(model_walk *w, const model_line *line)
+{
+    const gk_model_call *call = w->call;
+    gk_geometry g;
+    if (gk_config_geometry(line->config, call->m, call->n, call->k, &g) != GEMMKIT_SUCCESS ||
+        gk_config_check_device(line->config, &g, call->info) != GEMMKIT_SUCCESS)
+        return;
+    const int packed = gk_kernel_packs_operands(line->config->def);
+    gk_cost_parts parts;
+    if (!packed || packed_fits(&g, &w->problem, 1)) {
+        const double ms = gk_cost_predict(&call->tuned->cost, call->info, line->config, &g, line->name,
+                                          line->rate_fallback, &w->problem, 1, &parts);
+        record(w, line, NULL, 1, ms, &parts);
+    }
+    const gk_kernel_def *split = split_build(line->config->def);
+    if (!split || (call->ctx && !gk_plan_kernel_runs_here(call->ctx, split))) return;
+    for (int splits = 2; splits <= GK_SPLITK_MAX_SPLITS && call->k / splits >= GK_SPLITK_MIN_SLICE; splits *= 2) {
+        if (packed && !packed_fits(&g, &w->problem, splits)) break;
+        const double ms = gk_cost_predict(&call->tuned->cost, call->info, line->config, &g, line->name,
+                                          line->rate_fallback, &w->problem, splits, &parts);
+        record(w, line, split, splits, ms, &parts);
+    }
+}
+
+static int class_fits(const gk_policy_rule *r, int is_gpu)
+{
+    return r->device == GK_CLASS_ANY || (r->device == GK_CLASS_GPU) == (is_gpu != 0);
+}
+
+static int row_applies(const gk_model_call *call, const gk_policy_rule *r)
+{
+    return class_fits(r, call->info->is_gpu) && r->kernel && r->kernel->math == call->math &&
+           (call->ctx ? gk_plan_kernel_runs_here(call->ctx, r->kernel)
+                      : r->kernel->backends == 0 && r->kernel->arch_specific == 0);
+}
+
+int gk_model_applies(const gk_policy *policy, const gk_model_call *call)
+{
+    for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next)
+        if (row_applies(call, &policy->rules[i])) return 1;
+    return 0;
+}
+
+static void walk(const gk_policy *policy, model_walk *w)
+{
+    const gk_model_call *call = w->call;
+    int64_t values[GK_POLICY_MAX_VARIABLES] = {0};
+    values[GK_GEMM_M] = call->m, values[GK_GEMM_N] = call->n, values[GK_GEMM_K] = call->k;
+    values[GK_GEMM_WORK] = gk_policy_product(call->m, call->n, call->k);
+    values[GK_GEMM_CUS] = call->info->compute_units;
+    values[GK_GEMM_TRANS_A] = call->trans_a, values[GK_GEMM_TRANS_B] = call->trans_b;
+    values[GK_GEMM_ALIGNED_A] = values[GK_GEMM_ALIGNED_B] = 1;
+    values[GK_GEMM_MATH] = call->math;
+    w->problem = (gk_cost_problem){call->m, call->n, call->k, call->beta_nonzero};
+    w->best_ms = 1e300;
+    for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next) {
+        const gk_policy_rule *r = &policy->rules[i];
+        if (!row_applies(call, r) || !gk_policy_holds(policy, r, values)) continue;
+        const gk_kernel_def *def = r->kernel;
+        const size_t name_len = strlen(def->name);
+        gk_config own;
+        if (gk_tuning_resolve(call->tuned, def, &own) == GEMMKIT_SUCCESS) {
+            const gk_tuned *t = gk_tuning_find(call->tuned, def->name);
+            consider(w, &(model_line){&own, def->name, NULL, t ? t->line.gflops : 0});
+        }
+        for (int j = 0; j < call->tuned->count; j++) {
+            const gk_tuned *t = &call->tuned->entries[j];
+            if (strncmp(t->line.kernel, def->name, name_len) || t->line.kernel[name_len] != '/' ||
+                t->config.def != def)
+                continue;
+            consider(w, &(model_line){&t->config, t->line.kernel, t->line.params, t->line.gflops});
+        }
+    }
+}
+
+int gk_model_choose(const gk_policy *policy, const gk_model_call *call, gk_sgemm_choice *choice, int *splits)
+{
+    model_walk w = {.call = call};
+    walk(policy, &w);
+    if (w.best_ms >= 1e300) return 0;
+    choice->def = w.best_line.config->def;
+    choice->params = w.best_line.params;
+    choice->config = *w.best_line.config;
+    if (w.best_splits > 1) {
+        if (!split_config(w.best_split, w.best_line.config, w.best_splits, &choice->config)) return 0;
+        choice->def = w.best_split;
+    }
+    if (splits) *splits = w.best_splits;
+    return 1;
+}
+
+static int cheaper(const void *a, const void *b)
+{
+    const double x = ((const gk_sgemm_candidate *)a)->predicted_ms, y = ((const gk_sgemm_candidate *)b)->predicted_ms;
+    return (x > y) - (x < y);
+}
+
+int gk_model_candidates(const gk_policy *policy, const gk_model_call *call, gk_sgemm_candidate *out, int max)
+{
+    model_walk w = {.call = call, .out = out, .max = max};
+    walk(policy, &w);
+    /* Stable for equal predictions: the walk's order (rows, then lines, then splits) breaks ties, as the
+     * choice does (its first cheapest). */
+    for (int i = 1; i < w.count; i++) {
+        gk_sgemm_candidate c = out[i];
+        int j = i;
+        while (j > 0 && cheaper(&out[j - 1], &c) > 0) out[j] = out[j - 1], j--;
+        out[j] = c;
+    }
+    return w.count;
+}
