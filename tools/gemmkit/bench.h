@@ -358,6 +358,7 @@ typedef struct gk_bench_candidates_summary {
     int chosen;        /* shapes where the model chose */
     int compared;      /* of those, with the default and some candidate ok */
     int near;          /* of those, the default within GK_BENCH_NEAR_FASTEST of the fastest candidate */
+    int mismatched;    /* shapes where the default ran another kernel than the model's first candidate */
     int candidates, ok, failed, wrong; /* the candidates' rows (not the default-alone rows) */
     int predicted;     /* ok candidates with a prediction > 0: the geometric mean's */
     double geomean_measured_over_predicted; /* NaN without any */
@@ -368,6 +369,9 @@ typedef struct gk_bench_candidates_summary {
 gk_bench_candidate_shape *gk_bench_candidates_add_shape(gk_bench_candidates *c);
 gk_bench_candidate_row *gk_bench_candidates_add_row(gk_bench_candidates *c, gk_bench_candidate_shape *shape);
 void gk_bench_candidates_free(gk_bench_candidates *c);
+/* 1 when the call with no kernel named ran another kernel than the model's first candidate (which the
+ * library says it runs): the model's ranking and the library's choice disagree. */
+int gk_bench_candidates_mismatch(const gk_bench_candidates *c, const gk_bench_candidate_shape *shape);
 /* The fastest ok candidate of a shape (its row), or NULL. */
 const gk_bench_candidate_row *gk_bench_candidates_fastest(const gk_bench_candidates *c,
                                                           const gk_bench_candidate_shape *shape);

@@ -9,7 +9,7 @@
 #include "output_file.h"
 
 const char gk_bench_candidates_columns[] = "shape\ttrans\tlayout\trank\tkernel\tline\tsplits\tparams\tpredicted_ms\t"
-                                           "measured_ms\twall_ms\tstatus\tis_default\tdefault_ms\tmessage";
+                                           "measured_ms\twall_ms\tstatus\tis_default\tdefault_kernel\tdefault_ms\tmessage";
 
 gk_bench_candidate_shape *gk_bench_candidates_add_shape(gk_bench_candidates *c)
 {
@@ -62,6 +62,12 @@ const gk_bench_candidate_row *gk_bench_candidates_fastest(const gk_bench_candida
     return fastest;
 }
 
+int gk_bench_candidates_mismatch(const gk_bench_candidates *c, const gk_bench_candidate_shape *shape)
+{
+    return shape->chooses && shape->count > 0 && shape->default_kernel[0] &&
+           strcmp(shape->default_kernel, c->rows[shape->first].kernel) != 0;
+}
+
 void gk_bench_candidates_summarize(const gk_bench_candidates *c, gk_bench_candidates_summary *out)
 {
     memset(out, 0, sizeof *out);
@@ -71,6 +77,7 @@ void gk_bench_candidates_summarize(const gk_bench_candidates *c, gk_bench_candid
         out->shapes++;
         if (!shape->chooses) continue;
         out->chosen++;
+        out->mismatched += gk_bench_candidates_mismatch(c, shape);
         for (int i = 0; i < shape->count; i++) {
             const gk_bench_candidate_row *row = &c->rows[shape->first + (size_t)i];
             out->candidates++;
@@ -136,6 +143,9 @@ void gk_bench_print_candidates(const gk_bench_candidates *c, FILE *out)
         }
         fprintf(out, "; %d candidate%s", shape->count, shape->count == 1 ? "" : "s");
         if (bad) fprintf(out, " (%d not ok)", bad);
+        if (gk_bench_candidates_mismatch(c, shape))
+            fprintf(out, "; MISMATCH: the default ran %s, the model ranks %s first", shape->default_kernel,
+                    c->rows[shape->first].kernel);
         fprintf(out, "\n");
     }
     gk_bench_candidates_summary s;
@@ -143,6 +153,9 @@ void gk_bench_print_candidates(const gk_bench_candidates *c, FILE *out)
     fprintf(out, "Candidates summary: default within %.0f%% of the fastest candidate on %d of %d shapes (%.0f%%)",
             100.0 * (GK_BENCH_NEAR_FASTEST - 1.0), s.near, s.compared, s.compared ? 100.0 * s.near / s.compared : 0.0);
     if (s.chosen < s.shapes) fprintf(out, "; %d of %d shapes without the model's choice", s.shapes - s.chosen, s.shapes);
+    if (s.mismatched)
+        fprintf(out, "; the default is not the model's first candidate on %d shape%s", s.mismatched,
+                s.mismatched == 1 ? "" : "s");
     fprintf(out, "; %d candidates: %d ok, %d failed, %d wrong; measured/predicted geometric mean ", s.candidates, s.ok,
             s.failed, s.wrong);
     if (s.predicted) fprintf(out, "%.3gx over %d\n", s.geomean_measured_over_predicted, s.predicted);
@@ -190,6 +203,7 @@ static int write_rows(gk_output_file *file, void *user, char *err, size_t err_si
             cell(f, row->measured_ms, 0);
             cell(f, row->wall_ms, 0);
             fprintf(f, "%s\t%d\t", row_status(row->status), row->rank == 0);
+            text_cell(f, shape->default_kernel, 0);
             cell(f, shape->default_ms, 0);
             text_cell(f, row->message, 1);
         }

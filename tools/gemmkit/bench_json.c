@@ -162,6 +162,7 @@ static json_t *candidates_json(const gk_bench_candidates *c)
                                 number(shape->default_ms), "default_wall_ms", number(shape->default_wall_ms),
                                 "fastest_rank", fastest ? json_integer(fastest->rank) : json_null(), "candidates", rows);
         if (one) json_object_set_new(one, "note", text(shape->note));
+        if (one) json_object_set_new(one, "default_is_first", json_boolean(shape->chooses && !gk_bench_candidates_mismatch(c, shape)));
         json_array_append_new(shapes, one);
     }
     gk_bench_candidates_summary s;
@@ -171,6 +172,7 @@ static json_t *candidates_json(const gk_bench_candidates *c)
                                 "near_within", GK_BENCH_NEAR_FASTEST, "candidates", s.candidates, "ok", s.ok, "failed",
                                 s.failed, "wrong", s.wrong, "predicted", s.predicted,
                                 "geomean_measured_over_predicted", number(s.geomean_measured_over_predicted));
+    if (summary) json_object_set_new(summary, "default_not_first", json_integer(s.mismatched));
     return json_pack("{s:o, s:o}", "shapes", shapes, "summary", summary);
 }
 
