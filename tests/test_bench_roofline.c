@@ -185,8 +185,8 @@ static gk_bench_candidate_row *row(gk_bench_candidates *c, gk_bench_candidate_sh
     return r;
 }
 
-/* Three shapes: the default near the fastest; the default 2x the fastest (and not the model's first
- * kernel); the model not choosing. */
+/* Four shapes: the default near the fastest; the default 2x the fastest (and not the model's first
+ * kernel); the model not choosing; one not measured. */
 static void made_up(gk_bench_candidates *c)
 {
     memset(c, 0, sizeof *c);
@@ -207,7 +207,7 @@ static void made_up(gk_bench_candidates *c)
     b->default_ms = 2.0;
     row(c, b, "xgemm-direct", 0.25, 1.0, GK_BENCH_OK); /* 4 */
     row(c, b, "xgemm", 0.5, 2.0, GK_BENCH_WRONG);      /* wrong: not the fastest, not in the mean */
-    row(c, b, "skinny-m", 4.0, 1.0, GK_BENCH_SKIPPED); /* refused by the device: failed */
+    row(c, b, "skinny-m", 4.0, 1.0, GK_BENCH_ERROR);   /* refused by the device: failed */
     gk_bench_candidate_shape *d = gk_bench_candidates_add_shape(c);
     d->size = (gk_bench_size){.m = 8, .n = 8, .k = 8, .trans_a = GEMMKIT_NO_TRANS, .trans_b = GEMMKIT_NO_TRANS,
                               .layout = GEMMKIT_COL_MAJOR};
@@ -215,6 +215,10 @@ static void made_up(gk_bench_candidates *c)
     d->default_ms = 0.5;
     gk_bench_candidate_row *alone = row(c, d, "direct", NAN, 0.5, GK_BENCH_OK);
     alone->splits = 0;
+    /* Nothing timed: one skipped row. */
+    const gk_bench_size big = {.m = 4096, .n = 4096, .k = 4096, .trans_a = GEMMKIT_NO_TRANS,
+                               .trans_b = GEMMKIT_NO_TRANS, .layout = GEMMKIT_COL_MAJOR};
+    gk_bench_candidates_skip(c, &big, "skipped by --max-time's prediction");
 }
 
 static void test_candidates_summary(void **state)
@@ -224,12 +228,13 @@ static void test_candidates_summary(void **state)
     made_up(&c);
     gk_bench_candidates_summary s;
     gk_bench_candidates_summarize(&c, &s);
-    assert_int_equal(s.shapes, 3);
+    assert_int_equal(s.shapes, 4);
     assert_int_equal(s.chosen, 2);
+    assert_int_equal(s.skipped, 1);
     assert_int_equal(s.compared, 2);
     assert_int_equal(s.near, 1); /* 1.05 <= 1.1 x 1.0; 2.0 > 1.1 x 1.0 */
     assert_int_equal(s.mismatched, 1);
-    assert_int_equal(s.candidates, 6); /* the default-alone row is no candidate */
+    assert_int_equal(s.candidates, 6); /* the default-alone and skipped rows are no candidates */
     assert_int_equal(s.ok, 3);
     assert_int_equal(s.failed, 2);
     assert_int_equal(s.wrong, 1);
@@ -238,6 +243,9 @@ static void test_candidates_summary(void **state)
     assert_ptr_equal(gk_bench_candidates_fastest(&c, &c.shapes[0]), &c.rows[0]);
     assert_ptr_equal(gk_bench_candidates_fastest(&c, &c.shapes[1]), &c.rows[3]);
     assert_null(gk_bench_candidates_fastest(&c, &c.shapes[2]));
+    assert_null(gk_bench_candidates_fastest(&c, &c.shapes[3]));
+    assert_int_equal(c.shapes[3].count, 1);
+    assert_int_equal(c.rows[c.shapes[3].first].status, GK_BENCH_SKIPPED);
     assert_false(gk_bench_candidates_mismatch(&c, &c.shapes[0]));
     assert_true(gk_bench_candidates_mismatch(&c, &c.shapes[1]));
     /* The boundary: exactly 10% slower is near. */
@@ -291,13 +299,14 @@ static void test_candidates_file(void **state)
         const int ok = strcmp(f[11], "ok") == 0;
         /* A time exactly where the status is ok; failed covers errors and refusals. */
         assert_true(ok ? atof(f[9]) > 0.0 : strcmp(f[9], "-") == 0);
-        if (r->status == GK_BENCH_ERROR || r->status == GK_BENCH_SKIPPED) assert_string_equal(f[11], "failed");
+        if (r->status == GK_BENCH_ERROR) assert_string_equal(f[11], "failed");
+        if (r->status == GK_BENCH_SKIPPED) assert_string_equal(f[11], "skipped");
         if (r->status == GK_BENCH_WRONG) assert_string_equal(f[11], "wrong");
         defaults += strcmp(f[12], "1") == 0;
         if (r->splits == 0) assert_true(strcmp(f[6], "-") == 0 && strcmp(f[8], "-") == 0);
     }
     assert_int_equal(rows, (int)c.row_count);
-    assert_int_equal(defaults, 3); /* one per shape */
+    assert_int_equal(defaults, 4); /* one per shape */
     free(text);
     /* Into a missing folder: refused, nothing left behind. */
     snprintf(path, sizeof path, "%s/missing/c.tsv", workdir);

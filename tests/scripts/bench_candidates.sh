@@ -47,7 +47,7 @@ checked=$(awk -F'\t' -v want=4 '
         rows[key]++
         if ($4 != rows[key] - 1) bad("rank " $4 " out of order")
         if ($12 == "ok") { if (!($10 > 0) || !($11 > 0)) bad("ok without a measured and a wall time") }
-        else if ($12 == "failed" || $12 == "wrong") { if ($10 != "-") bad("a time for a " $12 " candidate") }
+        else if ($12 == "failed" || $12 == "wrong" || $12 == "skipped") { if ($10 != "-") bad("a time for a " $12 " row") }
         else bad("status " $12)
         if ($13 == 1) { defaults[key]++; if ($4 != 0) bad("the default row is not rank 0") }
         else if ($13 != 0) bad("is_default " $13)

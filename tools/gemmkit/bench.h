@@ -332,13 +332,15 @@ typedef struct gk_bench_candidate_row {
     double predicted_ms;        /* the model's device time; NaN where it predicted none */
     double measured_ms;         /* median call time (device), NaN unless ok */
     double wall_ms;             /* median host wall time, NaN unless ok */
-    gk_bench_status status;     /* ok, wrong, error (failed to run: not fatal), skipped */
+    gk_bench_status status;     /* ok, wrong, error (did not run, or refused by the device: not fatal), skipped
+                                   (the shape not run on purpose: --max-time's prediction, no host memory) */
     char message[GK_BENCH_ERR]; /* why not ok */
 } gk_bench_candidate_row;
 
 typedef struct gk_bench_candidate_shape {
     gk_bench_size size;        /* with its own transposes and layout */
     int chooses;               /* 1: the model gave candidates; 0: it does not choose here (the default alone) */
+    int skipped;               /* 1: nothing timed (--max-time's prediction, no host memory): one skipped row */
     char default_kernel[64];   /* what the call with no kernel named ran */
     double default_ms, default_wall_ms; /* its median call and wall time; NaN unless ok */
     char note[GK_BENCH_ERR];   /* why nothing was timed (skipped, no memory), else "" */
@@ -356,6 +358,7 @@ typedef struct gk_bench_candidates {
 typedef struct gk_bench_candidates_summary {
     int shapes;        /* every shape */
     int chosen;        /* shapes where the model chose */
+    int skipped;       /* shapes not measured (their one row skipped) */
     int compared;      /* of those, with the default and some candidate ok */
     int near;          /* of those, the default within GK_BENCH_NEAR_FASTEST of the fastest candidate */
     int mismatched;    /* shapes where the default ran another kernel than the model's first candidate */
@@ -630,7 +633,7 @@ void gk_runner_gemmkit_set(gk_runner *r, const char *kernel, const char *params)
  * times from best's record. */
 void gk_bench_candidates_measure(gk_bench_session *s, gk_bench_candidates *c, gk_bench_inputs *in,
                                  const gk_runner *best);
-/* A shape with nothing timed (every runner skipped it, or no host memory): said so, no rows. */
+/* A shape with nothing timed (every runner skipped it, or no host memory): said so in its one row, skipped. */
 void gk_bench_candidates_skip(gk_bench_candidates *c, const gk_bench_size *size, const char *why);
 
 /* The SGEMM benchmark over args->sizes (bench_sgemm.c). */

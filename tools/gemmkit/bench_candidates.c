@@ -61,7 +61,7 @@ static void default_alone(gk_bench_candidates *c, gk_bench_candidate_shape *shap
     row->splits = 0;
     row->measured_ms = shape->default_ms;
     row->wall_ms = shape->default_wall_ms;
-    row->status = def ? def->status : GK_BENCH_SKIPPED;
+    row->status = def ? def->status : GK_BENCH_ERROR;
     snprintf(row->message, sizeof row->message, "%s", why);
 }
 
@@ -100,7 +100,8 @@ static void time_candidate(gk_bench_session *s, gk_runner *r, gk_bench_inputs *i
     } else {
         gk_bench_measure_uploaded(s, r, in, &rec);
     }
-    row->status = rec.status;
+    /* Refused by this device or backend: it did not run, which is a failure of the candidate, not a choice. */
+    row->status = rec.status == GK_BENCH_SKIPPED ? GK_BENCH_ERROR : rec.status;
     snprintf(row->message, sizeof row->message, "%s", rec.status == GK_BENCH_OK ? rec.note : rec.message);
     row->measured_ms = median_of(&rec, rec.total_ms);
     row->wall_ms = median_of(&rec, rec.host_ms);
@@ -118,6 +119,12 @@ void gk_bench_candidates_measure(gk_bench_session *s, gk_bench_candidates *c, gk
     gk_bench_candidate_shape *shape = begin_shape(s, c, &probe, best, in);
     if (!shape) return;
     const gk_bench_record *def = runner_record(&s->report, best->name, &probe);
+    /* Where --max-time's prediction skipped the default, the candidates would take as long: skipped too. */
+    if (def && def->status == GK_BENCH_SKIPPED) {
+        shape->skipped = 1;
+        default_alone(c, shape, def, def->message);
+        return;
+    }
     gk_sgemm_problem p;
     if (!gk_bench_case_problem(s->ctx, &in->kase.gemm, &p)) {
         default_alone(c, shape, def, "the case does not prepare");
@@ -156,5 +163,12 @@ void gk_bench_candidates_skip(gk_bench_candidates *c, const gk_bench_size *size,
     gk_bench_candidate_shape *shape = gk_bench_candidates_add_shape(c);
     if (!shape) return;
     shape->size = *size;
+    shape->skipped = 1;
     snprintf(shape->note, sizeof shape->note, "%s", why);
+    gk_bench_candidate_row *row = gk_bench_candidates_add_row(c, shape);
+    if (!row) return;
+    snprintf(row->kernel, sizeof row->kernel, "-");
+    snprintf(row->line, sizeof row->line, "-");
+    row->status = GK_BENCH_SKIPPED;
+    snprintf(row->message, sizeof row->message, "%s", why);
 }

@@ -75,6 +75,7 @@ void gk_bench_candidates_summarize(const gk_bench_candidates *c, gk_bench_candid
     for (size_t z = 0; z < c->shape_count; z++) {
         const gk_bench_candidate_shape *shape = &c->shapes[z];
         out->shapes++;
+        out->skipped += shape->skipped;
         if (!shape->chooses) continue;
         out->chosen++;
         out->mismatched += gk_bench_candidates_mismatch(c, shape);
@@ -97,10 +98,14 @@ void gk_bench_candidates_summarize(const gk_bench_candidates *c, gk_bench_candid
     out->geomean_measured_over_predicted = out->predicted ? exp(logs / out->predicted) : NAN;
 }
 
-/* ok | wrong | failed (did not run: an error, or a kernel this device or backend refuses) */
+/* ok | wrong | failed (did not run: an error, or a kernel this device or backend refuses) | skipped (a shape not
+ * run on purpose) */
 static const char *row_status(gk_bench_status status)
 {
-    return status == GK_BENCH_OK ? "ok" : status == GK_BENCH_WRONG ? "wrong" : "failed";
+    return status == GK_BENCH_OK       ? "ok"
+           : status == GK_BENCH_WRONG   ? "wrong"
+           : status == GK_BENCH_SKIPPED ? "skipped"
+                                        : "failed";
 }
 
 static void shape_text(const gk_bench_size *z, char *text, size_t len)
@@ -121,7 +126,7 @@ void gk_bench_print_candidates(const gk_bench_candidates *c, FILE *out)
         char text[96];
         shape_text(&shape->size, text, sizeof text);
         fprintf(out, "%-22s ", text);
-        if (shape->count == 0) {
+        if (shape->skipped || shape->count == 0) {
             fprintf(out, "not measured: %s\n", shape->note);
             continue;
         }
@@ -152,7 +157,9 @@ void gk_bench_print_candidates(const gk_bench_candidates *c, FILE *out)
     gk_bench_candidates_summarize(c, &s);
     fprintf(out, "Candidates summary: default within %.0f%% of the fastest candidate on %d of %d shapes (%.0f%%)",
             100.0 * (GK_BENCH_NEAR_FASTEST - 1.0), s.near, s.compared, s.compared ? 100.0 * s.near / s.compared : 0.0);
-    if (s.chosen < s.shapes) fprintf(out, "; %d of %d shapes without the model's choice", s.shapes - s.chosen, s.shapes);
+    if (s.chosen + s.skipped < s.shapes)
+        fprintf(out, "; %d of %d shapes without the model's choice", s.shapes - s.chosen - s.skipped, s.shapes);
+    if (s.skipped) fprintf(out, "; %d of %d shapes not measured", s.skipped, s.shapes);
     if (s.mismatched)
         fprintf(out, "; the default is not the model's first candidate on %d shape%s", s.mismatched,
                 s.mismatched == 1 ? "" : "s");

@@ -173,6 +173,7 @@ static json_t *candidates_json(const gk_bench_candidates *c)
                                 s.failed, "wrong", s.wrong, "predicted", s.predicted,
                                 "geomean_measured_over_predicted", number(s.geomean_measured_over_predicted));
     if (summary) json_object_set_new(summary, "default_not_first", json_integer(s.mismatched));
+    if (summary) json_object_set_new(summary, "not_measured", json_integer(s.skipped));
     return json_pack("{s:o, s:o}", "shapes", shapes, "summary", summary);
 }
 
