@@ -49,6 +49,7 @@ static const setting *find_setting(const char *kernel)
 
 const char *gk_tuning_setting_default(const char *kernel)
 {
+    if (strncmp(kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) == 0) return "the cost model's defaults";
     const setting *s = find_setting(kernel);
     return s ? s->without : "the registry defaults";
 }

@@ -314,11 +314,13 @@ int gk_cmd_tune(const gk_cli *cli)
         return gk_cli_usage_error("tune", "transposes need --size 2 or more");
     char path_buffer[1024];
     const char *path = args.db ? args.db : gk_tuning_path(path_buffer, sizeof path_buffer);
+    if (args.calibrate && args.show) return gk_tune_calibrate(cli, &args, path); /* reads path, writes nothing */
     if (args.save && !path)
         return gk_cli_usage_error("tune", "no HOME or XDG_CACHE_HOME for the default database: give --db FILE or "
                                           "--no-save");
     if (args.save && !gk_tune_database_usable(path)) return GK_EXIT_FAILED;
     if (args.blas_threshold) return gk_tune_blas_threshold(cli, &args, args.save ? path : NULL);
+    if (args.calibrate) return gk_tune_calibrate(cli, &args, args.save ? path : NULL);
     gemmkit_context *ctx = gk_cli_open(cli);
     if (!ctx) return GK_EXIT_FAILED;
     gk_tune_job jobs[GK_TUNE_MAX_JOBS];

@@ -24,7 +24,8 @@ static const command commands[] = {
     {"verify", "[--kernel K]", "check kernels against the reference (K: name or all)", gk_cmd_verify,
      gk_verify_usage},
     {"bench", "[options]", "time kernels on the device beside the peers", gk_cmd_bench, gk_bench_usage},
-    {"tune", "[--kernel K]", "search K's parameters on this device and save the best", gk_cmd_tune,
+    {"tune", "[--kernel K]", "search K's parameters on this device and save the best (--calibrate: the cost model's constants)",
+     gk_cmd_tune,
      gk_tune_usage},
     {"gemm", "A.npy B.npy -o C.npy", "multiply .npy matrices", gk_cmd_gemm, gk_gemm_usage},
 };

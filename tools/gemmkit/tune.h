@@ -21,6 +21,9 @@ typedef struct gk_tune_args {
     const char *variant; /* --variant NAME (--small: "small"); NULL: the kernel's main line */
     int all_variants;    /* --all-variants: the main line, then every variant of the policy */
     int blas_threshold;  /* --blas-threshold: the BLAS drop-in's device/CPU crossover (tune_blas_threshold.c) */
+    int calibrate;       /* --calibrate: the cost model's constants (tune_calibrate.c) */
+    int show;            /* --calibrate --show: the constants in force, nothing timed */
+    uint64_t seed;       /* --seed: the calibration's random shapes (GK_CALIBRATE_SEED unless given) */
     int save, verbose;
 } gk_tune_args;
 
@@ -34,6 +37,11 @@ int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args);
  * status; path is the database (NULL only with --no-save). */
 struct gk_cli;
 int gk_tune_blas_threshold(const struct gk_cli *cli, const gk_tune_args *args, const char *path);
+
+/* `gemmkit tune --calibrate` (tune_calibrate.h): measures the cost model's constants on this device and saves
+ * them as cost:* lines; with --show prints the constants a new context reading path has, timing nothing. An exit
+ * status; path is the database (NULL only with --no-save). */
+int gk_tune_calibrate(const struct gk_cli *cli, const gk_tune_args *args, const char *path);
 
 /* What one command tunes (tune_plan.c): the main line (variant NULL) at n,
  * or a variant of the policy at its representative shapes
@@ -103,5 +111,8 @@ void gk_tune_print_saved(const char *path, gemmkit_context *ctx, const gk_kernel
 struct gk_cli;
 void gk_tune_print_variant_use(const char *path, const struct gk_cli *cli, const gk_kernel_def *def,
                                const char *variant, const int64_t (*shapes)[3], int count);
+/* A new context on cli's device reading the database at path (NULL: the default one), as a program would get
+ * it; quiet: without printing the database's warnings again. NULL after a message. */
+gemmkit_context *gk_tune_open_reading(const struct gk_cli *cli, const char *path, int quiet);
 
 #endif

@@ -54,6 +54,21 @@ static const char *line_of(const gk_tuning_set *set, const gk_sgemm_choice *choi
     return NULL;
 }
 
+gemmkit_context *gk_tune_open_reading(const gk_cli *cli, const char *path, int quiet)
+{
+    /* A fresh context is what a program gets: the file read, checked and resolved as at any context creation. */
+    char *old_db = getenv("GEMMKIT_TUNING_DB") ? strdup(getenv("GEMMKIT_TUNING_DB")) : NULL;
+    char *old_quiet = getenv("GEMMKIT_QUIET") ? strdup(getenv("GEMMKIT_QUIET")) : NULL;
+    if (path) set_env("GEMMKIT_TUNING_DB", path);
+    if (quiet) set_env("GEMMKIT_QUIET", "1");
+    gemmkit_context *fresh = gk_cli_open(cli);
+    set_env("GEMMKIT_TUNING_DB", old_db);
+    set_env("GEMMKIT_QUIET", old_quiet);
+    free(old_db);
+    free(old_quiet);
+    return fresh;
+}
+
 void gk_tune_print_variant_use(const char *path, const gk_cli *cli, const gk_kernel_def *def, const char *variant,
                                const int64_t (*shapes)[3], int count)
 {
@@ -63,16 +78,7 @@ void gk_tune_print_variant_use(const char *path, const gk_cli *cli, const gk_ker
     if (!read || !same_file(read, path)) printf(" when GEMMKIT_TUNING_DB=%s", path);
     printf(" wherever the dispatch runs %s and policy.tsv's variant row %s holds. A new context reading it runs:\n",
            def->name, variant);
-    /* A fresh context is what a program gets: the file read, checked and resolved as at any context creation. */
-    char *old_db = getenv("GEMMKIT_TUNING_DB") ? strdup(getenv("GEMMKIT_TUNING_DB")) : NULL;
-    char *old_quiet = getenv("GEMMKIT_QUIET") ? strdup(getenv("GEMMKIT_QUIET")) : NULL;
-    set_env("GEMMKIT_TUNING_DB", path);
-    set_env("GEMMKIT_QUIET", "1"); /* the first context already showed the database's warnings */
-    gemmkit_context *fresh = gk_cli_open(cli);
-    set_env("GEMMKIT_TUNING_DB", old_db);
-    set_env("GEMMKIT_QUIET", old_quiet);
-    free(old_db);
-    free(old_quiet);
+    gemmkit_context *fresh = gk_tune_open_reading(cli, path, 1); /* the first context showed the warnings */
     if (!fresh) return;
     char want[160];
     snprintf(want, sizeof want, "%s/%s", def->name, variant);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Issue 35's cost model on a GPU machine, in one go: calibrate its constants on one seed, then judge the choice
+# on shapes drawn with another, beside cuBLAS, on both backends.
+#   1. `gemmkit tune --calibrate --seed FIT_SEED` per backend into OUTDIR/tuning.tsv (the device's cost: lines);
+#   2. with those lines (GEMMKIT_TUNING_DB), `gemmkit bench --sizes random:COUNT:EVAL_SEED --peers cublas`
+#      per backend; with CANDIDATES=1 also `--candidates`: every candidate timed, the default's ratio to the fastest;
+#   3. with FIXED=1, the fixed sweep (issue 13's 34 shapes) as a regression set.
+#
+#   bench/cost-model.sh OUTDIR [FIT_SEED [EVAL_SEED [COUNT]]]
+#
+# Environment: BUDGET (seconds for the whole script, default 560), BACKENDS (default "cuda opencl"),
+# CAL_TIME (--max-time of each calibration, default 100), SKIP_CALIBRATE=1 (use OUTDIR/tuning.tsv as it is,
+# or the built-in lines when there is none).
+set -uo pipefail
+out=${1:?usage: bench/cost-model.sh OUTDIR [FIT_SEED [EVAL_SEED [COUNT]]]}
+fit_seed=${2:-35} eval_seed=${3:-27112026} count=${4:-64}
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/gpu-env.sh"
+gk_steps_begin "$out" "${BUDGET:-560}" || exit 2
+GK_TARGETS="gemmkit_cli" gk_build "$root/build-cost" || exit 1
+db=$gk_out/tuning.tsv
+backends=${BACKENDS:-cuda opencl}
+if [ -z "${SKIP_CALIBRATE:-}" ]; then
+  for b in $backends; do
+    gk_step "calibrate-$b" 200 "$gk_gemmkit" --backend "$b" tune --calibrate --verbose --seed "$fit_seed" \
+      --max-time "${CAL_TIME:-100}" --db "$db"
+  done
+fi
+[ -f "$db" ] && export GEMMKIT_TUNING_DB=$db
+for b in $backends; do
+  gk_step "random-$b" 240 "$gk_gemmkit" --backend "$b" bench --sizes "random:$count:$eval_seed" --repeat 3 \
+    --no-baseline --max-time 10 --peers cublas --json "$gk_out/random-$b.json"
+  if [ -n "${CANDIDATES:-}" ]; then
+    gk_step "candidates-$b" 300 "$gk_gemmkit" --backend "$b" bench --sizes "random:$count:$eval_seed" --repeat 3 \
+      --no-baseline --max-time 10 --candidates --candidates-out "$gk_out/candidates-$b.tsv"
+  fi
+  if [ -n "${FIXED:-}" ]; then
+    gk_step "fixed-$b" 200 "$gk_gemmkit" --backend "$b" bench --sizes sweep --repeat 3 --no-baseline \
+      --max-time 10 --peers cublas --json "$gk_out/fixed-$b.json"
+  fi
+done
+gk_steps_end

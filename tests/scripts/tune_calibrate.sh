@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# `gemmkit tune --calibrate` end to end, one case per call: tune_calibrate.sh GEMMKIT SOURCE_DIR CASE.
+# The policy is the built-in one with candidate rows for CPUs (the built-in rows are the GPUs'), so that on PoCL
+# the cost model chooses among xgemm-direct, xgemm and skinny-m, and a calibration has lines to time.
+set -uo pipefail
+gemmkit=$1 src=$2 case=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+db=$work/tuning.tsv
+export GEMMKIT_POLICY=$work/policy.tsv
+{
+    cat "$src/src/kernels/tuning/policy.tsv"
+    printf 'gemm\tcandidate\tcpu\tskinny-m\tM <= 16\n'
+    printf 'gemm\tcandidate\tcpu\txgemm-direct\t1\n'
+    printf 'gemm\tcandidate\tcpu\txgemm\t1\n'
+} > "$GEMMKIT_POLICY"
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# Runs gemmkit, keeping its output in $out and its exit status in $rc.
+run() { out=$("$gemmkit" "$@" 2>&1); rc=$?; echo "\$ gemmkit $* -> $rc"; echo "$out"; }
+
+# A user's own lines: a comment and another device's line, kept through every save.
+printf '# my notes\nopencl\tsome other device\txgemm\tTSM=64\t1.0\t2026-01-01\n' > "$db"
+
+# The cost lines of the database, one "NAME<TAB>PARAMS" per line.
+cost_lines() { awk -F'\t' '$3 ~ /^cost:/ { print $3 "\t" $4 }' "$db"; }
+
+# Every cost line of the database well formed, its constants positive (BWEFF at most 1), one line per name.
+check_saved() {
+    local lines
+    lines=$(cost_lines)
+    [ "$(grep -c $'^cost:device\t' <<< "$lines")" = 1 ] || fail "want one cost:device line: $(cat "$db")"
+    grep -qE $'^cost:device\tCOPY=[0-9.]+,LAUNCH=[0-9.]+$' <<< "$lines" || fail "malformed cost:device: $lines"
+    awk -F'\t' '$1 != "cost:device" {
+        if ($2 !~ /^RATE=[0-9.]+,OCC=[0-9.]+,BWEFF=[0-9.]+$/) { print "malformed " $0; bad = 1; next }
+        split($2, kv, /[=,]/)
+        if (!(kv[2] > 0 && kv[4] >= 1 && kv[6] > 0 && kv[6] <= 1)) { print "out of range " $0; bad = 1 }
+    } END { exit bad }' <<< "$lines" || fail "bad constants"
+    awk -F'\t' '$1 == "cost:device" { split($2, kv, /[=,]/); exit !(kv[2] > 0 && kv[4] > 0) }' <<< "$lines" ||
+        fail "cost:device not positive: $lines"
+    [ "$(cut -f1 <<< "$lines" | sort | uniq -d)" = "" ] || fail "a name saved twice: $lines"
+    grep -q '^# my notes$' "$db" && grep -q $'some other device\txgemm' "$db" || fail "the user's lines were lost"
+    [ -z "$(find "$work" -name '*.tmp.*')" ] || fail "temporary files left behind"
+}
+
+# The lines the command said the model chooses among ($lines_named), each fitted and saved.
+check_lines_reported() {
+    lines_named=$(sed -n 's/^lines the model chooses among here: //p' <<< "$out")
+    [ -n "$lines_named" ] && [ "$lines_named" != none ] || fail "no lines to calibrate with the CPU candidate rows"
+    for line in $lines_named; do
+        grep -qE "^  $line +RATE=[0-9.]+,OCC=[0-9.]+,BWEFF=[0-9.]+ +rms log error [0-9.]+ over [0-9]+ timings$" \
+            <<< "$out" || fail "no fit reported for $line"
+        grep -q $'\t'"cost:$line"$'\t' "$db" || fail "cost:$line not saved"
+    done
+}
+
+# A second process reads the saved constants back exactly as saved: --show prints each line's params as a new
+# context parsed them, with the numbers' own text (four significant digits).
+check_read_back() {
+    local shown
+    shown=$(GEMMKIT_TUNING_DB=$db "$gemmkit" tune --calibrate --show 2>&1) || fail "--show failed: $shown"
+    echo "$shown"
+    grep -q 'tuning database' <<< "$shown" && fail "the saved lines gave warnings: $shown"
+    while IFS=$'\t' read -r name params; do
+        grep -qE "^  $name +$params\$" <<< "$shown" || fail "a new context does not have $name $params"
+    done < <(cost_lines)
+    grep -q "none" <<< "$shown" && fail "a line without constants after a calibration: $shown"
+}
+
+case $case in
+calibrate)
+    # A calibration within --max-time saves cost:device and a cost line per line the model chooses among, which
+    # a second process reads back; another seed times other random shapes and replaces the lines in place.
+    start=$SECONDS
+    run tune --calibrate --repeat 2 --max-time 30 --db "$db"
+    [ "$rc" = 0 ] || fail "exit $rc"
+    [ $((SECONDS - start)) -lt 60 ] || fail "took $((SECONDS - start)) s"
+    grep -q '^seed 35: ' <<< "$out" || fail "the default seed is not printed"
+    grep -qE '^device: copy [0-9.]+ GB/s .* launch [0-9.]+ us ' <<< "$out" || fail "no device constants reported"
+    check_lines_reported
+    check_saved
+    grep -qF "saved to $db; used by new contexts on this device when GEMMKIT_TUNING_DB=$db" <<< "$out" ||
+        fail "where the lines went is not said"
+    check_read_back
+    first=$(cost_lines)
+    run tune --calibrate --seed 12345 --repeat 1 --verbose --db "$db"
+    [ "$rc" = 0 ] || fail "second run: exit $rc"
+    grep -q '^seed 12345: ' <<< "$out" || fail "--seed not printed"
+    grep -qE '^ +[0-9]+x[0-9]+x[0-9]+ +random +' <<< "$out" || fail "--verbose shows no random timing"
+    grep -qE '^ +[0-9]+x[0-9]+x[0-9]+ +many waves +.* ms, predicted +[0-9.]+ ms$' <<< "$out" ||
+        fail "--verbose shows no prediction"
+    check_lines_reported
+    check_saved
+    [ "$(cost_lines | wc -l)" = "$(wc -l <<< "$first")" ] || fail "the second run added lines: $(cost_lines)"
+    check_read_back
+    ;;
+show_defaults)
+    # Without cost lines --show says that the defaults are in force; --no-save measures and writes nothing.
+    run tune --calibrate --show --db "$db"
+    [ "$rc" = 0 ] || fail "exit $rc"
+    grep -qE '^  cost:device +none: the defaults COPY=500.0,LAUNCH=3.000$' <<< "$out" || fail "no defaults shown"
+    grep -qE '^  cost:xgemm-direct +none: ' <<< "$out" || fail "xgemm-direct not listed without constants"
+    cp "$db" "$work/before.tsv"
+    run tune --calibrate --repeat 1 --no-save --db "$db"
+    [ "$rc" = 0 ] || fail "--no-save: exit $rc"
+    grep -q '^not saved (--no-save)$' <<< "$out" || fail "--no-save not said"
+    cmp "$db" "$work/before.tsv" || fail "--no-save changed the database"
+    ;;
+builtin_policy)
+    # The built-in policy: on a CPU no candidate rows, so only the device's constants are measured and saved.
+    unset GEMMKIT_POLICY
+    run tune --calibrate --repeat 1 --db "$db"
+    [ "$rc" = 0 ] || fail "exit $rc"
+    if grep -q '^lines the model chooses among here: none$' <<< "$out"; then
+        grep -q '^note: the cost model chooses nowhere on this device' <<< "$out" || fail "no note"
+        [ "$(cost_lines | wc -l)" = 1 ] || fail "want only cost:device: $(cat "$db")"
+    else
+        check_lines_reported # a GPU: the built-in rows' lines
+    fi
+    check_saved
+    ;;
+bad_usage)
+    # Conflicting options and bad seeds: exit 2 before anything is timed or written.
+    rm -f "$db"
+    for args in "--calibrate --kernel xgemm" "--calibrate --size 64" "--calibrate --variant small" \
+                "--calibrate --all-variants" "--calibrate --blas-threshold" "--calibrate --max-configs 2" \
+                "--show" "--seed 1" "--calibrate --seed x" "--calibrate --seed -1" \
+                "--calibrate --seed 18446744073709551616" "--calibrate --seed"; do
+        # shellcheck disable=SC2086
+        run tune $args --db "$db"
+        [ "$rc" = 2 ] || fail "tune $args: exit $rc, want 2"
+        grep -q 'gemmkit tune: ' <<< "$out" || fail "tune $args: no message"
+        grep -q '^device: ' <<< "$out" && fail "tune $args: timed anyway"
+    done
+    [ ! -e "$db" ] || fail "a refused calibration wrote $db"
+    ;;
+*)
+    fail "unknown case $case"
+    ;;
+esac
+echo "PASS: $case"

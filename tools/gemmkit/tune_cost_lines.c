@@ -1,0 +1,63 @@
+/* The cost:* lines' text (tune_calibrate.h): what `gemmkit tune --calibrate` saves and --show prints, written once
+ * so that both say the same numbers. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tune_calibrate.h"
+
+void gk_calibrate_number(double x, char *out, size_t size)
+{
+    /* Four significant digits as fixed decimals: the parser need not read exponents, and 3 GB/s and 3000 GFLOPS
+     * keep the same relative precision. */
+    int decimals = x > 0.0 && isfinite(x) ? 3 - (int)floor(log10(x)) : 3;
+    if (decimals < 0) decimals = 0;
+    if (decimals > 6) decimals = 6;
+    snprintf(out, size, "%.*f", decimals, x);
+}
+
+void gk_calibrate_line_params(const gk_cost_line *line, char *out, size_t size)
+{
+    char rate[32], occ[32], eff[32];
+    gk_calibrate_number(line->rate_gflops, rate, sizeof rate);
+    gk_calibrate_number(line->occupancy, occ, sizeof occ);
+    gk_calibrate_number(line->bw_efficiency, eff, sizeof eff);
+    snprintf(out, size, "RATE=%s,OCC=%s,BWEFF=%s", rate, occ, eff);
+}
+
+void gk_calibrate_device_params(double copy_gbs, double launch_us, char *out, size_t size)
+{
+    char copy[32], launch[32];
+    gk_calibrate_number(copy_gbs, copy, sizeof copy);
+    gk_calibrate_number(launch_us, launch, sizeof launch);
+    snprintf(out, size, "COPY=%s,LAUNCH=%s", copy, launch);
+}
+
+/* A line for this device (its name: the most specific level, as tune saves), dated today. */
+static void start_entry(const gemmkit_device_info *info, gk_tuning_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    snprintf(e->backend, sizeof e->backend, "%s", info->backend);
+    snprintf(e->device, sizeof e->device, "%s", info->name);
+    time_t now = time(NULL);
+    strftime(e->date, sizeof e->date, "%Y-%m-%d", gmtime(&now));
+}
+
+void gk_calibrate_device_entry(const gemmkit_device_info *info, double copy_gbs, double launch_us,
+                               gk_tuning_entry *entry)
+{
+    start_entry(info, entry);
+    snprintf(entry->kernel, sizeof entry->kernel, "%s", GK_COST_DEVICE);
+    gk_calibrate_device_params(copy_gbs, launch_us, entry->params, sizeof entry->params);
+    entry->gflops = copy_gbs; /* the score column: GB/s, as transposes' lines */
+}
+
+void gk_calibrate_line_entry(const gemmkit_device_info *info, const gk_cost_line *line, gk_tuning_entry *entry)
+{
+    start_entry(info, entry);
+    snprintf(entry->kernel, sizeof entry->kernel, "%s%.*s", GK_COST_PREFIX,
+             (int)(sizeof entry->kernel - sizeof GK_COST_PREFIX), line->name);
+    gk_calibrate_line_params(line, entry->params, sizeof entry->params);
+    entry->gflops = line->rate_gflops;
+}
