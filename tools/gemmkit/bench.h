@@ -74,6 +74,9 @@ typedef struct gk_bench_args {
     const struct gk_bench_preset *preset; /* a preset named in --sizes (a GPU-only one first), else NULL */
     gemmkit_math math; /* --math: the context's mode for the run; DEFAULT: as the context starts */
     int wide_inputs;   /* --inputs wide: A's and B's rows and columns scaled by 2^-20..2^20 (gk_scale_wide) */
+    int roofline;      /* measure the copy bandwidth for the %roof column (--no-roofline: not) */
+    int candidates;    /* --candidates: every candidate of the cost model timed per shape */
+    const char *candidates_out; /* --candidates-out FILE.tsv: one row per candidate */
 } gk_bench_args;
 
 void gk_bench_args_default(gk_bench_args *args);
@@ -163,6 +166,7 @@ typedef struct gk_bench_record {
     double *host_ms;   /* wall time of the call on the host, waiting for the result */
     gk_bench_status status;
     int wall_clock;    /* 1: no device time (the CPU BLAS): kernel and call times are the call's wall time */
+    int reads_c;       /* SGEMM with beta != 0: C is read as well as written (the roofline's bytes) */
     char check[16];    /* "full", "sampled", "slice", "exact", "" */
     /* Error statistics over the checked elements of every input set, each
      * element's |c - ref| relative to its scale (SGEMM: |alpha| sum |a||b|). */
@@ -180,6 +184,19 @@ typedef struct gk_bench_peer_info {
     char detail[GK_BENCH_ERR]; /* library and version, or why it is not used */
 } gk_bench_peer_info;
 
+/* The copy bandwidth the roofline is drawn with, measured in the same run on the same device
+ * (bench_bandwidth.c). */
+typedef struct gk_bench_bandwidth {
+    int measured;            /* 1: gbs holds a measurement */
+    double gbs;              /* (bytes read + bytes written) / best device time, 1e9 bytes per second */
+    double bytes;            /* bytes read by one copy (as many written) */
+    int repeat;              /* timed copies, after one warm-up */
+    char kernel[64];         /* the copy kernel the library ran */
+    char note[GK_BENCH_ERR]; /* not measured: why (--no-roofline, a failure) */
+} gk_bench_bandwidth;
+
+struct gk_bench_candidates; /* --candidates' results (below) */
+
 typedef struct gk_bench_report {
     gk_bench_record *records;
     size_t count, capacity;
@@ -192,6 +209,8 @@ typedef struct gk_bench_report {
     char kernel_note[1024];       /* which kernel runs and why, one line ("" when none) */
     gk_bench_peer_info peers[GK_BENCH_MAX_RUNNERS];
     int peer_count;
+    gk_bench_bandwidth bandwidth; /* the roofline's copy bandwidth (SGEMM runs) */
+    const struct gk_bench_candidates *candidates; /* --candidates: per shape, each candidate timed; else NULL */
 } gk_bench_report;
 
 /* A zeroed record at the end of the report, or NULL when out of memory. */
@@ -262,6 +281,112 @@ int gk_bench_summaries(const gk_bench_report *report, gk_bench_pair *out, int ma
 void gk_bench_shape_text(const gk_bench_record *r, char *text, size_t len);
 /* The summary printed after the table (nothing without a pair). */
 void gk_bench_print_summary(const gk_bench_report *report, FILE *out);
+
+/* ---- the roofline (bench_roofline.c) ---- */
+
+/* Shapes of at least this many multiply-adds (2^27, 512^3) make the roofline summary: below, launch
+ * latency rather than the roofline bounds a call. */
+#define GK_BENCH_ROOFLINE_MIN_MACS 134217728.0
+
+/* Flops per byte of an SGEMM that moves each operand once: 2 M N K / (4 (M K + K N + M N c)), c = 2 when
+ * C is read (beta != 0), else 1. 0 for an empty shape. Pure. */
+double gk_bench_intensity(int64_t m, int64_t n, int64_t k, int reads_c);
+/* The roofline bound in GFLOPS: min(peak, copy GB/s x intensity); 0 when the peak or the bandwidth is
+ * unknown (<= 0). Pure. */
+double gk_bench_roofline_bound(double peak_gflops, double copy_gbs, double intensity);
+/* The bound of a record's problem on the report's device (batched: its least bytes moved); 0 where it
+ * has none: transposes, the host baseline, wall-clock runners on a GPU, no bandwidth measured. */
+double gk_bench_roofline_gflops(const gk_bench_report *report, const gk_bench_record *record);
+/* A valid record's call rate over its bound (%roof), else 0. */
+double gk_bench_roofline_fraction(const gk_bench_report *report, const gk_bench_record *record);
+
+/* One runner's roofline summary: the geometric mean of its fraction over the shapes of at least
+ * GK_BENCH_ROOFLINE_MIN_MACS multiply-adds where it has one. */
+typedef struct gk_bench_roofline_summary {
+    char name[64], kind[16]; /* the runner: "best", "cublas" */
+    int shapes;
+    double geomean;          /* NaN without shapes */
+} gk_bench_roofline_summary;
+/* Pure: the geometric mean of the fractions (each > 0) of count shapes whose multiply-adds are at least
+ * GK_BENCH_ROOFLINE_MIN_MACS; *shapes gets how many those are. NaN when none. */
+double gk_bench_roofline_geomean(const double *fractions, const double *macs, int count, int *shapes);
+/* Every runner (gemmkit's, then the peers, in record order) with a fraction on a summary shape; returns
+ * the count (at most max). */
+int gk_bench_roofline_summaries(const gk_bench_report *report, gk_bench_roofline_summary *out, int max);
+/* The header's line on the bandwidth (measured, or why not). */
+void gk_bench_print_bandwidth(const gk_bench_report *report, FILE *out);
+/* The roofline summary after the table (runs of 2 shapes or more with a bandwidth). */
+void gk_bench_print_roofline_summary(const gk_bench_report *report, FILE *out);
+
+/* ---- --candidates (bench_candidates.c, bench_candidates_report.c) ---- */
+
+#define GK_BENCH_NEAR_FASTEST 1.10 /* the default counts as near the fastest candidate within 10% */
+
+/* One candidate of one shape, timed as the normal gemmkit runner is (kernel and params named). */
+typedef struct gk_bench_candidate_row {
+    int rank;                   /* in the model's order, cheapest predicted first; 0: the library's default */
+    char kernel[64], line[64];  /* the kernel run, its tuning line */
+    char params[256];           /* as gemmkit_options.params took them ("" none) */
+    int splits;                 /* slices of K (1: no split); 0: no candidate, the default alone (the model
+                                   does not choose for this shape) */
+    double predicted_ms;        /* the model's device time; NaN where it predicted none */
+    double measured_ms;         /* median call time (device), NaN unless ok */
+    double wall_ms;             /* median host wall time, NaN unless ok */
+    gk_bench_status status;     /* ok, wrong, error (did not run, or refused by the device: not fatal), skipped
+                                   (the shape not run on purpose: --max-time's prediction, no host memory) */
+    char message[GK_BENCH_ERR]; /* why not ok */
+} gk_bench_candidate_row;
+
+typedef struct gk_bench_candidate_shape {
+    gk_bench_size size;        /* with its own transposes and layout */
+    int chooses;               /* 1: the model gave candidates; 0: it does not choose here (the default alone) */
+    int skipped;               /* 1: nothing timed (--max-time's prediction, no host memory): one skipped row */
+    char default_kernel[64];   /* what the call with no kernel named ran */
+    double default_ms, default_wall_ms; /* its median call and wall time; NaN unless ok */
+    char note[GK_BENCH_ERR];   /* why nothing was timed (skipped, no memory), else "" */
+    size_t first;              /* its rows: rows[first .. first + count) */
+    int count;
+} gk_bench_candidate_shape;
+
+typedef struct gk_bench_candidates {
+    gk_bench_candidate_shape *shapes;
+    size_t shape_count, shape_capacity;
+    gk_bench_candidate_row *rows;
+    size_t row_count, row_capacity;
+} gk_bench_candidates;
+
+typedef struct gk_bench_candidates_summary {
+    int shapes;        /* every shape */
+    int chosen;        /* shapes where the model chose */
+    int skipped;       /* shapes not measured (their one row skipped) */
+    int compared;      /* of those, with the default and some candidate ok */
+    int near;          /* of those, the default within GK_BENCH_NEAR_FASTEST of the fastest candidate */
+    int mismatched;    /* shapes where the default ran another kernel than the model's first candidate */
+    int candidates, ok, failed, wrong; /* the candidates' rows (not the default-alone rows) */
+    int predicted;     /* ok candidates with a prediction > 0: the geometric mean's */
+    double geomean_measured_over_predicted; /* NaN without any */
+} gk_bench_candidates_summary;
+
+/* A shape and a row of it, appended (zeroed; NaN times); NULL when out of memory. A row is the last
+ * shape's: rows of a shape are contiguous. */
+gk_bench_candidate_shape *gk_bench_candidates_add_shape(gk_bench_candidates *c);
+gk_bench_candidate_row *gk_bench_candidates_add_row(gk_bench_candidates *c, gk_bench_candidate_shape *shape);
+void gk_bench_candidates_free(gk_bench_candidates *c);
+/* 1 when the call with no kernel named ran another kernel than the model's first candidate (which the
+ * library says it runs): the model's ranking and the library's choice disagree. */
+int gk_bench_candidates_mismatch(const gk_bench_candidates *c, const gk_bench_candidate_shape *shape);
+/* The fastest ok candidate of a shape (its row), or NULL. */
+const gk_bench_candidate_row *gk_bench_candidates_fastest(const gk_bench_candidates *c,
+                                                          const gk_bench_candidate_shape *shape);
+/* Pure: the counts and geometric mean above. */
+void gk_bench_candidates_summarize(const gk_bench_candidates *c, gk_bench_candidates_summary *out);
+/* Per shape one line (default, fastest, ratio) and the summary, after the table. */
+void gk_bench_print_candidates(const gk_bench_candidates *c, FILE *out);
+/* --candidates-out: one tab-separated row per candidate (and per default-alone shape) with a header;
+ * written whole or not at all. 0, or -1 with a message in err. */
+int gk_bench_write_candidates(const gk_bench_candidates *c, const char *path, char *err);
+/* The TSV's header line (for the tests and the docs). */
+extern const char gk_bench_candidates_columns[];
 
 /* Writers (bench_json.c, bench_csv.c, bench_plot.c): 0, or -1 with a message in
  * err. Each file is written whole or not at all (tools/common/output_file.h). */
@@ -446,6 +571,7 @@ typedef struct gk_bench_session {
         double work, ms;
     } pace[64];
     int pace_count;
+    gk_bench_candidates candidates; /* --candidates' results (report.candidates points here) */
 } gk_bench_session;
 
 /* Skips a measurement (fills rec as SKIPPED, returns 1) when the runner's
@@ -483,6 +609,33 @@ gk_bench_record *gk_bench_record_add(gk_bench_session *s, const gk_runner *r, co
  * names the kernel the library picked (NULL: the runner's name). */
 void gk_bench_measure(gk_bench_session *s, gk_runner *r, gk_bench_inputs *in, const char *resolved);
 
+/* The pieces of gk_bench_measure, for runners timed on inputs uploaded once (--candidates): */
+/* rec filled for the case and runner (not added to the report). */
+void gk_bench_record_fill(gk_bench_session *s, const gk_runner *r, const gk_bench_inputs *in, gk_bench_record *rec);
+/* Every set's operands into the runner's slots; 0, or -1 with err. */
+int gk_bench_upload(gk_runner *r, const gk_bench_inputs *in, char *err);
+/* Every set's output poisoned again (its fresh NaN-poisoned copy); 0, or -1 with err. */
+int gk_bench_poison_outputs(gk_runner *r, const gk_bench_inputs *in, char *err);
+/* Timed and checked on the uploaded inputs (samples allocated: free with the record's arrays). */
+void gk_bench_measure_uploaded(gk_bench_session *s, gk_runner *r, gk_bench_inputs *in, gk_bench_record *rec);
+
+/* The case as the library prepares it (column-major, its transposes, the context's math mode), with
+ * placeholder pointers: for the decisions that read the shape and orientation. 1, or 0 when it does not
+ * prepare (a message in gemmkit_last_error_message). */
+struct gk_sgemm_problem;
+int gk_bench_case_problem(gemmkit_context *ctx, const gk_sgemm_case *c, struct gk_sgemm_problem *p);
+/* A gemmkit runner's kernel and parameters changed (NULL: the library's choice); its name, math mode and
+ * input rounding follow. */
+void gk_runner_gemmkit_set(gk_runner *r, const char *kernel, const char *params);
+
+/* --candidates for one shape after its gemmkit runner `best` was measured: the cost model's candidates
+ * (gk_sgemm_candidates_for) each timed and checked on the same inputs, kept in *c with the default's
+ * times from best's record. */
+void gk_bench_candidates_measure(gk_bench_session *s, gk_bench_candidates *c, gk_bench_inputs *in,
+                                 const gk_runner *best);
+/* A shape with nothing timed (every runner skipped it, or no host memory): said so in its one row, skipped. */
+void gk_bench_candidates_skip(gk_bench_candidates *c, const gk_bench_size *size, const char *why);
+
 /* The SGEMM benchmark over args->sizes (bench_sgemm.c). */
 void gk_bench_sgemm(gk_bench_session *s);
 /* 1 when a gemmkit runner's last call failed as unsupported by this device or
@@ -505,6 +658,16 @@ void gk_bench_progress_record(const gk_bench_session *s, const gk_bench_record *
  * (GK_EXIT_FAILED when a result was wrong, nothing of gemmkit's was
  * measured, or a file could not be written). */
 int gk_bench_finish(gk_bench_session *s);
+
+/* The device-to-device copy bandwidth for the roofline (bench_bandwidth.c): gemmkit_somatcopy_buffers
+ * (no transpose, the library's copy kernel) of GK_BENCH_COPY_BYTES_GPU (CPU devices: _CPU, PoCL's copies
+ * being slow) or less where the device's allocations are smaller, one warm-up, then
+ * GK_BENCH_COPY_REPEAT copies; the best device time counts. Fills *out (measured, or the reason in note);
+ * 0, or -1 when it could not measure. */
+#define GK_BENCH_COPY_BYTES_GPU (256.0 * 1024 * 1024)
+#define GK_BENCH_COPY_BYTES_CPU (16.0 * 1024 * 1024)
+#define GK_BENCH_COPY_REPEAT 5
+int gk_bench_copy_bandwidth(gemmkit_context *ctx, const gemmkit_device_info *info, gk_bench_bandwidth *out);
 
 /* The baseline of the OpenCL slides: the sequential C triple loop on the
  * host, one thread (bench_host.c). Times a slice when the whole would take

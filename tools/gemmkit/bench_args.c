@@ -58,12 +58,22 @@ void gk_bench_usage(FILE *out)
             "                          cuBLAS, CLBlast and, on CPU devices, the CPU BLAS; LIST\n"
             "                          picks some of " GK_BENCH_PEER_NAMES " (cpublas on GPUs too)\n"
             "  --baseline | --no-baseline  time the sequential C triple loop on the host (default on)\n"
+            "  --roofline | --no-roofline  measure the device's copy bandwidth first (a device-to-device\n"
+            "                          copy of 256 MiB, 16 MiB on CPU devices; default on) for %%roof:\n"
+            "                          call GFLOPS / min(fp32 peak, bandwidth x flops per byte)\n"
+            "  --candidates            per shape, also time every candidate of the cost model (each\n"
+            "                          kernel, tuned line and split count it weighs) by name, beside\n"
+            "                          the default call: fastest, default/fastest, the model's\n"
+            "                          measured/predicted (SGEMM, --kernel best)\n"
+            "  --candidates-out FILE.tsv  with --candidates: one row per candidate (shape, kernel, line,\n"
+            "                          splits, predicted, measured and wall ms, status, is_default)\n"
             "  --transpose             B = A^T and B = A (copy) in GB/s instead of SGEMM; default\n"
             "                          sizes: GPU 4000,4096,8192,16384,5001x3007; CPU 1024,1000x777\n"
             "  --quiet                 no progress on stderr\n"
             "With peers and 2 shapes or more, a summary follows the table: per gemmkit runner and\n"
             "peer, the geometric mean of gemmkit/peer speed in call time and in host wall time, the\n"
-            "shapes below 0.90x and the 5 worst.\n"
+            "shapes below 0.90x and the 5 worst; with 2 shapes or more, each runner's geometric mean\n"
+            "of %%roof over the shapes of at least 2^27 multiply-adds.\n"
             "Size presets (--sizes NAME, mixed with other items):\n", GK_BENCH_RANDOM_MAX);
     for (int i = 0; gk_bench_preset_at(i); i++) {
         const gk_bench_preset *p = gk_bench_preset_at(i);
@@ -92,6 +102,7 @@ void gk_bench_args_default(gk_bench_args *args)
     args->max_seconds = 20.0;
     args->peers = 1;
     args->baseline = 1;
+    args->roofline = 1;
 }
 
 /* A positive integer of at most `max`, the whole of [p, end). */
@@ -358,7 +369,7 @@ static int parse_trans(const char *text, gk_bench_args *args)
 /* Options that take a value; the value must not look like another option. */
 static const char *const valued[] = {"--kernel", "--params", "--sizes",    "--layout", "--trans", "--repeat",
                                      "--sets",   "--json",   "--csv",      "--plot",   "--max-time", "--batch",
-                                     "--math",   "--inputs"};
+                                     "--math",   "--inputs", "--candidates-out"};
 
 static int takes_value(const char *opt)
 {
@@ -473,6 +484,14 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
             args->baseline = 1;
         } else if (strcmp(opt, "--no-baseline") == 0) {
             args->baseline = 0;
+        } else if (strcmp(opt, "--roofline") == 0) {
+            args->roofline = 1;
+        } else if (strcmp(opt, "--no-roofline") == 0) {
+            args->roofline = 0;
+        } else if (strcmp(opt, "--candidates") == 0) {
+            args->candidates = 1;
+        } else if (strcmp(opt, "--candidates-out") == 0) {
+            args->candidates_out = value;
         } else if (strcmp(opt, "--quiet") == 0) {
             args->quiet = 1;
         } else if (strcmp(opt, "--transpose") == 0) {
@@ -491,6 +510,14 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
     if (args->draw_count && (args->transpose || args->batch))
         return usage_error("--sizes random:...: shapes for plain SGEMM, not for %s",
                            args->transpose ? "--transpose" : "--batch");
+    if (args->candidates_out && !args->candidates) return usage_error("--candidates-out needs --candidates");
+    /* The candidates are the library's ways of running plain SGEMM: beside its own choice, not a named kernel's. */
+    if (args->candidates && (args->transpose || args->batch))
+        return usage_error("--candidates: the cost model's candidates are for plain SGEMM, not %s",
+                           args->transpose ? "--transpose" : "--batch");
+    if (args->candidates && strcmp(args->kernel, "best") != 0)
+        return usage_error("--candidates times the candidates beside the library's choice: --kernel best, not \"%s\"",
+                           args->kernel);
     if (args->transpose && args->preset)
         return usage_error("--sizes %s: an SGEMM preset (MxNxK shapes), not for --transpose", args->preset->name);
     /* Transposes take N (square) or RxC; SGEMM takes N or MxNxK. */

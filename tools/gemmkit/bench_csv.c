@@ -89,6 +89,15 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
     snprintf(line, sizeof line, "%.0f GFLOPS = %d units x %d lanes x 2 x %d MHz", d->peak_gflops, d->compute_units,
              d->lanes_per_unit, d->clock_mhz);
     comment(f, "fp32 peak", line);
+    if (report->args && !report->args->transpose) {
+        const gk_bench_bandwidth *b = &report->bandwidth;
+        if (b->measured)
+            snprintf(line, sizeof line, "%.6g GB/s (device to device, %.0f MiB read + written, best of %d; %s)", b->gbs,
+                     b->bytes / (1024.0 * 1024.0), b->repeat, b->kernel);
+        else
+            snprintf(line, sizeof line, "not measured (%.200s)", b->note);
+        comment(f, "copy bandwidth", line);
+    }
     if (report->args && !report->args->transpose)
         comment(f, "inputs", report->args->wide_inputs ? "wide: uniform in [-1, 1), rows and columns of A and B scaled by 2^-20..2^20"
                                                        : "uniform in [-1, 1)");
@@ -103,8 +112,28 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
         comment(f, "random shapes", line);
     }
     summary_comments(f, report);
+    gk_bench_roofline_summary roof[GK_BENCH_MAX_PAIRS];
+    const int nroof = gk_bench_roofline_summaries(report, roof, GK_BENCH_MAX_PAIRS);
+    for (int i = 0; i < nroof; i++) {
+        char key[96];
+        snprintf(key, sizeof key, "roofline %.63s", roof[i].name);
+        snprintf(line, sizeof line, "geomean fraction %.4g over %d shapes of at least 2^27 multiply-adds",
+                 roof[i].geomean, roof[i].shapes);
+        comment(f, key, line);
+    }
+    if (report->candidates) {
+        gk_bench_candidates_summary cs;
+        gk_bench_candidates_summarize(report->candidates, &cs);
+        snprintf(line, sizeof line,
+                 "default within %.0f%% of the fastest on %d of %d shapes; not the model's first on %d; %d candidates: "
+                 "%d ok, %d failed, %d wrong; measured/predicted geomean %.4g over %d",
+                 100.0 * (GK_BENCH_NEAR_FASTEST - 1.0), cs.near, cs.compared, cs.mismatched, cs.candidates, cs.ok,
+                 cs.failed, cs.wrong, cs.geomean_measured_over_predicted, cs.predicted);
+        comment(f, "candidates", line);
+    }
     fprintf(f, "op,name,kind,resolved,m,n,k,layout,trans,status,unit,work,input_sets,repeat,sample,kernel_ms,total_ms,"
-               "host_ms,median_kernel_ms,median_total_ms,median_host_ms,rate_kernel,rate_call,fraction_of_peak,"
+               "host_ms,median_kernel_ms,median_total_ms,median_host_ms,rate_kernel,rate_call,roofline_gflops,"
+               "fraction_of_roofline,fraction_of_peak,"
                "fraction_of_copy,check,max_error,rms_error,checked_elements,"
                "message,note,batch,gbps_moved,timing,ratio_to_peer\n");
     for (size_t i = 0; i < report->count; i++) {
@@ -118,6 +147,7 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
                           ? rate_k / d->peak_gflops
                           : NAN;
         double copy = gk_bench_copy_fraction(report, r);
+        const double bound = gk_bench_roofline_gflops(report, r), roof = gk_bench_roofline_fraction(report, r);
         int rows = r->count > 0 ? r->count : 1;
         for (int s = 0; s < rows; s++) {
             field(f, r->op, 0);
@@ -143,6 +173,8 @@ static int write_csv(gk_output_file *out, void *user, char *err, size_t err_size
             number(f, h.median);
             number(f, r->status == GK_BENCH_OK ? rate_k : NAN);
             number(f, r->status == GK_BENCH_OK ? rate_c : NAN);
+            number(f, bound > 0.0 ? bound : NAN);
+            number(f, roof > 0.0 ? roof : NAN);
             number(f, peak);
             number(f, copy > 0.0 ? copy : NAN);
             field(f, r->check, 0);

@@ -100,6 +100,25 @@ static int g_unsupported(const gk_runner *r)
     return st == GEMMKIT_ERROR_UNSUPPORTED_BACKEND || st == GEMMKIT_ERROR_UNSUPPORTED_BY_DEVICE;
 }
 
+void gk_runner_gemmkit_set(gk_runner *r, const char *kernel, const char *params)
+{
+    gemmkit_state *st = r->state;
+    st->kernel = kernel;
+    st->params = params;
+    st->last = GEMMKIT_SUCCESS; /* a former kernel's refusal is not this one's */
+    /* The mode it computes in (a named kernel's own, else the context's) widens the check's bound
+     * as gk_sgemm_bound does (tools/check/check.h): TF32 keeps 11 bits of each operand. */
+    const gk_kernel_def *def = kernel ? gk_kernel_find(kernel) : NULL;
+    gemmkit_math math = GEMMKIT_MATH_FP32;
+    if (def) math = def->math == GK_MATH_3XTF32 ? GEMMKIT_MATH_3XTF32 : def->math == GK_MATH_TF32 ? GEMMKIT_MATH_TF32 : math;
+    else gemmkit_context_get_math(st->ctx, &math);
+    r->math = math;
+    r->input_rounding = math == GEMMKIT_MATH_TF32 ? ldexp(1.0, -11) : math == GEMMKIT_MATH_3XTF32 ? 8.0 * FLT_EPSILON : 0.0;
+    snprintf(r->name, sizeof r->name, "%s", kernel ? kernel : math == GEMMKIT_MATH_FP32 ? "best" : math == GEMMKIT_MATH_TF32 ? "best-tf32" : "best-3xtf32");
+    snprintf(r->label, sizeof r->label, "gemmkit %s%s%s", kernel ? kernel : "(library dispatch)",
+             kernel || math == GEMMKIT_MATH_FP32 ? "" : ", math ", kernel || math == GEMMKIT_MATH_FP32 ? "" : gemmkit_math_name(math));
+}
+
 gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const char *params)
 {
     gk_runner *r = calloc(1, sizeof *r);
@@ -110,21 +129,9 @@ gk_runner *gk_runner_gemmkit(gemmkit_context *ctx, const char *kernel, const cha
         return NULL;
     }
     st->ctx = ctx;
-    st->kernel = kernel;
-    st->params = params;
-    /* The mode it computes in (a named kernel's own, else the context's) widens the check's bound
-     * as gk_sgemm_bound does (tools/check/check.h): TF32 keeps 11 bits of each operand. */
-    const gk_kernel_def *def = kernel ? gk_kernel_find(kernel) : NULL;
-    gemmkit_math math = GEMMKIT_MATH_FP32;
-    if (def) math = def->math == GK_MATH_3XTF32 ? GEMMKIT_MATH_3XTF32 : def->math == GK_MATH_TF32 ? GEMMKIT_MATH_TF32 : math;
-    else gemmkit_context_get_math(ctx, &math);
-    r->math = math;
-    r->input_rounding = math == GEMMKIT_MATH_TF32 ? ldexp(1.0, -11) : math == GEMMKIT_MATH_3XTF32 ? 8.0 * FLT_EPSILON : 0.0;
-    snprintf(r->name, sizeof r->name, "%s", kernel ? kernel : math == GEMMKIT_MATH_FP32 ? "best" : math == GEMMKIT_MATH_TF32 ? "best-tf32" : "best-3xtf32");
-    snprintf(r->label, sizeof r->label, "gemmkit %s%s%s", kernel ? kernel : "(library dispatch)",
-             kernel || math == GEMMKIT_MATH_FP32 ? "" : ", math ", kernel || math == GEMMKIT_MATH_FP32 ? "" : gemmkit_math_name(math));
-    snprintf(r->kind, sizeof r->kind, "gemmkit");
     r->state = st;
+    gk_runner_gemmkit_set(r, kernel, params);
+    snprintf(r->kind, sizeof r->kind, "gemmkit");
     r->alloc = g_alloc;
     r->write = g_write;
     r->read = g_read;

@@ -25,6 +25,13 @@ static int case_problem(const gk_sgemm_case *c, gk_sgemm_problem *p)
     return gk_sgemm_prepare(&call, p) == GEMMKIT_SUCCESS;
 }
 
+int gk_bench_case_problem(gemmkit_context *ctx, const gk_sgemm_case *c, gk_sgemm_problem *p)
+{
+    if (!case_problem(c, p)) return 0;
+    p->math = (gk_math)atomic_load(&ctx->math); /* as gk_sgemm_math gives a call with no mode of its own */
+    return 1;
+}
+
 const char *gk_host_call_route(gemmkit_context *ctx, const gk_sgemm_case *c)
 {
     gk_sgemm_problem p;
@@ -35,8 +42,7 @@ const char *gk_host_call_route(gemmkit_context *ctx, const gk_sgemm_case *c)
 const char *gk_case_default_kernel(gemmkit_context *ctx, const gk_sgemm_case *c)
 {
     gk_sgemm_problem p;
-    if (!case_problem(c, &p)) return NULL;
-    p.math = (gk_math)atomic_load(&ctx->math);
+    if (!gk_bench_case_problem(ctx, c, &p)) return NULL;
     const gk_sgemm_choice choice = gk_sgemm_default_kernel_for(ctx, &p);
     return choice.def ? choice.def->name : NULL;
 }

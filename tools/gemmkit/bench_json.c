@@ -100,6 +100,83 @@ static json_t *draws_json(const gk_bench_args *a)
     return all;
 }
 
+/* Per runner, the geometric mean of its fraction of the roofline over the shapes of at least 2^27 multiply-adds. */
+static json_t *roofline_summary_json(const gk_bench_report *report)
+{
+    gk_bench_roofline_summary s[GK_BENCH_MAX_PAIRS];
+    const int n = gk_bench_roofline_summaries(report, s, GK_BENCH_MAX_PAIRS);
+    json_t *runners = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(runners, json_pack("{s:s, s:s, s:i, s:o}", "name", s[i].name, "kind", s[i].kind, "shapes",
+                                                 s[i].shapes, "geomean_fraction", number(s[i].geomean)));
+    return json_pack("{s:s, s:f, s:o}", "about",
+                     "geometric mean of fraction_of_roofline (call rate / roofline_gflops) per runner over its shapes "
+                     "of at least min_multiply_adds",
+                     "min_multiply_adds", GK_BENCH_ROOFLINE_MIN_MACS, "runners", runners);
+}
+
+/* How the roofline's bandwidth was measured, or why not. */
+static json_t *bandwidth_json(const gk_bench_report *report)
+{
+    const gk_bench_bandwidth *b = &report->bandwidth;
+    json_t *o = json_pack("{s:b, s:s}", "measured", b->measured, "method",
+                          "gemmkit_somatcopy_buffers without transpose, device to device, one warm-up then repeat copies; "
+                          "copy_gbs = (bytes read + bytes written) / the best device time; roofline_gflops = "
+                          "min(peak_gflops, copy_gbs x 2 m n k / (4 (m k + k n + m n)))");
+    if (!o) return NULL;
+    if (b->measured) {
+        json_object_set_new(o, "copy_gbs", number(b->gbs));
+        json_object_set_new(o, "bytes", number(b->bytes));
+        json_object_set_new(o, "repeat", json_integer(b->repeat));
+        json_object_set_new(o, "kernel", text(b->kernel));
+    } else {
+        json_object_set_new(o, "note", text(b->note));
+    }
+    return o;
+}
+
+/* --candidates: per shape, the default's times and every candidate; the summary. */
+static json_t *candidates_json(const gk_bench_candidates *c)
+{
+    json_t *shapes = json_array();
+    for (size_t z = 0; z < c->shape_count; z++) {
+        const gk_bench_candidate_shape *shape = &c->shapes[z];
+        const char trans[3] = {shape->size.trans_a == GEMMKIT_TRANS ? 'T' : 'N',
+                               shape->size.trans_b == GEMMKIT_TRANS ? 'T' : 'N', 0};
+        json_t *rows = json_array();
+        for (int i = 0; i < shape->count; i++) {
+            const gk_bench_candidate_row *row = &c->rows[shape->first + (size_t)i];
+            json_t *one = json_pack("{s:i, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:s, s:b}", "rank", row->rank, "kernel",
+                                    row->kernel, "line", row->line, "params", row->params, "splits", row->splits,
+                                    "predicted_ms", number(row->predicted_ms), "measured_ms", number(row->measured_ms),
+                                    "wall_ms", number(row->wall_ms), "status", gk_bench_status_name(row->status),
+                                    "is_default", row->rank == 0);
+            if (one) json_object_set_new(one, "message", text(row->message));
+            json_array_append_new(rows, one);
+        }
+        const gk_bench_candidate_row *fastest = gk_bench_candidates_fastest(c, shape);
+        json_t *one = json_pack("{s:I, s:I, s:I, s:s, s:s, s:b, s:s, s:o, s:o, s:o, s:o}", "m", (json_int_t)shape->size.m,
+                                "n", (json_int_t)shape->size.n, "k", (json_int_t)shape->size.k, "trans", trans, "layout",
+                                shape->size.layout == GEMMKIT_ROW_MAJOR ? "row" : "col", "model_chooses",
+                                shape->chooses, "default_kernel", shape->default_kernel, "default_ms",
+                                number(shape->default_ms), "default_wall_ms", number(shape->default_wall_ms),
+                                "fastest_rank", fastest ? json_integer(fastest->rank) : json_null(), "candidates", rows);
+        if (one) json_object_set_new(one, "note", text(shape->note));
+        if (one) json_object_set_new(one, "default_is_first", json_boolean(shape->chooses && !gk_bench_candidates_mismatch(c, shape)));
+        json_array_append_new(shapes, one);
+    }
+    gk_bench_candidates_summary s;
+    gk_bench_candidates_summarize(c, &s);
+    json_t *summary = json_pack("{s:i, s:i, s:i, s:i, s:f, s:i, s:i, s:i, s:i, s:i, s:o}", "shapes", s.shapes,
+                                "model_chooses", s.chosen, "compared", s.compared, "default_near_fastest", s.near,
+                                "near_within", GK_BENCH_NEAR_FASTEST, "candidates", s.candidates, "ok", s.ok, "failed",
+                                s.failed, "wrong", s.wrong, "predicted", s.predicted,
+                                "geomean_measured_over_predicted", number(s.geomean_measured_over_predicted));
+    if (summary) json_object_set_new(summary, "default_not_first", json_integer(s.mismatched));
+    if (summary) json_object_set_new(summary, "not_measured", json_integer(s.skipped));
+    return json_pack("{s:o, s:o}", "shapes", shapes, "summary", summary);
+}
+
 /* The summary after the table: per gemmkit runner and peer, geometric means, shapes below 0.90x, the worst. */
 static json_t *summary_json(const gk_bench_report *report)
 {
@@ -125,11 +202,11 @@ static json_t *summary_json(const gk_bench_report *report)
                                               GK_BENCH_SLOW_RATIO, "below_device", s->below_device, "below_host",
                                               s->below_host, "worst", worst));
     }
-    return json_pack("{s:s, s:o}", "about",
+    return json_pack("{s:s, s:o, s:o}", "about",
                      "gemmkit rate / peer rate per shape both measured ok: device = call time (the table's ratios; "
                      "wall clock for the CPU BLAS), host = each call's wall time on the host; geometric means, "
                      "shapes below slow_below, the worst by device ratio",
-                     "pairs", list);
+                     "pairs", list, "roofline", roofline_summary_json(report));
 }
 
 static json_t *record_json(const gk_bench_report *report, const gk_bench_record *r)
@@ -167,6 +244,11 @@ static json_t *record_json(const gk_bench_report *report, const gk_bench_record 
             json_object_set_new(o, "fraction_of_peak", number(kernel / report->device.peak_gflops));
         double copy = gk_bench_copy_fraction(report, r);
         if (copy > 0.0) json_object_set_new(o, "fraction_of_copy", number(copy));
+        const double bound = gk_bench_roofline_gflops(report, r);
+        if (bound > 0.0) {
+            json_object_set_new(o, "roofline_gflops", number(bound));
+            json_object_set_new(o, "fraction_of_roofline", number(gk_bench_roofline_fraction(report, r)));
+        }
         if (strcmp(r->kind, "gemmkit") == 0) {
             json_t *ratios = json_object();
             const char *peers[GK_BENCH_MAX_RUNNERS];
@@ -214,6 +296,7 @@ int gk_bench_write_json(const gk_bench_report *report, const char *path, char *e
                                                p->found, "detail", text(p->detail)));
     }
     json_object_set_new(root, "peers", peers);
+    if (!report->args || !report->args->transpose) json_object_set_new(root, "roofline", bandwidth_json(report));
     json_t *results = json_array();
     int packed = 1;
     for (size_t i = 0; i < report->count; i++) {
@@ -223,8 +306,10 @@ int gk_bench_write_json(const gk_bench_report *report, const char *path, char *e
     }
     json_object_set_new(root, "results", results);
     json_object_set_new(root, "summary", summary_json(report));
-    if (!packed || !json_object_get(root, "device") || !json_object_get(root, "settings") ||
-        !json_object_get(root, "summary")) {
+    if (report->candidates) json_object_set_new(root, "candidates", candidates_json(report->candidates));
+    if (!packed || (report->candidates && !json_object_get(root, "candidates")) ||
+        ((!report->args || !report->args->transpose) && !json_object_get(root, "roofline")) ||
+        !json_object_get(root, "device") || !json_object_get(root, "settings") || !json_object_get(root, "summary")) {
         json_decref(root);
         snprintf(err, GK_BENCH_ERR, "internal error: a JSON value could not be built");
         return -1;

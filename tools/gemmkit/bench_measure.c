@@ -89,10 +89,10 @@ int gk_bench_inputs_make(gk_bench_session *s, const gk_routine *routine, const g
     return 0;
 }
 
-gk_bench_record *gk_bench_record_add(gk_bench_session *s, const gk_runner *r, const gk_bench_inputs *in)
+void gk_bench_record_fill(gk_bench_session *s, const gk_runner *r, const gk_bench_inputs *in, gk_bench_record *rec)
 {
-    gk_bench_record *rec = gk_bench_report_add(&s->report);
-    if (!rec) return NULL;
+    (void)s;
+    memset(rec, 0, sizeof *rec);
     gk_case_label l;
     in->routine->label(&in->kase, &l);
     snprintf(rec->op, sizeof rec->op, "%s", l.op);
@@ -109,6 +109,13 @@ gk_bench_record *gk_bench_record_add(gk_bench_session *s, const gk_runner *r, co
     rec->unit = in->routine->unit;
     rec->sets = in->sets;
     rec->wall_clock = r->wall_clock;
+    rec->reads_c = in->routine == &gk_routine_gemm && in->kase.gemm.beta != 0.0f;
+}
+
+gk_bench_record *gk_bench_record_add(gk_bench_session *s, const gk_runner *r, const gk_bench_inputs *in)
+{
+    gk_bench_record *rec = gk_bench_report_add(&s->report);
+    if (rec) gk_bench_record_fill(s, r, in, rec);
     return rec;
 }
 
@@ -139,7 +146,7 @@ static int job_prepare(void *user, char *err)
     return j->r->write(j->r, out, j->in->ops[0][out], j->in->extent[out], err);
 }
 
-static int upload(gk_runner *r, const gk_bench_inputs *in, char *err)
+int gk_bench_upload(gk_runner *r, const gk_bench_inputs *in, char *err)
 {
     for (int s = 0; s < in->sets; s++) {
         int slots[GK_ROUTINE_MAX_OPERANDS];
@@ -147,6 +154,17 @@ static int upload(gk_runner *r, const gk_bench_inputs *in, char *err)
         for (int i = 0; i < in->routine->operands; i++)
             if (r->alloc(r, slots[i], in->extent[i], err) || r->write(r, slots[i], in->ops[s][i], in->extent[i], err))
                 return -1;
+    }
+    return 0;
+}
+
+int gk_bench_poison_outputs(gk_runner *r, const gk_bench_inputs *in, char *err)
+{
+    const int out = in->routine->operands - 1;
+    for (int s = 0; s < in->sets; s++) {
+        int slots[GK_ROUTINE_MAX_OPERANDS];
+        slots_of(in, s, slots);
+        if (r->write(r, slots[out], in->ops[s][out], in->extent[out], err)) return -1;
     }
     return 0;
 }
@@ -178,6 +196,19 @@ static void check_sets(gk_bench_session *s, gk_runner *r, gk_bench_inputs *in, g
     }
 }
 
+void gk_bench_measure_uploaded(gk_bench_session *s, gk_runner *r, gk_bench_inputs *in, gk_bench_record *rec)
+{
+    if (gk_bench_record_samples(rec, s->args->repeat)) {
+        rec->status = GK_BENCH_ERROR;
+        snprintf(rec->message, sizeof rec->message, "out of host memory");
+        return;
+    }
+    job j = {r, in};
+    rec->status = GK_BENCH_ERROR;
+    if (gk_bench_time(job_call, &j, job_prepare, in->sets, s->args->max_seconds, rec) == 0) check_sets(s, r, in, rec);
+    if (rec->status == GK_BENCH_ERROR && gk_runner_unsupported_here(r)) rec->status = GK_BENCH_SKIPPED;
+}
+
 void gk_bench_measure(gk_bench_session *s, gk_runner *r, gk_bench_inputs *in, const char *resolved)
 {
     gk_bench_record *rec = gk_bench_record_add(s, r, in);
@@ -187,19 +218,14 @@ void gk_bench_measure(gk_bench_session *s, gk_runner *r, gk_bench_inputs *in, co
         gk_bench_progress_record(s, rec);
         return;
     }
-    if (gk_bench_record_samples(rec, s->args->repeat)) {
-        rec->status = GK_BENCH_ERROR;
-        snprintf(rec->message, sizeof rec->message, "out of host memory");
-        return;
-    }
     char err[GK_BENCH_ERR] = "";
-    job j = {r, in};
-    rec->status = GK_BENCH_ERROR;
-    if (upload(r, in, err))
+    if (gk_bench_upload(r, in, err)) {
+        rec->status = GK_BENCH_ERROR;
         snprintf(rec->message, sizeof rec->message, "%s", err);
-    else if (gk_bench_time(job_call, &j, job_prepare, in->sets, s->args->max_seconds, rec) == 0)
-        check_sets(s, r, in, rec);
-    if (rec->status == GK_BENCH_ERROR && gk_runner_unsupported_here(r)) rec->status = GK_BENCH_SKIPPED;
+        if (gk_runner_unsupported_here(r)) rec->status = GK_BENCH_SKIPPED;
+    } else {
+        gk_bench_measure_uploaded(s, r, in, rec);
+    }
     /* A runner may add how it timed; a peer's label names its SGEMM, so say what ran here. */
     if (strcmp(r->kind, "peer") == 0 && in->routine != &gk_routine_gemm)
         snprintf(rec->label, sizeof rec->label, "%.200s; here its %s", r->label, in->routine->name);

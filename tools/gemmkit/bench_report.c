@@ -172,6 +172,7 @@ void gk_bench_print_header(const gk_bench_report *report, FILE *out)
         fprintf(out,
                 "fp32 peak: %.0f GFLOPS = %d compute units x %d lanes x 2 flops (FMA) x %d MHz; %%peak = GFLOPS / peak\n",
                 d->peak_gflops, d->compute_units, d->lanes_per_unit, d->clock_mhz);
+    if (report->args && !report->args->transpose) gk_bench_print_bandwidth(report, out);
     if (report->kernel_note[0]) fprintf(out, "%s\n", report->kernel_note);
     if (report->args) gk_bench_print_draws(report->args, out);
     for (int i = 0; i < report->peer_count; i++)
@@ -259,13 +260,17 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
     if (bytes) fprintf(out, "GB/s: (bytes read + bytes written) / time; %%copy: kernel GB/s over the best gemmkit copy's.\n");
     if (ladder) fprintf(out, "step: kernel %s over the previous step of the same document at that size.\n", unit);
     if (!bytes)
+        fprintf(out, "%%roof: call %s over the roofline, min(fp32 peak, copy GB/s x flops per byte), flops per byte =\n"
+                     "2 M N K / 4 (M K + K N + M N; C twice when read); the CPU BLAS: its wall time.\n",
+                unit);
+    if (!bytes)
         fprintf(out, "max err, rms err: |c - ref| / (|alpha||A||B|)ij over the checked elements of every input set,\n"
                      "ref in float64 (check full: every element; sampled: a grid of rows x columns, the same for\n"
                      "every runner).\n");
     fprintf(out, "\n%-*s %-14s", w, "name", "size");
     if (!bytes) fprintf(out, " %-5s %-6s", "trans", "layout");
     fprintf(out, " %10s %6s", unit, bytes ? "%copy" : "%peak");
-    if (!bytes) fprintf(out, " %8s %8s", "max err", "rms err");
+    if (!bytes) fprintf(out, " %6s %8s %8s", "%roof", "max err", "rms err");
     fprintf(out, " %24s %10s %10s", "kernel ms: median [min-max]", "call ms", "host ms");
     if (ladder) fprintf(out, " %6s", "step");
     for (int p = 0; p < npeers; p++) {
@@ -284,6 +289,7 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
         if (!bytes) fprintf(out, " %-5s %-6s", r->trans, r->layout); /* each shape's own (--sizes 96x80x72:TN:row, random:...) */
         if (r->status != GK_BENCH_OK) {
             fprintf(out, " %10s %6s", "-", "-");
+            if (!bytes) fprintf(out, " %6s", "-");
             if (!bytes) print_errors(out, r); /* a wrong result's errors say how wrong */
             fprintf(out, " %24s %10s %10s", "-", "-", "-");
             if (ladder) fprintf(out, " %6s", "-");
@@ -309,6 +315,9 @@ void gk_bench_print_table(const gk_bench_report *report, FILE *out)
             fprintf(out, " %5.1f%%", 100.0 * rate / report->device.peak_gflops);
         else
             fprintf(out, " %6s", "-");
+        const double roof = bytes ? 0.0 : gk_bench_roofline_fraction(report, r);
+        if (roof > 0.0) fprintf(out, " %5.1f%%", 100.0 * roof);
+        else if (!bytes) fprintf(out, " %6s", "-");
         if (!bytes) print_errors(out, r);
         fprintf(out, " %24s %10.4g %10.4g", spread, t.median, h.median);
         if (ladder) {

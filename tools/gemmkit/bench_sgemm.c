@@ -176,9 +176,17 @@ void gk_bench_sgemm(gk_bench_session *s)
         routine->case_of((const int64_t[3]){size->m, size->n, size->k}, size->layout, size->trans_a, size->trans_b,
                          &kase);
         if (s->args->batch) kase.batched = gk_batched_tight(kase.batched.one, s->args->batch);
-        if (skip_without_inputs(s, kernels, nk, host_call, routine, &kase)) continue;
+        /* --candidates runs with --kernel best alone: kernels[0] is the library's choice. */
+        const int candidates = s->args->candidates && nk > 0 && !defs[0];
+        if (skip_without_inputs(s, kernels, nk, host_call, routine, &kase)) {
+            if (candidates) gk_bench_candidates_skip(&s->candidates, size, "skipped by --max-time's prediction");
+            continue;
+        }
         gk_bench_inputs in;
-        if (gk_bench_inputs_make(s, routine, &kase, &in)) continue;
+        if (gk_bench_inputs_make(s, routine, &kase, &in)) {
+            if (candidates) gk_bench_candidates_skip(&s->candidates, size, "no host memory for the inputs");
+            continue;
+        }
         if (s->args->baseline && !s->args->batch) baseline(s, &in);
         for (int k = 0; k < nk; k++) {
             if (defs[k] && !gk_kernel_runs_on(defs[k], GK_BACKEND_BIT_OPENCL) && !cuda) {
@@ -196,6 +204,7 @@ void gk_bench_sgemm(gk_bench_session *s)
             gk_bench_measure(s, kernels[k], &in, resolved);
             note_bandwidth(s);
         }
+        if (candidates) gk_bench_candidates_measure(s, &s->candidates, &in, kernels[0]);
         if (host_call) {
             const char *route = gk_host_call_route(s->ctx, &kase.gemm);
             /* Routed, the library reports the CPU BLAS call's wall time as its kernel and call times. */

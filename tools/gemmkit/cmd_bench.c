@@ -76,6 +76,12 @@ static int nothing_measured(const gk_bench_session *s, char *why, size_t len)
     return 1;
 }
 
+static int write_candidates(const gk_bench_report *report, const char *path, char *err)
+{
+    static const gk_bench_candidates none;
+    return gk_bench_write_candidates(report->candidates ? report->candidates : &none, path, err);
+}
+
 int gk_bench_finish(gk_bench_session *s)
 {
     gk_bench_report *report = &s->report;
@@ -84,6 +90,8 @@ int gk_bench_finish(gk_bench_session *s)
     gk_bench_print_header(report, stdout);
     gk_bench_print_table(report, stdout);
     gk_bench_print_summary(report, stdout);
+    gk_bench_print_roofline_summary(report, stdout);
+    if (report->candidates) gk_bench_print_candidates(report->candidates, stdout);
     int failures = 0, wrong = 0;
     for (size_t i = 0; i < report->count; i++) {
         const gk_bench_record *r = &report->records[i];
@@ -95,6 +103,11 @@ int gk_bench_finish(gk_bench_session *s)
     if (failures)
         printf("\n%d result(s) failed (%d wrong, %d errors): no speed is reported for them.\n", failures, wrong,
                failures - wrong);
+    /* A candidate that computes wrong is gemmkit computing wrong; one that does not run is only recorded. */
+    gk_bench_candidates_summary cs = {0};
+    if (report->candidates) gk_bench_candidates_summarize(report->candidates, &cs);
+    if (cs.wrong) printf("\n%d candidate result(s) wrong (see --candidates-out).\n", cs.wrong);
+    failures += cs.wrong;
     gk_bench_print_verified(report, stdout);
     char why[2 * GK_BENCH_ERR];
     if (nothing_measured(s, why, sizeof why)) {
@@ -110,7 +123,8 @@ int gk_bench_finish(gk_bench_session *s)
         const char *what;
     } outputs[] = {{s->args->json_path, gk_bench_write_json, "JSON"},
                    {s->args->csv_path, gk_bench_write_csv, "CSV"},
-                   {s->args->plot_path, gk_bench_write_plot, "plot"}};
+                   {s->args->plot_path, gk_bench_write_plot, "plot"},
+                   {s->args->candidates_out, write_candidates, "candidates"}};
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
         if (!outputs[i].path) continue;
         if (outputs[i].write(report, outputs[i].path, err)) {
@@ -188,7 +202,7 @@ static int check_outputs(gk_bench_args *args)
         return GK_EXIT_FAILED;
     }
 #endif
-    const char *paths[] = {args->json_path, args->csv_path, args->plot_path};
+    const char *paths[] = {args->json_path, args->csv_path, args->plot_path, args->candidates_out};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         if (paths[i] && gk_output_check(paths[i], err, sizeof err)) {
             fprintf(stderr, "gemmkit bench: %s\n", err);
@@ -254,6 +268,16 @@ int gk_cmd_bench(const gk_cli *cli)
     gk_bench_progress(&s, "device: %s | %s; %d size(s), kernel %s", s.info.platform, s.info.name, args.size_count,
                       args.kernel);
     gk_bench_open_peers(&s);
+    /* The roofline's bandwidth, before the SGEMM runs on the same device (transposes have %copy). */
+    if (!args.transpose && !args.roofline) {
+        snprintf(report->bandwidth.note, sizeof report->bandwidth.note, "--no-roofline");
+    } else if (!args.transpose && gk_bench_copy_bandwidth(s.ctx, &s.info, &report->bandwidth) == 0) {
+        gk_bench_progress(&s, "copy bandwidth: %.1f GB/s (%.0f MiB device to device, best of %d)",
+                          report->bandwidth.gbs, report->bandwidth.bytes / (1024.0 * 1024.0), report->bandwidth.repeat);
+    } else if (!args.transpose) {
+        gk_bench_progress(&s, "copy bandwidth not measured: %s", report->bandwidth.note);
+    }
+    if (args.candidates) report->candidates = &s.candidates;
     if (args.transpose) {
         rc = gk_bench_transpose(&s); /* fills the same report, and its title */
     } else {
@@ -264,5 +288,6 @@ int gk_cmd_bench(const gk_cli *cli)
     gk_bench_close_peers(&s);
     gemmkit_context_destroy(s.ctx);
     gk_bench_report_free(report);
+    gk_bench_candidates_free(&s.candidates);
     return rc ? rc : finished;
 }
