@@ -3,14 +3,15 @@
 # on shapes drawn with another, beside cuBLAS, on both backends.
 #   1. `gemmkit tune --calibrate --seed FIT_SEED` per backend into OUTDIR/tuning.tsv (the device's cost: lines);
 #   2. with those lines (GEMMKIT_TUNING_DB), `gemmkit bench --sizes random:COUNT:EVAL_SEED --peers cublas`
-#      per backend; with CANDIDATES=1 also `--candidates`: every candidate timed, the default's ratio to the fastest;
+#      per backend; with CANDIDATES=N also `--candidates` over the draw's first N shapes: every candidate timed,
+#      the default's ratio to the fastest;
 #   3. with FIXED=1, the fixed sweep (issue 13's 34 shapes) as a regression set.
 #
 #   bench/cost-model.sh OUTDIR [FIT_SEED [EVAL_SEED [COUNT]]]
 #
 # Environment: BUDGET (seconds for the whole script, default 560), BACKENDS (default "cuda opencl"),
 # CAL_TIME (--max-time of each calibration, default 100), SKIP_CALIBRATE=1 (use OUTDIR/tuning.tsv as it is,
-# or the built-in lines when there is none).
+# or the built-in lines when there is none), SKIP_RANDOM=1 (no step 2 bench beside cuBLAS).
 set -uo pipefail
 out=${1:?usage: bench/cost-model.sh OUTDIR [FIT_SEED [EVAL_SEED [COUNT]]]}
 fit_seed=${2:-35} eval_seed=${3:-27112026} count=${4:-64}
@@ -28,10 +29,10 @@ if [ -z "${SKIP_CALIBRATE:-}" ]; then
 fi
 [ -f "$db" ] && export GEMMKIT_TUNING_DB=$db
 for b in $backends; do
-  gk_step "random-$b" 240 "$gk_gemmkit" --backend "$b" bench --sizes "random:$count:$eval_seed" --repeat 3 \
+  [ -z "${SKIP_RANDOM:-}" ] && gk_step "random-$b" 240 "$gk_gemmkit" --backend "$b" bench --sizes "random:$count:$eval_seed" --repeat 3 \
     --no-baseline --max-time 10 --peers cublas --json "$gk_out/random-$b.json"
   if [ -n "${CANDIDATES:-}" ]; then
-    gk_step "candidates-$b" 300 "$gk_gemmkit" --backend "$b" bench --sizes "random:$count:$eval_seed" --repeat 3 \
+    gk_step "candidates-$b" 300 "$gk_gemmkit" --backend "$b" bench --sizes "random:$CANDIDATES:$eval_seed" --repeat 3 \
       --no-baseline --max-time 10 --candidates --candidates-out "$gk_out/candidates-$b.tsv"
   fi
   if [ -n "${FIXED:-}" ]; then

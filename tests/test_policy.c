@@ -834,13 +834,14 @@ static int check_model(const gk_policy *policy, const gemmkit_device_info *info,
         EXPECT(own ? c->choice.params == NULL : c->choice.params == t->line.params, "params not its line's");
         if (gk_kernel_packs_operands(def))
             EXPECT(packed_within_indices(&g, p, c->splits), "packed past 2^31-1 floats");
-        /* An unsplit line with a split-K build: every count from 2 whose slices hold 256 of K (a packed kernel's
-         * up to where its padded partials would pass 2^31-1 floats). */
+        /* An unsplit line with a split-K build: every count from 2 whose slices hold 256 of K, up to where the
+         * partials (a packed kernel's padded ones) would pass 2^31-1 floats. */
         if (c->splits == 1 && split_build_of(def)) {
             unsigned expected = 0, fits = 0;
             for (int s = 2; s <= GK_SPLITK_MAX_SPLITS && p->k / s >= GK_SPLITK_MIN_SLICE; s *= 2) {
                 expected |= 1u << __builtin_ctz((unsigned)s);
-                if (!gk_kernel_packs_operands(def) || packed_within_indices(&g, p, s))
+                if (gk_kernel_packs_operands(def) ? packed_within_indices(&g, p, s)
+                                                  : (p->m + 3) / 4 * 4 * p->n * s <= INT32_MAX)
                     fits |= 1u << __builtin_ctz((unsigned)s);
             }
             EXPECT(split_counts[i] == fits, /* all of them on the operands as stored */

@@ -40,9 +40,11 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
 
     /* The kernel: its waves of tiles, or the bytes it must move, whichever is longer. */
     const double per_unit_rate = line->rate_gflops * 1e6 / 2.0 / cus; /* multiply-adds per ms */
-    const double per_unit_groups = ceil(groups / cus);
-    const double compute_ms = fmax(per_unit_groups, line->occupancy) * (double)tm * (double)tn * (double)kslice /
-                              (per_unit_rate > 0 ? per_unit_rate : 1.0);
+    /* The busiest compute unit's work-groups, which share its throughput; fewer than OCC take as long as OCC
+     * (latency, not throughput, bounds them). */
+    const double per_unit_groups = fmax(ceil(groups / cus), line->occupancy);
+    const double compute_ms = per_unit_groups * (double)tm * (double)tn *
+                              (double)(kslice + GK_COST_GROUP_OVERHEAD_K) / (per_unit_rate > 0 ? per_unit_rate : 1.0);
     const double c_passes = splits > 1 ? splits : (p->beta_nonzero && !r->packed ? 2.0 : 1.0);
     const double kernel_bytes = r->packed ? 4.0 * (mp * kp + kp * np + mp * np * splits)
                                           : 4.0 * (m * k + k * n + (splits > 1 ? round_up(p->m, 4) : m) * n * c_passes);
@@ -57,7 +59,8 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
         copy_bytes += 4.0 * (m * k + mp * kp) + 4.0 * (k * n + kp * np) + 4.0 * mp * np * splits + c_bytes;
         launches += 3;
     } else if (splits > 1) {
-        copy_bytes += 4.0 * round_up(p->m, 4) * n * splits + c_bytes;
+        /* The partials' stores beyond one C's, and the reduction's reads of them. */
+        copy_bytes += 4.0 * round_up(p->m, 4) * n * (2 * splits - 1) + c_bytes;
         launches += 1;
     }
     const double copies_ms = copy_bytes / copy_bytes_per_ms;

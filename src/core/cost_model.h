@@ -3,9 +3,11 @@
  * instead of following fitted thresholds (docs/ARCHITECTURE.md, "Choosing by cost").
  *
  * A candidate's time is its launches plus, per step, the larger of its arithmetic and its memory traffic:
- *   kernel:  max(L, OCC) * tile_m * tile_n * kslice / (RATE / CUS)  with L = ceil(groups * splits / CUS),
+ *   kernel:  max(L, OCC) * tile_m * tile_n * (kslice + GK_COST_GROUP_OVERHEAD_K) / (RATE / CUS)
+ *            with L = ceil(groups * splits / CUS) work-groups on the busiest compute unit,
  *            against the bytes it must move (each operand once, C, split-K's partials) at BWEFF * COPY;
- *   copies:  packing, unpacking, split-K's reduction: their bytes at the copy bandwidth.
+ *   copies:  packing, unpacking, split-K's partials (their stores beyond C's, the reduction's reads): their bytes
+ *            at the copy bandwidth.
  * RATE is a line's multiply-add rate with every compute unit busy, OCC how many of its work-groups a compute unit
  * runs at once (one work-group alone takes as long as OCC together: latency, not throughput, bounds it), BWEFF the
  * fraction of the copy bandwidth its loads reach where memory bounds it.
@@ -29,6 +31,10 @@
 #define GK_COST_DEFAULT_LAUNCH 3.0  /* us */
 #define GK_COST_DEFAULT_OCC 2.0
 #define GK_COST_DEFAULT_BWEFF 0.5
+/* A work-group's fixed cost (its first loads' latency, storing its tile) as so many more steps along K (a 128 x 128
+ * tile at 50 TFLOPS: ~0.09 us a step, ~3 us of latency and stores): what makes one slice of K cheaper than two
+ * half-length ones of the same waves. */
+#define GK_COST_GROUP_OVERHEAD_K 32
 
 /* One line's constants. */
 typedef struct gk_cost_line {

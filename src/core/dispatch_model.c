@@ -121,6 +121,14 @@ static int packed_fits(const gk_geometry *g, const gk_cost_problem *p, int split
     return mp <= limit / kp && np <= limit / kp && mp <= limit / np / splits;
 }
 
+/* Whether the direct split-K build's partials (round_up(M, 4) x N each) fit one buffer of 32-bit indices
+ * (routine_gemm.c's plan_direct_split refuses the plan otherwise). */
+static int partials_fit(const gk_cost_problem *p, int splits)
+{
+    const int64_t rows = (p->m + 3) / 4 * 4;
+    return rows <= INT32_MAX / p->n / splits;
+}
+
 static void consider(model_walk *w, const model_line *line)
 {
     const gk_model_call *call = w->call;
@@ -138,7 +146,7 @@ static void consider(model_walk *w, const model_line *line)
     const gk_kernel_def *split = split_build(line->config->def);
     if (!split || (call->ctx && !gk_plan_kernel_runs_here(call->ctx, split))) return;
     for (int splits = 2; splits <= GK_SPLITK_MAX_SPLITS && call->k / splits >= GK_SPLITK_MIN_SLICE; splits *= 2) {
-        if (packed && !packed_fits(&g, &w->problem, splits)) break;
+        if (packed ? !packed_fits(&g, &w->problem, splits) : !partials_fit(&w->problem, splits)) break;
         const double ms = gk_cost_predict(&call->tuned->cost, call->info, line->config, &g, line->name,
                                           line->rate_fallback, &w->problem, splits, &parts);
         record(w, line, split, splits, ms, &parts);
