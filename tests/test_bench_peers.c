@@ -213,7 +213,7 @@ static void run_sgemm_case(gk_runner *r, gk_sgemm_case c)
     gk_fill_random(&test_rng, b, eb);
     gk_fill_value(out, ec, NAN);
     char err[GK_BENCH_ERR] = "";
-    gk_bench_timing t = {-1.0, -1.0};
+    gk_bench_timing t = {-1.0, -1.0, 0};
     if (r->alloc(r, 0, ea, err) || r->alloc(r, 1, eb, err) || r->alloc(r, 2, ec, err) || r->write(r, 0, a, ea, err) ||
         r->write(r, 1, b, eb, err) || r->write(r, 2, out, ec, err) || r->run(r, &gk_routine_gemm, &(gk_case){.gemm = c}, (const int[]){0, 1, 2}, &t, err) ||
         r->read(r, 2, out, ec, err))
@@ -245,7 +245,7 @@ static void run_omatcopy_case(gk_runner *r, gk_omatcopy_case o)
     gk_fill_random(&test_rng, a, count);
     gk_fill_value(b, count, NAN);
     char err[GK_BENCH_ERR] = "";
-    gk_bench_timing tm = {-1.0, -1.0};
+    gk_bench_timing tm = {-1.0, -1.0, 0};
     if (r->alloc(r, 0, count, err) || r->alloc(r, 1, count, err) || r->write(r, 0, a, count, err) ||
         r->write(r, 1, b, count, err) || r->run(r, &gk_routine_omatcopy, &(gk_case){.omatcopy = o}, (const int[]){0, 1}, &tm, err) || r->read(r, 1, b, count, err))
         fail_msg("%s omatcopy: %s", r->name, err);
@@ -268,7 +268,7 @@ static void run_batched_case(gk_runner *r, gk_batched_case c)
     assert_true(ops[0] && ops[1] && ops[2] && out);
     gk_batched_fill(&c, &test_rng, ops[0], ops[1], ops[2]);
     char err[GK_BENCH_ERR] = "";
-    gk_bench_timing t = {-1.0, -1.0};
+    gk_bench_timing t = {-1.0, -1.0, 0};
     for (int i = 0; i < 3; i++)
         if (r->alloc(r, i, e[i], err) || r->write(r, i, ops[i], e[i], err)) fail_msg("%s: %s", r->name, err);
     assert_true(gk_runner_runs(r, &gk_routine_gemm_batched));

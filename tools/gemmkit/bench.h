@@ -403,6 +403,9 @@ int gk_bench_plot_script(FILE *f, const gk_bench_report *report, const char *pat
 typedef struct gk_bench_timing {
     double kernel_ms; /* the main kernel (peers: the last kernel of the call) */
     double total_ms;  /* every launch of the call, device time */
+    /* In: 1 for the wall-clock runs (gk_bench_time): the call asks for no device time, only waits for its result,
+     * as a program calls it (gemmkit then records no profiling events); the times out are not read. */
+    int wall_only;
 } gk_bench_timing;
 
 #define GK_RUNNER_SLOTS 32
@@ -491,9 +494,11 @@ typedef int (*gk_bench_call)(void *user, int set, gk_bench_timing *t, char *err)
 /* Warm-up (set 0, untimed: compiles kernels), `prepare` (may be NULL; e.g.
  * re-poisons outputs so that the timed runs must write them), then
  * rec->count timed calls rotating over `sets`, fewer when the next would end
- * past max_seconds from the start (at least one; rec->note says so). Fills
- * the samples (host time measured around each call) and rec->sets (the sets
- * the runs used). 0, or -1 with the error in rec->message. */
+ * past max_seconds from the start (at least one; rec->note says so), then as
+ * many wall-clock runs (wall_only: no device timing asked for, the host time
+ * around each call is what a program waits for). Fills the samples (device
+ * times from the timed runs, host times from the wall-clock ones) and
+ * rec->sets (the sets the runs used). 0, or -1 with the error in rec->message. */
 int gk_bench_time(gk_bench_call call, void *user, int (*prepare)(void *user, char *err), int sets,
                   double max_seconds, gk_bench_record *rec);
 

@@ -69,8 +69,8 @@ static int g_run(gk_runner *r, const gk_routine *routine, const gk_case *c, cons
         if (!slot_ok(st, slots[i], err)) return -1;
         buffers[i] = st->slots[slots[i]];
     }
-    gemmkit_options options = {.kernel = st->kernel, .params = st->params, .kernel_ms = &t->kernel_ms,
-                               .total_ms = &t->total_ms};
+    gemmkit_options options = {.kernel = st->kernel, .params = st->params, .kernel_ms = t->wall_only ? NULL : &t->kernel_ms,
+                               .total_ms = t->wall_only ? NULL : &t->total_ms};
     gemmkit_status status = routine->run(st->ctx, &options, c, buffers);
     return status ? fail(st, err, status) : 0;
 }

@@ -59,7 +59,8 @@ static int h_run(gk_runner *r, const gk_routine *routine, const gk_case *kase, c
     float *c = b ? gk_host_slot(r, slots[2], NULL, err) : NULL;
     if (!c) return -1;
     const gk_sgemm_case *g = &kase->gemm;
-    gemmkit_options options = {.kernel_ms = &t->kernel_ms, .total_ms = &t->total_ms};
+    gemmkit_options options = {.kernel_ms = t->wall_only ? NULL : &t->kernel_ms,
+                               .total_ms = t->wall_only ? NULL : &t->total_ms};
     gemmkit_status status = gemmkit_sgemm_ex(st->ctx, &options, g->layout, g->trans_a, g->trans_b, g->m, g->n, g->k,
                                              g->alpha, a, g->lda, b, g->ldb, g->beta, c, g->ldc);
     if (status == GEMMKIT_SUCCESS) return 0;
