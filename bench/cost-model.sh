@@ -10,7 +10,7 @@
 #   bench/cost-model.sh OUTDIR [FIT_SEED [EVAL_SEED [COUNT]]]
 #
 # Environment: BUDGET (seconds for the whole script, default 560), BACKENDS (default "cuda opencl"),
-# CAL_TIME (--max-time of each calibration, default 100), SKIP_CALIBRATE=1 (use OUTDIR/tuning.tsv as it is,
+# CAL_TIME (--max-time of each calibration, default 100), CALL_TIME=1 (one call's wall time at 32^3 and 128^3), SKIP_CALIBRATE=1 (use OUTDIR/tuning.tsv as it is,
 # or the built-in lines when there is none), SKIP_RANDOM=1 (no step 2 bench beside cuBLAS).
 set -uo pipefail
 out=${1:?usage: bench/cost-model.sh OUTDIR [FIT_SEED [EVAL_SEED [COUNT]]]}
@@ -18,7 +18,7 @@ fit_seed=${2:-35} eval_seed=${3:-27112026} count=${4:-64}
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/bench/gpu-env.sh"
 gk_steps_begin "$out" "${BUDGET:-560}" || exit 2
-GK_TARGETS="gemmkit_cli" gk_build "$root/build-cost" || exit 1
+GK_TARGETS="gemmkit_cli gemmkit_call_time" gk_build "$root/build-cost" || exit 1
 db=$gk_out/tuning.tsv
 backends=${BACKENDS:-cuda opencl}
 if [ -z "${SKIP_CALIBRATE:-}" ]; then
@@ -40,4 +40,12 @@ for b in $backends; do
       --max-time 10 --peers cublas --json "$gk_out/fixed-$b.json"
   fi
 done
+# One call's wall time on device buffers and host arrays (build/call_time: the median of 300), both backends.
+if [ -n "${CALL_TIME:-}" ]; then
+  for b in $backends; do
+    for n in 32 128; do
+      GEMMKIT_BACKEND=$b gk_step "call-time-$b-$n" 60 "$root/build-cost/call_time" "$n" 300
+    done
+  done
+fi
 gk_steps_end

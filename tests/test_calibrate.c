@@ -158,7 +158,7 @@ static void test_designed_shapes(void **state)
     assert_int_equal(gk_calibrate_random_shapes(&gpu, 7, GK_CALIBRATE_POOL, pool), GK_CALIBRATE_POOL);
     const int count = gk_calibrate_design(&gpu, &g, pool, GK_CALIBRATE_POOL, always, NULL, shapes,
                                           GK_CALIBRATE_MAX_SHAPES);
-    assert_int_equal(count, 5 + GK_CALIBRATE_RANDOM);
+    assert_int_equal(count, 6 + GK_CALIBRATE_RANDOM);
     const struct {
         const char *why;
         int64_t groups;
@@ -175,10 +175,17 @@ static void test_designed_shapes(void **state)
     assert_non_null(memory);
     assert_int_equal(memory->k, 16);
     assert_true(memory->m * memory->n >= 8192 * 8192);
+    /* One row of tiles over a long operand, read once: a long K within the device's floats. */
+    const gk_calibrate_shape *stream = find(shapes, count, "stream");
+    assert_non_null(stream);
+    assert_int_equal(stream->m, 64);
+    assert_true(stream->n >= 8192 && stream->k >= 1024 && stream->k % 16 == 0);
+    assert_true((double)stream->m * stream->k + (double)stream->k * stream->n + (double)stream->m * stream->n <=
+                268435456.0);
     /* Then the pool's first shapes, as drawn. */
     for (int i = 0; i < GK_CALIBRATE_RANDOM; i++) {
-        assert_string_equal(shapes[5 + i].why, "random");
-        assert_int_equal(shapes[5 + i].m, pool[i].m);
+        assert_string_equal(shapes[6 + i].why, "random");
+        assert_int_equal(shapes[6 + i].m, pool[i].m);
     }
 
     /* A skinny line gets each purpose as one row of tiles, and random shapes with M <= 16 only. */

@@ -40,9 +40,11 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
 
     /* The kernel: its waves of tiles, or the bytes it must move, whichever is longer. */
     const double per_unit_rate = line->rate_gflops * 1e6 / 2.0 / cus; /* multiply-adds per ms */
-    /* The busiest compute unit's work-groups, which share its throughput; fewer than OCC take as long as OCC
-     * (latency, not throughput, bounds them). */
-    const double per_unit_groups = fmax(ceil(groups / cus), line->occupancy);
+    /* The busiest compute unit's L work-groups at a throughput that grows with how many run at once (latency
+     * hidden by more of them): a few take as long as L + OCC - 1 would at the full rate; many waves of them
+     * hide it but for the first wave's and the last's, OCC / L of it. */
+    const double per_unit = ceil(groups / cus), occupancy = fmax(line->occupancy, 1.0);
+    const double per_unit_groups = per_unit + (occupancy - 1.0) * fmin(1.0, occupancy / per_unit);
     const double compute_ms = per_unit_groups * (double)tm * (double)tn *
                               (double)(kslice + GK_COST_GROUP_OVERHEAD_K) / (per_unit_rate > 0 ? per_unit_rate : 1.0);
     const double c_passes = splits > 1 ? splits : (p->beta_nonzero && !r->packed ? 2.0 : 1.0);

@@ -3,13 +3,14 @@
  * instead of following fitted thresholds (docs/ARCHITECTURE.md, "Choosing by cost").
  *
  * A candidate's time is its launches plus, per step, the larger of its arithmetic and its memory traffic:
- *   kernel:  max(L, OCC) * tile_m * tile_n * (kslice + GK_COST_GROUP_OVERHEAD_K) / (RATE / CUS)
+ *   kernel:  (L + (OCC - 1) min(1, OCC / L)) * tile_m * tile_n * (kslice + GK_COST_GROUP_OVERHEAD_K) / (RATE / CUS)
  *            with L = ceil(groups * splits / CUS) work-groups on the busiest compute unit,
  *            against the bytes it must move (each operand once, C, split-K's partials) at BWEFF * COPY;
  *   copies:  packing, unpacking, split-K's partials (their stores beyond C's, the reduction's reads): their bytes
  *            at the copy bandwidth.
- * RATE is a line's multiply-add rate with every compute unit busy, OCC how many of its work-groups a compute unit
- * runs at once (one work-group alone takes as long as OCC together: latency, not throughput, bounds it), BWEFF the
+ * RATE is a line's multiply-add rate with every compute unit busy, OCC how latency bounds it (a unit's few
+ * work-groups run at RATE / CUS * L / (L + OCC - 1): one alone takes as long as OCC at the full rate; over many
+ * waves only the first and last pay), BWEFF the
  * fraction of the copy bandwidth its loads reach where memory bounds it.
  *
  * The constants are tuning-database lines (tuning.h), matched device -> architecture -> vendor like kernel lines:
@@ -32,9 +33,9 @@
 #define GK_COST_DEFAULT_OCC 2.0
 #define GK_COST_DEFAULT_BWEFF 0.5
 /* A work-group's fixed cost (its first loads' latency, storing its tile) as so many more steps along K (a 128 x 128
- * tile at 50 TFLOPS: ~0.09 us a step, ~3 us of latency and stores): what makes one slice of K cheaper than two
+ * tile at 50 TFLOPS: ~0.09 us a step; its ring's filling and its 64 KiB of C take some microseconds): what makes one slice of K cheaper than two
  * half-length ones of the same waves. */
-#define GK_COST_GROUP_OVERHEAD_K 32
+#define GK_COST_GROUP_OVERHEAD_K 64
 
 /* One line's constants. */
 typedef struct gk_cost_line {

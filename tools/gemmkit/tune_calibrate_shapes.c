@@ -127,6 +127,22 @@ static int arrange_memory(const scale *s, const gk_geometry *g, gk_calibrate_wei
     return 0;
 }
 
+/* The streaming purpose: one tile's edge of C against a long other edge and a long K, where reading the long
+ * operand once bounds the call (matrix-vector-like products, the skinny kernels' regime), as one row of tiles or
+ * one column, the first at which the line is a candidate; 0 when none. */
+static int arrange_stream(const scale *s, const gk_geometry *g, gk_calibrate_weighs weighs, void *data,
+                          gk_calibrate_shape *out)
+{
+    const int64_t side = s->memory_side;
+    const int64_t shapes[2][2] = {{g->tile_m, round_up(side, g->tile_n)}, {round_up(side, g->tile_m), g->tile_n}};
+    for (int i = 0; i < 2; i++) {
+        const int64_t k = k_within(s, shapes[i][0], shapes[i][1], round_up(side, g->k_multiple), g->k_multiple);
+        *out = (gk_calibrate_shape){shapes[i][0], shapes[i][1], k, "stream"};
+        if (weighs(data, out)) return 1;
+    }
+    return 0;
+}
+
 int gk_calibrate_design(const gemmkit_device_info *info, const gk_geometry *g, const gk_calibrate_shape *pool,
                         int pool_count, gk_calibrate_weighs weighs, void *data, gk_calibrate_shape *out, int max)
 {
@@ -137,15 +153,17 @@ int gk_calibrate_design(const gemmkit_device_info *info, const gk_geometry *g, c
     /* In the order that pins the constants soonest, should --max-time leave only the first few: RATE from eight
      * waves (the last one's idle units cost little whatever OCC is); OCC from one wave of one work-group per unit,
      * which takes as long as OCC work-groups per unit would (latency); BWEFF from a short K over a large C, where
-     * storing C outweighs the arithmetic; then half a wave and two waves, which show where latency stops. */
+     * storing C outweighs the arithmetic, and from one tile's edge over a long operand, read once; then half a
+     * wave and two waves, which show where latency stops. */
     const struct {
         int64_t groups; /* work-groups; unused for the memory-bound shape */
         const char *why;
-    } purposes[] = {{8 * cus, "many waves"}, {cus, "one wave"}, {0, "memory"}, {cus / 2, "half a wave"},
-                    {2 * cus, "two waves"}};
+    } purposes[] = {{8 * cus, "many waves"}, {cus, "one wave"}, {0, "memory"}, {0, "stream"},
+                    {cus / 2, "half a wave"}, {2 * cus, "two waves"}};
     for (size_t i = 0; i < sizeof purposes / sizeof purposes[0] && used < max; i++) {
-        const int memory = strcmp(purposes[i].why, "memory") == 0;
-        if (memory ? arrange_memory(&s, g, weighs, data, &z)
+        const int memory = strcmp(purposes[i].why, "memory") == 0, stream = strcmp(purposes[i].why, "stream") == 0;
+        if (stream ? arrange_stream(&s, g, weighs, data, &z)
+            : memory ? arrange_memory(&s, g, weighs, data, &z)
                    : purposes[i].groups > 0 &&
                          arrange(&s, g, purposes[i].groups, s.k_compute, purposes[i].why, weighs, data, &z))
             out[used++] = z;
