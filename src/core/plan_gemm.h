@@ -1,0 +1,22 @@
+/* The steps around an SGEMM kernel, by its contract (plan_gemm.c). */
+#ifndef GK_PLAN_GEMM_H
+#define GK_PLAN_GEMM_H
+
+#include "sgemm.h"
+
+/* A chosen kernel and the problem it runs (the context locked). */
+typedef struct gk_sgemm_planning {
+    gemmkit_context *ctx;
+    const gk_config *config;
+    const gk_geometry *g; /* the configuration's geometry for the problem */
+    const gk_sgemm_problem *p;
+    int policy_chose; /* 1: the library chose the kernel, so its copy rows may copy A and B first; 0: named */
+} gk_sgemm_planning;
+
+/* Appends the kernel's steps and those around it (copies, packing, reduction) to the plan. */
+gemmkit_status gk_sgemm_plan_kernel(const gk_sgemm_planning *s, gk_plan *plan);
+
+/* Whether a packed kernel's padded operands and C fit the 32-bit indices of its kernels and copies. */
+int gk_sgemm_packed_fits(const gk_geometry *g, const gk_sgemm_problem *p);
+
+#endif
