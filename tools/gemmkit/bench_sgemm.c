@@ -73,8 +73,8 @@ static void explain_kernel(gk_bench_session *s)
         if (strcmp(def->name, "direct") == 0)
             snprintf(why, sizeof why, "the library's choice here for every shape (no faster kernel fits this device)");
         else
-            snprintf(why, sizeof why, "the library's choice for %s devices; small or skinny shapes run direct, "
-                     "shown as best:direct", s->info.is_gpu ? "GPU" : "CPU");
+            snprintf(why, sizeof why, "the library's choice at 4096^3 on this device; each shape's own choice is in "
+                     "the kernel column (on GPUs the cost model's, `bench --candidates` times the others)");
     } else {
         def = gk_kernel_find(want);
         if (!def) return;
