@@ -3,11 +3,13 @@
 Where the library is looked for, first hit wins:
   1. GEMMKIT_LIBRARY (a path), and then only there: an explicit choice that
      fails should say so, not fall back to another build;
-  2. the checkout's build tree, when this package runs from python/ in it;
-  3. the loader's own search (LD_LIBRARY_PATH, the ldconfig cache: /usr/lib,
+  2. the package's own copy, which `pip install ./python` builds and puts
+     beside this file (python/setup.py);
+  3. the checkout's build tree, when this package runs from python/ in it;
+  4. the loader's own search (LD_LIBRARY_PATH, the ldconfig cache: /usr/lib,
      /usr/local/lib after `sudo ldconfig`);
-  4. <sys.prefix>/lib (a library installed into the virtual environment);
-  5. pkg-config's libdir for gemmkit (PKG_CONFIG_PATH covers other prefixes).
+  5. <sys.prefix>/lib (a library installed into the virtual environment);
+  6. pkg-config's libdir for gemmkit (PKG_CONFIG_PATH covers other prefixes).
 """
 import ctypes
 import os
@@ -38,6 +40,9 @@ def _candidates():
     if explicit:
         yield explicit
         return
+    packaged = pathlib.Path(__file__).resolve().parent / SONAME
+    if packaged.exists():
+        yield str(packaged)
     checkout_build = pathlib.Path(__file__).resolve().parent.parent.parent / "build" / "libgemmkit.so"
     if checkout_build.exists():
         yield str(checkout_build)
@@ -61,8 +66,9 @@ def _load():
             continue
         return lib, candidate
     raise ImportError("gemmkit: libgemmkit not found; tried:\n  " + "\n  ".join(tried) +
-                      "\nInstall it (`make install` in the gemmkit checkout, then `sudo ldconfig` for "
-                      "/usr/local) or set GEMMKIT_LIBRARY=/path/to/libgemmkit.so")
+                      "\nInstall the package from a gemmkit checkout (`pip install ./python` builds the library into it), "
+                      "install the library (`make install`, then `sudo ldconfig` for /usr/local) or set "
+                      "GEMMKIT_LIBRARY=/path/to/libgemmkit.so")
 
 
 class DeviceInfoStruct(ctypes.Structure):
