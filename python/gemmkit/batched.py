@@ -6,6 +6,7 @@ from ._call import options, pick_context
 from ._library import lib
 from .device_array import DeviceArray
 from .errors import check
+from .exchange import exchanges
 from .operands import NO_TRANS, ROW_MAJOR, TRANS
 from .stacks import float32_array, host_stack, stack_in_layout, stack_output_layout
 
@@ -53,6 +54,7 @@ def _as_stack(x, batch):
     return x
 
 
+@exchanges(("a", "b"), "c")
 def sgemm_batched(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, context=None, kernel=None,
                   params=None, math=None):
     """C[z] = alpha * op(A[z]) @ op(B[z]) + beta * C[z] for every matrix z of

@@ -6,10 +6,12 @@ from ._library import lib
 from .batched import matmul_stacks
 from .device_array import DeviceArray
 from .errors import check
+from .exchange import exchanges
 from .operands import (COL_MAJOR, NO_TRANS, ROW_MAJOR, TRANS, device_operand, host_matrix, host_operand,
                        in_layout, output_layout)
 
 
+@exchanges(("a", "b"), "c")
 def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, context=None, kernel=None,
           params=None, math=None):
     """C = alpha * op(A) @ op(B) + beta * C, returning C.
@@ -71,6 +73,7 @@ def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, co
     return c
 
 
+@exchanges(("a", "b"), "out")
 def matmul(a, b, out=None, *, context=None, math=None):
     """a @ b like numpy.matmul for float32 arrays, on the host or on
     DeviceArrays: 2-D matrices, 1-D vectors (promoted as numpy does), and
@@ -95,6 +98,7 @@ def matmul(a, b, out=None, *, context=None, math=None):
     return out if out is not None else result.reshape(shape)
 
 
+@exchanges(("a",), "out")
 def omatcopy(a, *, trans=True, alpha=1.0, out=None, context=None, kernel=None, params=None):
     """B = alpha * op(A) (op: the transpose when trans, else a copy),
     returning B.
