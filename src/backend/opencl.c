@@ -36,6 +36,14 @@ struct gk_device {
     cl_mem ring_buffer;
     char *ring;
     cl_event done[2];
+    /* A call enqueued on the caller's queue (gk_opencl_call_begin .. _end): the launches go there, each after
+     * the one before (the first after the caller's wait list), and `last` is the latest one's event. */
+    struct {
+        cl_command_queue queue;
+        cl_uint wait_count;
+        const cl_event *wait;
+        cl_event last;
+    } call;
 };
 
 struct gk_mem {
@@ -536,6 +544,19 @@ static gemmkit_status opencl_launch(gk_device *dev, gk_program *prog, const gk_l
     gemmkit_status status = set_args(kernel, launch);
     cl_event event = NULL;
     cl_int err = CL_SUCCESS;
+    if (status == GEMMKIT_SUCCESS && dev->call.queue) {
+        /* The caller's queue, in-order or not: each launch after the one before, the first after the wait list. */
+        const cl_uint count = dev->call.last ? 1 : dev->call.wait_count;
+        const cl_event *after = dev->call.last ? &dev->call.last : (count ? dev->call.wait : NULL);
+        err = clEnqueueNDRangeKernel(dev->call.queue, kernel, launch->dims, NULL, launch->global, launch->local,
+                                     count, after, &event);
+        if (err == CL_SUCCESS) {
+            if (dev->call.last) clReleaseEvent(dev->call.last);
+            dev->call.last = event;
+        }
+        if (transient) clReleaseKernel(kernel);
+        return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueNDRangeKernel on the caller's queue");
+    }
     if (status == GEMMKIT_SUCCESS)
         err = clEnqueueNDRangeKernel(dev->queue, kernel, launch->dims, NULL, launch->global, launch->local, 0,
                                      NULL, elapsed_ms ? &event : NULL);
@@ -602,5 +623,58 @@ gemmkit_status gk_opencl_wrap(cl_mem buffer, gk_mem **out)
     mem->buffer = buffer;
     mem->owned = 0;
     *out = mem;
+    return GEMMKIT_SUCCESS;
+}
+
+int gk_opencl_device_index(cl_device_id device)
+{
+    pthread_once(&discovered.once, discover);
+    for (int i = 0; i < discovered.count; i++)
+        if (discovered.devices[i] == device) return i;
+    return -1;
+}
+
+gemmkit_status gk_opencl_open_shared(int index, cl_context context, gk_device **out)
+{
+    int count = 0;
+    GK_TRY(opencl_device_count(&count));
+    if (index < 0 || index >= count)
+        return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "OpenCL device index %d out of range", index);
+    gk_device base = {.platform = discovered.platforms[index], .id = discovered.devices[index], .context = context};
+    cl_device_type type = 0;
+    base.is_gpu = clGetDeviceInfo(base.id, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
+                  (type & CL_DEVICE_TYPE_GPU);
+    char vendor[256] = "";
+    clGetDeviceInfo(base.id, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    int major = 0, minor = 0;
+    if (nvidia_compute_capability(base.id, vendor, &major, &minor)) base.nv_arch = 10 * major + minor;
+    /* Its own queue on the caller's context (for gemmkit's blocking calls), as a second queue of an open device. */
+    return opencl_open_queue(&base, out);
+}
+
+void gk_opencl_call_begin(gk_device *dev, cl_command_queue queue, cl_uint wait_count, const cl_event *wait)
+{
+    dev->call.queue = queue, dev->call.wait_count = wait_count, dev->call.wait = wait, dev->call.last = NULL;
+}
+
+gemmkit_status gk_opencl_call_end(gk_device *dev, int failed, cl_event *event)
+{
+    const cl_command_queue queue = dev->call.queue;
+    cl_event last = dev->call.last;
+    const cl_uint wait_count = dev->call.wait_count;
+    const cl_event *wait = dev->call.wait;
+    dev->call.queue = NULL, dev->call.wait_count = 0, dev->call.wait = NULL, dev->call.last = NULL;
+    if (failed) {
+        if (last) clReleaseEvent(last);
+        return GEMMKIT_SUCCESS;
+    }
+    /* A call that launched nothing (C = C) still answers with an event: after the caller's wait list. */
+    if (!last) {
+        const cl_int err = clEnqueueMarkerWithWaitList(queue, wait_count, wait_count ? wait : NULL, &last);
+        if (err != CL_SUCCESS) return cl_fail(err, "clEnqueueMarkerWithWaitList on the caller's queue");
+    }
+    clFlush(queue); /* started, not waited for */
+    if (event) *event = last;
+    else clReleaseEvent(last);
     return GEMMKIT_SUCCESS;
 }

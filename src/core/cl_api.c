@@ -3,11 +3,16 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "sgemm.h"
 #include "gemmkit_cl.h"
 #include "status.h"
 
 gemmkit_status gk_opencl_handles(gk_device *dev, cl_context *context, cl_command_queue *queue);
 gemmkit_status gk_opencl_wrap(cl_mem buffer, gk_mem **out);
+int gk_opencl_device_index(cl_device_id device);
+gemmkit_status gk_opencl_open_shared(int index, cl_context context, gk_device **out);
+void gk_opencl_call_begin(gk_device *dev, cl_command_queue queue, cl_uint wait_count, const cl_event *wait);
+gemmkit_status gk_opencl_call_end(gk_device *dev, int failed, cl_event *event);
 
 static gemmkit_status require_opencl(gemmkit_context *ctx)
 {
@@ -58,6 +63,86 @@ gemmkit_status gemmkit_sgemm_cl(gemmkit_context *ctx, gemmkit_layout layout, gem
     if (status == GEMMKIT_SUCCESS)
         status = gemmkit_sgemm_buffers(ctx, NULL, layout, trans_a, trans_b, m, n, k, alpha, wa, offset_a, lda,
                                        wb, offset_b, ldb, beta, wc, offset_c, ldc);
+    gemmkit_buffer_destroy(wa);
+    gemmkit_buffer_destroy(wb);
+    gemmkit_buffer_destroy(wc);
+    return status;
+}
+
+/* Whether device is one of context's. */
+static int context_has_device(cl_context context, cl_device_id device)
+{
+    cl_device_id devices[64];
+    size_t bytes = 0;
+    if (clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof devices, devices, &bytes) != CL_SUCCESS) return 0;
+    for (size_t i = 0; i < bytes / sizeof devices[0]; i++)
+        if (devices[i] == device) return 1;
+    return 0;
+}
+
+gemmkit_status gemmkit_context_create_cl(cl_context context, cl_device_id device, gemmkit_context **ctx)
+{
+    if (!ctx) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "ctx is NULL");
+    *ctx = NULL;
+    if (!context || !device) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "context or device is NULL");
+    const int index = gk_opencl_device_index(device);
+    if (index < 0)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "the cl_device_id is none of the OpenCL devices gemmkit lists");
+    if (!context_has_device(context, device))
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "the cl_device_id is not a device of the cl_context");
+    gk_device *dev = NULL;
+    GK_TRY(gk_opencl_open_shared(index, context, &dev));
+    return gk_context_open_device(gk_backend_opencl(), index, dev, ctx);
+}
+
+/* The queue is of the context's cl_context and device. */
+static gemmkit_status check_queue(gemmkit_context *ctx, cl_command_queue queue)
+{
+    if (!queue) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "queue is NULL");
+    cl_context own = NULL, of = NULL;
+    cl_device_id device = NULL;
+    GK_TRY(gk_opencl_handles(ctx->device, &own, NULL));
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof of, &of, NULL) != CL_SUCCESS ||
+        clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, NULL) != CL_SUCCESS)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "queue is not a valid cl_command_queue");
+    if (of != own)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT,
+                       "queue belongs to another cl_context than the gemmkit context's (gemmkit_context_create_cl)");
+    if (gk_opencl_device_index(device) != ctx->device_index)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "queue is on another device than the gemmkit context's");
+    return GEMMKIT_SUCCESS;
+}
+
+gemmkit_status gemmkit_sgemm_cl_enqueue(gemmkit_context *ctx, cl_command_queue queue, gemmkit_layout layout,
+                                        gemmkit_transpose trans_a, gemmkit_transpose trans_b, int64_t m, int64_t n,
+                                        int64_t k, float alpha, cl_mem a, size_t offset_a, int64_t lda, cl_mem b,
+                                        size_t offset_b, int64_t ldb, float beta, cl_mem c, size_t offset_c,
+                                        int64_t ldc, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    GK_TRY(require_opencl(ctx));
+    GK_TRY(check_queue(ctx, queue));
+    if (num_events && !wait_list) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "num_events %u with no wait_list", num_events);
+    if (!num_events && wait_list)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "a wait_list with num_events 0");
+    gemmkit_buffer *wa = NULL, *wb = NULL, *wc = NULL;
+    gemmkit_status status = GEMMKIT_SUCCESS;
+    if (a) status = gemmkit_buffer_wrap_cl(ctx, a, &wa);
+    if (status == GEMMKIT_SUCCESS && b) status = gemmkit_buffer_wrap_cl(ctx, b, &wb);
+    if (status == GEMMKIT_SUCCESS && c) status = gemmkit_buffer_wrap_cl(ctx, c, &wc);
+    const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, wa, wb, wc,
+                               offset_a, offset_b, offset_c, lda, ldb, ldc};
+    gk_sgemm_problem p;
+    int writes_c = 0;
+    if (status == GEMMKIT_SUCCESS) status = gk_sgemm_buffers_problem(ctx, NULL, &call, &p, &writes_c);
+    if (status == GEMMKIT_SUCCESS) {
+        pthread_mutex_lock(&ctx->lock);
+        gk_opencl_call_begin(ctx->device, queue, num_events, wait_list);
+        if (writes_c) status = gk_sgemm_run(ctx, NULL, &p);
+        const gemmkit_status ended = gk_opencl_call_end(ctx->device, status != GEMMKIT_SUCCESS, event);
+        if (status == GEMMKIT_SUCCESS) status = ended;
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    /* The wrappers own nothing: the queue keeps the cl_mem objects its commands use. */
     gemmkit_buffer_destroy(wa);
     gemmkit_buffer_destroy(wb);
     gemmkit_buffer_destroy(wc);

@@ -80,8 +80,8 @@ gemmkit_status gemmkit_device_get_info(gemmkit_backend backend, int index, gemmk
 
 /* A context on device `index`: the device opened anew, or (sibling) a second
  * queue on that already open device's driver context (ops->open_queue). */
-static gemmkit_status open_context(const gk_backend_ops *ops, int index, gk_device *sibling, int quiet,
-                                   gemmkit_context **out)
+static gemmkit_status open_context(const gk_backend_ops *ops, int index, gk_device *sibling, gk_device *opened,
+                                   int quiet, gemmkit_context **out)
 {
     gk_math math;
     GK_TRY(gk_math_from_env(&math));
@@ -96,8 +96,11 @@ static gemmkit_status open_context(const gk_backend_ops *ops, int index, gk_devi
     ctx->trace = trace && *trace && strcmp(trace, "0") != 0;
     gemmkit_status status = ops->device_info(index, &ctx->info);
     if (status == GEMMKIT_SUCCESS)
-        status = sibling ? ops->open_queue(sibling, &ctx->device) : ops->open(index, &ctx->device);
+        status = opened    ? (ctx->device = opened, GEMMKIT_SUCCESS)
+                 : sibling ? ops->open_queue(sibling, &ctx->device)
+                           : ops->open(index, &ctx->device);
     if (status != GEMMKIT_SUCCESS) {
+        if (opened) ops->close(opened);
         free(ctx);
         return status;
     }
@@ -122,12 +125,17 @@ static gemmkit_status open_context(const gk_backend_ops *ops, int index, gk_devi
 
 gemmkit_status gk_context_open(const gk_backend_ops *ops, int index, int quiet, gemmkit_context **out)
 {
-    return open_context(ops, index, NULL, quiet, out);
+    return open_context(ops, index, NULL, NULL, quiet, out);
+}
+
+gemmkit_status gk_context_open_device(const gk_backend_ops *ops, int index, gk_device *device, gemmkit_context **out)
+{
+    return open_context(ops, index, NULL, device, 0, out);
 }
 
 gemmkit_status gk_context_open_queue(const gemmkit_context *of, gemmkit_context **out)
 {
-    return open_context(of->ops, of->device_index, of->ops->open_queue ? of->device : NULL, 1, out);
+    return open_context(of->ops, of->device_index, of->ops->open_queue ? of->device : NULL, NULL, 1, out);
 }
 
 gemmkit_status gemmkit_context_create_ex(gemmkit_context **out, gemmkit_backend backend,

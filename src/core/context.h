@@ -95,6 +95,9 @@ gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem
 
 /* Opens one device as an ordinary context (context.c); quiet: no warnings on stderr. */
 gemmkit_status gk_context_open(const gk_backend_ops *ops, int index, int quiet, gemmkit_context **out);
+/* A context on device `index` of the backend, opened already (`device`, which the context takes over, closed on
+ * failure too): a device on the caller's own driver context (gemmkit_context_create_cl). */
+gemmkit_status gk_context_open_device(const gk_backend_ops *ops, int index, gk_device *device, gemmkit_context **out);
 /* A quiet context on the same device as `of` whose work overlaps of's: a
  * second queue on of's driver context where the backend has open_queue, else
  * the device opened again. Freed like any context; destroy it before `of`. */

@@ -316,6 +316,27 @@ gemmkit_status gemmkit_sgemm(gemmkit_context *ctx, gemmkit_layout layout, gemmki
     return sgemm_host_arrays(ctx, NULL, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
+gemmkit_status gk_sgemm_buffers_problem(gemmkit_context *ctx, const gemmkit_options *options, const gk_gemm_call *call,
+                                        gk_sgemm_problem *p, int *writes_c)
+{
+    GK_TRY(gk_check_pointer(ctx, "ctx"));
+    GK_TRY(gk_sgemm_prepare(call, p));
+    GK_TRY(gk_sgemm_math(ctx, options, &p->math));
+    *writes_c = gk_sgemm_writes_c(p);
+    if (!*writes_c) return GEMMKIT_SUCCESS;
+    const gemmkit_buffer *c = call->c;
+    GK_TRY(gk_check_buffer(ctx, c, "C", call->offset_c, gk_extent(p->m, p->n, p->c.ld)));
+    p->c.mem = c->mem;
+    if (gk_sgemm_reads_ab(p)) {
+        const gemmkit_buffer *ba = p->source_a, *bb = p->source_b;
+        GK_TRY(gk_check_buffer(ctx, ba, p->name_a, p->a.offset, extent_a(p)));
+        GK_TRY(gk_check_buffer(ctx, bb, p->name_b, p->b.offset, extent_b(p)));
+        p->a.mem = ba->mem;
+        p->b.mem = bb->mem;
+    }
+    return GEMMKIT_SUCCESS;
+}
+
 gemmkit_status gemmkit_sgemm_buffers(gemmkit_context *ctx, const gemmkit_options *options,
                                      gemmkit_layout layout, gemmkit_transpose trans_a,
                                      gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
@@ -323,22 +344,12 @@ gemmkit_status gemmkit_sgemm_buffers(gemmkit_context *ctx, const gemmkit_options
                                      const gemmkit_buffer *b, size_t offset_b, int64_t ldb, float beta,
                                      gemmkit_buffer *c, size_t offset_c, int64_t ldc)
 {
-    GK_TRY(gk_check_pointer(ctx, "ctx"));
     const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, a, b, c,
                                offset_a, offset_b, offset_c, lda, ldb, ldc};
     gk_sgemm_problem p;
-    GK_TRY(gk_sgemm_prepare(&call, &p));
-    GK_TRY(gk_sgemm_math(ctx, options, &p.math));
-    if (!gk_sgemm_writes_c(&p)) return GEMMKIT_SUCCESS;
-    GK_TRY(gk_check_buffer(ctx, c, "C", offset_c, gk_extent(p.m, p.n, p.c.ld)));
-    p.c.mem = c->mem;
-    if (gk_sgemm_reads_ab(&p)) {
-        const gemmkit_buffer *ba = p.source_a, *bb = p.source_b;
-        GK_TRY(gk_check_buffer(ctx, ba, p.name_a, p.a.offset, extent_a(&p)));
-        GK_TRY(gk_check_buffer(ctx, bb, p.name_b, p.b.offset, extent_b(&p)));
-        p.a.mem = ba->mem;
-        p.b.mem = bb->mem;
-    }
+    int writes_c = 0;
+    GK_TRY(gk_sgemm_buffers_problem(ctx, options, &call, &p, &writes_c));
+    if (!writes_c) return GEMMKIT_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
     gemmkit_status status = gk_sgemm_run(ctx, options, &p);
     if (status == GEMMKIT_SUCCESS) status = ctx->ops->finish(ctx->device);

@@ -61,6 +61,11 @@ static inline int gk_sgemm_reads_ab(const gk_sgemm_problem *p)
 gemmkit_status gk_sgemm_plan(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *problem,
                              gk_plan *plan);
 
+/* A call on gemmkit buffers checked (ctx, the arguments in BLAS order, the math mode, each buffer's extent) and
+ * prepared into *problem; *writes_c 0 when there is nothing to run (C = C). Nothing is enqueued. */
+gemmkit_status gk_sgemm_buffers_problem(gemmkit_context *ctx, const gemmkit_options *options, const gk_gemm_call *call,
+                                        gk_sgemm_problem *problem, int *writes_c);
+
 /* Plans and executes (the context is locked); fills options' timings. */
 gemmkit_status gk_sgemm_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *problem);
 
