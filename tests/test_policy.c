@@ -432,6 +432,20 @@ static void test_huge_shapes_do_not_overflow(void **state)
     assert_int_equal(gk_expr_eval("W + W / 2", &vars, &value, error, sizeof error), 0);
 }
 
+/* Empty dimensions reach the choice too (the plan chooses before it sees that only C is scaled, or nothing runs):
+ * the model chooses for them on a GPU without dividing by an empty K or N. */
+static void test_empty_dimensions_choose(void **state)
+{
+    (void)state;
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned = {0};
+    static const int64_t shapes[][3] = {{64, 64, 0}, {0, 64, 64}, {64, 0, 64}, {0, 0, 0}, {1, 1, 0}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const gk_sgemm_choice choice =
+            gk_sgemm_choose(gk_policy_builtin(), &info, &tuned, shapes[i][0], shapes[i][1], shapes[i][2]);
+        assert_non_null(choice.def);
+    }
+}
 
 /* tune's description of the fast kernel's scope comes from the fallback row's note. */
 /* Host-array routes: the CPU BLAS on CPU devices, the tiler for large calls on GPUs. */
@@ -1283,6 +1297,7 @@ int main(void)
         cmocka_unit_test(test_cpus_keep_their_kernel_at_gpu_shapes),
         cmocka_unit_test(test_split_row_needs_the_choices_build),
         cmocka_unit_test(test_huge_shapes_do_not_overflow),
+        cmocka_unit_test(test_empty_dimensions_choose),
         cmocka_unit_test(test_model_invariants),
         cmocka_unit_test(test_model_never_packs_past_32_bit_indices),
         cmocka_unit_test(test_model_splits_small_c_long_k),

@@ -75,17 +75,8 @@ int gk_sgemm_splits_for(const gk_kernel_def *def, int64_t k_step, int64_t comput
 /* The shape's, the device's and the call's variables; those of a configuration 0. */
 static void set_shape_variables(const gemm_state *s, int64_t *values)
 {
-    for (int i = 0; i < GK_GEMM_VARIABLES; i++) values[i] = 0;
-    values[GK_GEMM_M] = s->m;
-    values[GK_GEMM_N] = s->n;
-    values[GK_GEMM_K] = s->k;
-    values[GK_GEMM_WORK] = gk_policy_product(s->m, s->n, s->k);
-    values[GK_GEMM_CUS] = s->info->compute_units;
-    values[GK_GEMM_TRANS_A] = s->trans_a;
-    values[GK_GEMM_TRANS_B] = s->trans_b;
-    values[GK_GEMM_ALIGNED_A] = !s->unaligned_a;
-    values[GK_GEMM_ALIGNED_B] = !s->unaligned_b;
-    values[GK_GEMM_MATH] = s->math;
+    gk_gemm_shape_variables(values, s->m, s->n, s->k, s->info->compute_units, s->trans_a, s->trans_b, !s->unaligned_a,
+                            !s->unaligned_b, s->math);
 }
 
 /* The shape's and the device's variables, and those of configuration c. */
@@ -146,15 +137,7 @@ static int split_config(gemm_state *s, const gk_kernel_def *def)
      * per unit already (mid sizes, policy.tsv): two slices there. Not for a
      * count by waves, where one slice can be the cheapest. */
     if (!by_waves && splits < 2 && s->k >= 2 * GK_SPLITK_MIN_SLICE) splits = 2;
-    if (splits < 2) return 0;
-    int values[GK_MAX_PARAMS];
-    for (int i = 0; i < GK_MAX_PARAMS && def->params[i].name; i++) {
-        const int value = gk_config_value(s->chosen, def->params[i].name, -1);
-        values[i] = strcmp(def->params[i].name, "SPLITS") == 0 ? splits
-                    : value >= 0                               ? value
-                                                               : def->params[i].default_value;
-    }
-    return gk_config_from_values(def, values, &s->split) == GEMMKIT_SUCCESS;
+    return splits >= 2 && gk_split_config(def, s->chosen, splits, &s->split);
 }
 
 static int split_variables(const gk_policy_rule *rule, int64_t *values, void *data)
@@ -310,13 +293,7 @@ const gk_kernel_def *gk_sgemm_choose_kernel(const gk_policy *policy, const gemmk
     if (gk_model_applies(policy, &call)) {
         /* The model's choice, as the kernel whose lines serve the shape: a split-K build's base kernel. */
         gk_sgemm_choice choice;
-        if (!gk_model_choose(policy, &call, &choice, NULL)) return NULL;
-        if (!gk_kernel_slices_k(choice.def)) return choice.def; /* skinny-n shares skinny-m's source */
-        for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next)
-            if (policy->rules[i].kernel && !strcmp(policy->rules[i].kernel->source, choice.def->source) &&
-                gk_kernel_packs_operands(policy->rules[i].kernel) == gk_kernel_packs_operands(choice.def))
-                return policy->rules[i].kernel;
-        return choice.def;
+        return gk_model_choose(policy, &call, &choice, NULL) ? gk_model_unsplit(choice.def) : NULL;
     }
     return kernel_step(policy, &s) ? s.candidate.def : NULL;
 }
@@ -351,13 +328,19 @@ const char *gk_sgemm_fast_kernel_scope(void)
     return scope;
 }
 
+/* The model's candidates for s, or 0 where the model does not choose. */
+static int candidates(const gk_policy *policy, const gemm_state *s, gk_sgemm_candidate *out, int max)
+{
+    const gk_model_call call = model_call(s);
+    return gk_model_applies(policy, &call) ? gk_model_candidates(policy, &call, out, max) : 0;
+}
+
 int gk_sgemm_candidates(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
                         const gk_sgemm_problem *p, gk_sgemm_candidate *out, int max)
 {
     const gemm_state s = {.info = info, .tuned = tuned, .m = p->m, .n = p->n, .k = p->k, .math = p->math,
                           .trans_a = p->trans_a, .trans_b = p->trans_b, .beta_nonzero = p->beta != 0.0f};
-    const gk_model_call call = model_call(&s);
-    return gk_model_applies(policy, &call) ? gk_model_candidates(policy, &call, out, max) : 0;
+    return candidates(policy, &s, out, max);
 }
 
 int gk_sgemm_candidates_for(const gemmkit_context *ctx, const gk_sgemm_problem *p, gk_sgemm_candidate *out, int max)
@@ -365,7 +348,5 @@ int gk_sgemm_candidates_for(const gemmkit_context *ctx, const gk_sgemm_problem *
     const gemm_state s = {.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned, .m = p->m, .n = p->n, .k = p->k,
                           .math = p->math, .trans_a = p->trans_a, .trans_b = p->trans_b,
                           .beta_nonzero = p->beta != 0.0f};
-    const gk_model_call call = model_call(&s);
-    const gk_policy *policy = gk_policy_builtin();
-    return gk_model_applies(policy, &call) ? gk_model_candidates(policy, &call, out, max) : 0;
+    return candidates(gk_policy_builtin(), &s, out, max);
 }

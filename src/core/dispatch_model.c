@@ -9,6 +9,7 @@
 
 #include "dispatch_model.h"
 #include "plan.h"
+#include "plan_gemm.h"
 
 /* Each kernel's split-K build (the registry kernel of the same source and mode that slices K), found once. */
 #define MAX_KERNELS 256
@@ -31,12 +32,21 @@ static void find_split_builds(void)
     }
 }
 
-static const gk_kernel_def *split_build(const gk_kernel_def *def)
+/* The kernel paired with def in split_builds' column `from` (0: the base, 1: its split-K build), or NULL. */
+static const gk_kernel_def *paired(const gk_kernel_def *def, int from)
 {
     pthread_once(&split_builds_once, find_split_builds);
     for (int i = 0; i < split_build_count; i++)
-        if (split_builds[i][0] == def) return split_builds[i][1];
+        if (split_builds[i][from] == def) return split_builds[i][!from];
     return NULL;
+}
+
+static const gk_kernel_def *split_build(const gk_kernel_def *def) { return paired(def, 0); }
+
+const gk_kernel_def *gk_model_unsplit(const gk_kernel_def *def)
+{
+    const gk_kernel_def *base = gk_kernel_slices_k(def) ? paired(def, 1) : NULL;
+    return base ? base : def;
 }
 
 /* The tuned line a candidate runs and what the model reads of it. */
@@ -61,10 +71,7 @@ typedef struct model_walk {
     gk_cost_parts best_parts;
 } model_walk;
 
-static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/* The split-K build's configuration: the line's values for the parameters both have, SPLITS = splits. */
-static int split_config(const gk_kernel_def *split, const gk_config *line, int splits, gk_config *out)
+int gk_split_config(const gk_kernel_def *split, const gk_config *line, int splits, gk_config *out)
 {
     int values[GK_MAX_PARAMS];
     for (int i = 0; i < GK_MAX_PARAMS && split->params[i].name; i++) {
@@ -102,31 +109,13 @@ static void record(model_walk *w, const model_line *line, const gk_kernel_def *s
     c->choice.params = line->params;
     c->choice.config = *line->config;
     if (splits > 1) {
-        if (!split_config(split, line->config, splits, &c->choice.config)) return;
+        if (!gk_split_config(split, line->config, splits, &c->choice.config)) return;
         c->choice.def = split;
     }
     snprintf(c->line, sizeof c->line, "%s", line->name);
     params_text(&c->choice.config, c->params, sizeof c->params);
     c->splits = splits, c->predicted_ms = ms, c->parts = *parts;
     w->count++;
-}
-
-/* Whether the packed kernel's padded operands and partials fit the copy kernels' 32-bit indices
- * (routine_gemm.c's packed_fits, which plans the same). */
-static int packed_fits(const gk_geometry *g, const gk_cost_problem *p, int splits)
-{
-    const int64_t limit = INT32_MAX, tk = g->k_multiple > 0 ? g->k_multiple : 1;
-    const int64_t mp = ceil_div(p->m, g->tile_m) * g->tile_m, np = ceil_div(p->n, g->tile_n) * g->tile_n;
-    const int64_t kp = ceil_div(ceil_div(p->k, splits), tk) * tk * splits;
-    return mp <= limit / kp && np <= limit / kp && mp <= limit / np / splits;
-}
-
-/* Whether the direct split-K build's partials (round_up(M, 4) x N each) fit one buffer of 32-bit indices
- * (routine_gemm.c's plan_direct_split refuses the plan otherwise). */
-static int partials_fit(const gk_cost_problem *p, int splits)
-{
-    const int64_t rows = (p->m + 3) / 4 * 4;
-    return rows <= INT32_MAX / p->n / splits;
 }
 
 static void consider(model_walk *w, const model_line *line)
@@ -138,7 +127,8 @@ static void consider(model_walk *w, const model_line *line)
         return;
     const int packed = gk_kernel_packs_operands(line->config->def);
     gk_cost_parts parts;
-    if (!packed || packed_fits(&g, &w->problem, 1)) {
+    const gk_cost_problem *p = &w->problem;
+    if (!packed || gk_sgemm_packed_fits(&g, p->m, p->n, p->k, 1)) {
         const double ms = gk_cost_predict(&call->tuned->cost, call->info, line->config, &g, line->name,
                                           line->rate_fallback, &w->problem, 1, &parts);
         record(w, line, NULL, 1, ms, &parts);
@@ -146,21 +136,17 @@ static void consider(model_walk *w, const model_line *line)
     const gk_kernel_def *split = split_build(line->config->def);
     if (!split || (call->ctx && !gk_plan_kernel_runs_here(call->ctx, split))) return;
     for (int splits = 2; splits <= GK_SPLITK_MAX_SPLITS && call->k / splits >= GK_SPLITK_MIN_SLICE; splits *= 2) {
-        if (packed ? !packed_fits(&g, &w->problem, splits) : !partials_fit(&w->problem, splits)) break;
+        if (packed ? !gk_sgemm_packed_fits(&g, p->m, p->n, p->k, splits) : !gk_sgemm_partials_fit(p->m, p->n, splits))
+            break;
         const double ms = gk_cost_predict(&call->tuned->cost, call->info, line->config, &g, line->name,
                                           line->rate_fallback, &w->problem, splits, &parts);
         record(w, line, split, splits, ms, &parts);
     }
 }
 
-static int class_fits(const gk_policy_rule *r, int is_gpu)
-{
-    return r->device == GK_CLASS_ANY || (r->device == GK_CLASS_GPU) == (is_gpu != 0);
-}
-
 static int row_applies(const gk_model_call *call, const gk_policy_rule *r)
 {
-    return class_fits(r, call->info->is_gpu) && r->kernel && r->kernel->math == call->math &&
+    return gk_policy_class_fits(r->device, call->info->is_gpu) && r->kernel && r->kernel->math == call->math &&
            (call->ctx ? gk_plan_kernel_runs_here(call->ctx, r->kernel)
                       : r->kernel->backends == 0 && r->kernel->arch_specific == 0);
 }
@@ -175,13 +161,9 @@ int gk_model_applies(const gk_policy *policy, const gk_model_call *call)
 static void walk(const gk_policy *policy, model_walk *w)
 {
     const gk_model_call *call = w->call;
-    int64_t values[GK_POLICY_MAX_VARIABLES] = {0};
-    values[GK_GEMM_M] = call->m, values[GK_GEMM_N] = call->n, values[GK_GEMM_K] = call->k;
-    values[GK_GEMM_WORK] = gk_policy_product(call->m, call->n, call->k);
-    values[GK_GEMM_CUS] = call->info->compute_units;
-    values[GK_GEMM_TRANS_A] = call->trans_a, values[GK_GEMM_TRANS_B] = call->trans_b;
-    values[GK_GEMM_ALIGNED_A] = values[GK_GEMM_ALIGNED_B] = 1;
-    values[GK_GEMM_MATH] = call->math;
+    int64_t values[GK_POLICY_MAX_VARIABLES];
+    gk_gemm_shape_variables(values, call->m, call->n, call->k, call->info->compute_units, call->trans_a,
+                            call->trans_b, 1, 1, call->math);
     w->problem = (gk_cost_problem){call->m, call->n, call->k, call->beta_nonzero};
     w->best_ms = 1e300;
     for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next) {
@@ -213,7 +195,7 @@ int gk_model_choose(const gk_policy *policy, const gk_model_call *call, gk_sgemm
     choice->params = w.best_line.params;
     choice->config = *w.best_line.config;
     if (w.best_splits > 1) {
-        if (!split_config(w.best_split, w.best_line.config, w.best_splits, &choice->config)) return 0;
+        if (!gk_split_config(w.best_split, w.best_line.config, w.best_splits, &choice->config)) return 0;
         choice->def = w.best_split;
     }
     if (splits) *splits = w.best_splits;
@@ -239,4 +221,16 @@ int gk_model_candidates(const gk_policy *policy, const gk_model_call *call, gk_s
         out[j] = c;
     }
     return w.count;
+}
+
+void gk_gemm_shape_variables(int64_t *values, int64_t m, int64_t n, int64_t k, int64_t compute_units, int trans_a,
+                             int trans_b, int aligned_a, int aligned_b, gk_math math)
+{
+    for (int i = 0; i < GK_GEMM_VARIABLES; i++) values[i] = 0;
+    values[GK_GEMM_M] = m, values[GK_GEMM_N] = n, values[GK_GEMM_K] = k;
+    values[GK_GEMM_WORK] = gk_policy_product(m, n, k);
+    values[GK_GEMM_CUS] = compute_units;
+    values[GK_GEMM_TRANS_A] = trans_a, values[GK_GEMM_TRANS_B] = trans_b;
+    values[GK_GEMM_ALIGNED_A] = aligned_a, values[GK_GEMM_ALIGNED_B] = aligned_b;
+    values[GK_GEMM_MATH] = math;
 }

@@ -21,4 +21,14 @@ int gk_model_choose(const gk_policy *policy, const gk_model_call *call, gk_sgemm
 /* Every candidate, cheapest first (ties in the walk's order, so out[0] is gk_model_choose's); their count. */
 int gk_model_candidates(const gk_policy *policy, const gk_model_call *call, gk_sgemm_candidate *out, int max);
 
+/* The split-K build's configuration of a tuned line: the line's values for the parameters both have, the
+ * build's defaults for the others, SPLITS = splits; 0 when its constraints refuse it. */
+int gk_split_config(const gk_kernel_def *split, const gk_config *line, int splits, gk_config *out);
+/* The kernel whose split-K build def is (def itself when it slices no K, or has no base). */
+const gk_kernel_def *gk_model_unsplit(const gk_kernel_def *def);
+
+/* The gemm routine's variables of a shape and a call (policy.h's GK_GEMM_* slots; a configuration's read 0). */
+void gk_gemm_shape_variables(int64_t *values, int64_t m, int64_t n, int64_t k, int64_t compute_units, int trans_a,
+                             int trans_b, int aligned_a, int aligned_b, gk_math math);
+
 #endif

@@ -163,7 +163,8 @@ static void padded_sizes(const gk_geometry *g, const gk_sgemm_problem *p, int64_
  * kernels and copies that use them. */
 static int packed_fits(int64_t mp, int64_t np, int64_t kp, int64_t splits)
 {
-    return mp * kp <= INT32_MAX && np * kp <= INT32_MAX && splits * mp * np <= INT32_MAX;
+    if (mp < 1 || np < 1 || kp < 1) return 1; /* an empty operand: nothing is packed */
+    return mp <= INT32_MAX / kp && np <= INT32_MAX / kp && mp <= INT32_MAX / np / splits;
 }
 
 /* Pack, the tiled kernel, unpack; a strided (split-K) kernel runs `splits` K-slices of the packed operands
@@ -225,7 +226,7 @@ static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *c
     const int64_t tiles = (p->m + g->tile_m - 1) / g->tile_m * ((p->n + g->tile_n - 1) / g->tile_n);
     int64_t kslice = p->k;
     const int64_t splits = split_k(ctx, config, tiles, ldp * p->n, p, &kslice);
-    if (splits * ldp * p->n > INT32_MAX)
+    if (!gk_sgemm_partials_fit(p->m, p->n, splits))
         return gk_fail(GEMMKIT_ERROR_SIZE_OVERFLOW,
                        "kernel %s: %lld partial results of %lld x %lld pass 2^31-1 floats, which it indexes in 32 bits",
                        config->def->name, (long long)splits, (long long)ldp, (long long)p->n);
@@ -299,9 +300,14 @@ gemmkit_status gk_sgemm_plan_kernel(const gk_sgemm_planning *s, gk_plan *plan)
                    (int)s->config->def->contract);
 }
 
-int gk_sgemm_packed_fits(const gk_geometry *g, const gk_sgemm_problem *p)
+int gk_sgemm_packed_fits(const gk_geometry *g, int64_t m, int64_t n, int64_t k, int64_t splits)
 {
-    int64_t mp, np, kp;
-    padded_sizes(g, p, &mp, &np, &kp);
-    return packed_fits(mp, np, kp, 1);
+    const int64_t k_step = g->k_multiple > 0 ? g->k_multiple : 1;
+    const int64_t kslice = gk_round_up((k + splits - 1) / splits, k_step);
+    return packed_fits(gk_round_up(m, g->tile_m), gk_round_up(n, g->tile_n), kslice * splits, splits);
+}
+
+int gk_sgemm_partials_fit(int64_t m, int64_t n, int64_t splits)
+{
+    return n < 1 || gk_round_up(m, 4) <= INT32_MAX / n / splits;
 }

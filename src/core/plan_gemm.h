@@ -16,7 +16,10 @@ typedef struct gk_sgemm_planning {
 /* Appends the kernel's steps and those around it (copies, packing, reduction) to the plan. */
 gemmkit_status gk_sgemm_plan_kernel(const gk_sgemm_planning *s, gk_plan *plan);
 
-/* Whether a packed kernel's padded operands and C fit the 32-bit indices of its kernels and copies. */
-int gk_sgemm_packed_fits(const gk_geometry *g, const gk_sgemm_problem *p);
+/* Whether a packed kernel of geometry g over `splits` slices of K (1: none) pads its operands and C's partials within
+ * the 32-bit indices of its kernels and copies; the cost model and the planner ask the same question. */
+int gk_sgemm_packed_fits(const gk_geometry *g, int64_t m, int64_t n, int64_t k, int64_t splits);
+/* Whether split-K's partials on the operands as stored (splits of round_up(m, 4) x n) fit 32-bit indices. */
+int gk_sgemm_partials_fit(int64_t m, int64_t n, int64_t splits);
 
 #endif

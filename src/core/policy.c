@@ -191,18 +191,13 @@ static int take_row(char **fields, int count, int line, void *data)
     return 1;
 }
 
-static int class_fits(gk_policy_class device, int is_gpu)
-{
-    return device == GK_CLASS_ANY || (device == GK_CLASS_GPU) == (is_gpu != 0);
-}
-
 /* gk_policy_fixed's answer: the rule's index, -1 (no row holds) or -2 (it depends on the values). */
 static int fixed_first(const gk_policy *policy, int routine, int step, int is_gpu)
 {
     const int64_t none[GK_POLICY_MAX_VARIABLES] = {0}; /* read by no condition evaluated here */
     for (int i = policy->first[routine][step]; i >= 0; i = policy->rules[i].next) {
         const gk_policy_rule *r = &policy->rules[i];
-        if (!class_fits(r->device, is_gpu)) continue;
+        if (!gk_policy_class_fits(r->device, is_gpu)) continue;
         if (r->reads) return -2;
         if (gk_policy_holds(policy, r, none)) return i;
     }
@@ -286,7 +281,7 @@ const gk_policy_rule *gk_policy_first(const gk_policy *policy, gk_policy_routine
 {
     for (int i = policy->first[routine][step]; i >= 0; i = policy->rules[i].next) {
         const gk_policy_rule *r = &policy->rules[i];
-        if (!class_fits(r->device, is_gpu)) continue;
+        if (!gk_policy_class_fits(r->device, is_gpu)) continue;
         int64_t values[GK_POLICY_MAX_VARIABLES]; /* the step's variables: all a condition may read (parse_rule) */
         if (vars_fn(r, values, data) && gk_policy_holds(policy, r, values)) return r;
     }

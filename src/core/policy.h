@@ -162,6 +162,12 @@ static inline const gk_policy_rule *gk_policy_fixed(const gk_policy *policy, gk_
     return i >= 0 ? &policy->rules[i] : NULL;
 }
 
+/* Whether a row of device class `device` serves a device (a GPU when is_gpu). */
+static inline int gk_policy_class_fits(gk_policy_class device, int is_gpu)
+{
+    return device == GK_CLASS_ANY || (device == GK_CLASS_GPU) == (is_gpu != 0);
+}
+
 /* Evaluates a rule's condition on values: 1 when it holds, 0 when it does not
  * or fails to evaluate. */
 int gk_policy_holds(const gk_policy *policy, const gk_policy_rule *rule, const int64_t *values);

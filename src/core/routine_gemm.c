@@ -129,7 +129,7 @@ static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *op
         return gk_plan_add_helper(ctx, plan, GK_HELPER_SCALE, &scale, 0);
     }
     const int named = options && (options->kernel || options->params);
-    if (gk_kernel_packs_operands(config.def) && !named && !gk_sgemm_packed_fits(&g, p)) {
+    if (gk_kernel_packs_operands(config.def) && !named && !gk_sgemm_packed_fits(&g, p->m, p->n, p->k, 1)) {
         /* The policy's packed kernel would pad past the 32-bit indices: the no-copy kernel instead. */
         GK_TRY(gk_context_resolve(ctx, gk_kernel_find(GK_UNPACKED_FALLBACK), NULL, &config));
         GK_TRY(gk_config_geometry(&config, p->m, p->n, p->k, &g));
