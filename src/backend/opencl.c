@@ -191,6 +191,18 @@ static gemmkit_status opencl_device_info(int index, gemmkit_device_info *info)
     return GEMMKIT_SUCCESS;
 }
 
+/* What launches need to know of dev->id: a GPU or not, NVIDIA's architecture. */
+static void describe(gk_device *dev)
+{
+    cl_device_type type = 0;
+    dev->is_gpu = clGetDeviceInfo(dev->id, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
+                  (type & CL_DEVICE_TYPE_GPU);
+    char vendor[256] = "";
+    clGetDeviceInfo(dev->id, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    int major = 0, minor = 0;
+    if (nvidia_compute_capability(dev->id, vendor, &major, &minor)) dev->nv_arch = 10 * major + minor;
+}
+
 static gemmkit_status opencl_open(int index, gk_device **out)
 {
     int count = 0;
@@ -214,13 +226,7 @@ static gemmkit_status opencl_open(int index, gk_device **out)
         free(dev);
         return cl_fail(err, "clCreateCommandQueue");
     }
-    cl_device_type type = 0;
-    dev->is_gpu = clGetDeviceInfo(dev->id, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
-                  (type & CL_DEVICE_TYPE_GPU);
-    char vendor[256] = "";
-    clGetDeviceInfo(dev->id, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-    int major = 0, minor = 0;
-    if (nvidia_compute_capability(dev->id, vendor, &major, &minor)) dev->nv_arch = 10 * major + minor;
+    describe(dev);
     *out = dev;
     return GEMMKIT_SUCCESS;
 }
@@ -641,13 +647,7 @@ gemmkit_status gk_opencl_open_shared(int index, cl_context context, gk_device **
     if (index < 0 || index >= count)
         return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "OpenCL device index %d out of range", index);
     gk_device base = {.platform = discovered.platforms[index], .id = discovered.devices[index], .context = context};
-    cl_device_type type = 0;
-    base.is_gpu = clGetDeviceInfo(base.id, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
-                  (type & CL_DEVICE_TYPE_GPU);
-    char vendor[256] = "";
-    clGetDeviceInfo(base.id, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-    int major = 0, minor = 0;
-    if (nvidia_compute_capability(base.id, vendor, &major, &minor)) base.nv_arch = 10 * major + minor;
+    describe(&base);
     /* Its own queue on the caller's context (for gemmkit's blocking calls), as a second queue of an open device. */
     return opencl_open_queue(&base, out);
 }

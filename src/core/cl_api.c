@@ -48,24 +48,41 @@ gemmkit_status gemmkit_buffer_wrap_cl(gemmkit_context *ctx, cl_mem buffer, gemmk
     return GEMMKIT_SUCCESS;
 }
 
+/* Wrappers of the operands a call reads (NULL where BLAS reads none: A and B when only C is scaled). */
+typedef struct wrapped_operands {
+    gemmkit_buffer *a, *b, *c;
+} wrapped_operands;
+
+static gemmkit_status wrap_operands(gemmkit_context *ctx, cl_mem a, cl_mem b, cl_mem c, wrapped_operands *w)
+{
+    *w = (wrapped_operands){NULL, NULL, NULL};
+    gemmkit_status status = GEMMKIT_SUCCESS;
+    if (a) status = gemmkit_buffer_wrap_cl(ctx, a, &w->a);
+    if (status == GEMMKIT_SUCCESS && b) status = gemmkit_buffer_wrap_cl(ctx, b, &w->b);
+    if (status == GEMMKIT_SUCCESS && c) status = gemmkit_buffer_wrap_cl(ctx, c, &w->c);
+    return status;
+}
+
+/* The wrappers own nothing: a queue keeps the cl_mem objects its commands use. */
+static void release_operands(wrapped_operands *w)
+{
+    gemmkit_buffer_destroy(w->a);
+    gemmkit_buffer_destroy(w->b);
+    gemmkit_buffer_destroy(w->c);
+}
+
 gemmkit_status gemmkit_sgemm_cl(gemmkit_context *ctx, gemmkit_layout layout, gemmkit_transpose trans_a,
                                 gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha, cl_mem a,
                                 size_t offset_a, int64_t lda, cl_mem b, size_t offset_b, int64_t ldb, float beta,
                                 cl_mem c, size_t offset_c, int64_t ldc)
 {
     GK_TRY(require_opencl(ctx));
-    gemmkit_buffer *wa = NULL, *wb = NULL, *wc = NULL;
-    gemmkit_status status = GEMMKIT_SUCCESS;
-    /* A and B may be NULL where BLAS does not read them. */
-    if (a) status = gemmkit_buffer_wrap_cl(ctx, a, &wa);
-    if (status == GEMMKIT_SUCCESS && b) status = gemmkit_buffer_wrap_cl(ctx, b, &wb);
-    if (status == GEMMKIT_SUCCESS && c) status = gemmkit_buffer_wrap_cl(ctx, c, &wc);
+    wrapped_operands w;
+    gemmkit_status status = wrap_operands(ctx, a, b, c, &w);
     if (status == GEMMKIT_SUCCESS)
-        status = gemmkit_sgemm_buffers(ctx, NULL, layout, trans_a, trans_b, m, n, k, alpha, wa, offset_a, lda,
-                                       wb, offset_b, ldb, beta, wc, offset_c, ldc);
-    gemmkit_buffer_destroy(wa);
-    gemmkit_buffer_destroy(wb);
-    gemmkit_buffer_destroy(wc);
+        status = gemmkit_sgemm_buffers(ctx, NULL, layout, trans_a, trans_b, m, n, k, alpha, w.a, offset_a, lda, w.b,
+                                       offset_b, ldb, beta, w.c, offset_c, ldc);
+    release_operands(&w);
     return status;
 }
 
@@ -124,12 +141,9 @@ gemmkit_status gemmkit_sgemm_cl_enqueue(gemmkit_context *ctx, cl_command_queue q
     if (num_events && !wait_list) return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "num_events %u with no wait_list", num_events);
     if (!num_events && wait_list)
         return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "a wait_list with num_events 0");
-    gemmkit_buffer *wa = NULL, *wb = NULL, *wc = NULL;
-    gemmkit_status status = GEMMKIT_SUCCESS;
-    if (a) status = gemmkit_buffer_wrap_cl(ctx, a, &wa);
-    if (status == GEMMKIT_SUCCESS && b) status = gemmkit_buffer_wrap_cl(ctx, b, &wb);
-    if (status == GEMMKIT_SUCCESS && c) status = gemmkit_buffer_wrap_cl(ctx, c, &wc);
-    const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, wa, wb, wc,
+    wrapped_operands w;
+    gemmkit_status status = wrap_operands(ctx, a, b, c, &w);
+    const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, w.a, w.b, w.c,
                                offset_a, offset_b, offset_c, lda, ldb, ldc};
     gk_sgemm_problem p;
     int writes_c = 0;
@@ -142,9 +156,6 @@ gemmkit_status gemmkit_sgemm_cl_enqueue(gemmkit_context *ctx, cl_command_queue q
         if (status == GEMMKIT_SUCCESS) status = ended;
         pthread_mutex_unlock(&ctx->lock);
     }
-    /* The wrappers own nothing: the queue keeps the cl_mem objects its commands use. */
-    gemmkit_buffer_destroy(wa);
-    gemmkit_buffer_destroy(wb);
-    gemmkit_buffer_destroy(wc);
+    release_operands(&w);
     return status;
 }

@@ -53,7 +53,7 @@ static const char *const line_names[] = {"RATE", "OCC", "BWEFF"};
 
 int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, char *why, size_t why_size)
 {
-    if (strncmp(kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) != 0) {
+    if (!gk_cost_is_line(kernel)) {
         snprintf(why, why_size, "not a cost line");
         return -1;
     }
@@ -93,6 +93,6 @@ void gk_cost_load(const gk_tuning_set *set, gk_cost_constants *c)
     c->launch_us = GK_COST_DEFAULT_LAUNCH;
     char why[128];
     for (int i = 0; i < set->count; i++)
-        if (strncmp(set->entries[i].line.kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) == 0)
+        if (gk_cost_is_line(set->entries[i].line.kernel))
             gk_cost_apply(set->entries[i].line.kernel, set->entries[i].line.params, c, why, sizeof why);
 }

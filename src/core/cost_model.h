@@ -22,6 +22,8 @@
 #ifndef GK_COST_MODEL_H
 #define GK_COST_MODEL_H
 
+#include <string.h>
+
 #include "gemmkit.h"
 #include "kernel_config.h"
 
@@ -36,6 +38,12 @@
  * tile at 50 TFLOPS: ~0.09 us a step; its ring's filling and its 64 KiB of C take some microseconds): what makes one slice of K cheaper than two
  * half-length ones of the same waves. */
 #define GK_COST_GROUP_OVERHEAD_K 64
+
+/* Whether a tuning line's kernel field names a cost line ("cost:..."). */
+static inline int gk_cost_is_line(const char *kernel)
+{
+    return strncmp(kernel, GK_COST_PREFIX, sizeof GK_COST_PREFIX - 1) == 0;
+}
 
 /* One line's constants. */
 typedef struct gk_cost_line {

@@ -49,7 +49,7 @@ static const setting *find_setting(const char *kernel)
 
 const char *gk_tuning_setting_default(const char *kernel)
 {
-    if (strncmp(kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) == 0) return "the cost model's defaults";
+    if (gk_cost_is_line(kernel)) return "the cost model's defaults";
     const setting *s = find_setting(kernel);
     return s ? s->without : "the registry defaults";
 }
@@ -89,7 +89,7 @@ static int unknown_variant(const gk_kernel_def *def, const char *variant)
 
 int gk_tuning_unknown_variant(const gk_tuning_entry *e)
 {
-    if (strncmp(e->kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) == 0) return 0;
+    if (gk_cost_is_line(e->kernel)) return 0;
     char name[sizeof e->kernel];
     snprintf(name, sizeof name, "%s", e->kernel);
     char *variant = strchr(name, '/');
@@ -107,7 +107,7 @@ int gk_tuning_check_entry(const gk_tuning_entry *e, const gemmkit_device_info *i
         memset(&t->config, 0, sizeof t->config); /* no kernel: config.def NULL */
         return check_setting(s, e, &t->value, why, why_size);
     }
-    if (strncmp(e->kernel, GK_COST_PREFIX, strlen(GK_COST_PREFIX)) == 0) {
+    if (gk_cost_is_line(e->kernel)) {
         memset(&t->config, 0, sizeof t->config);
         gk_cost_constants scratch = {0};
         return gk_cost_apply(e->kernel, e->params, &scratch, why, why_size);
