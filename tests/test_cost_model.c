@@ -70,14 +70,20 @@ static gk_config config_of(const char *kernel, const char *params)
     return config;
 }
 
-static double predict(const gk_cost_constants *c, const gk_config *config, int64_t m, int64_t n, int64_t k, int beta,
-                      int splits, gk_cost_parts *parts)
+static double predict_in_place(const gk_cost_constants *c, const gk_config *config, int64_t m, int64_t n, int64_t k,
+                               int beta, unsigned in_place, int splits, gk_cost_parts *parts)
 {
     const gemmkit_device_info info = device(1);
     gk_geometry g;
     assert_int_equal(gk_config_geometry(config, m, n, k, &g), GEMMKIT_SUCCESS);
-    const gk_cost_problem p = {m, n, k, beta};
+    const gk_cost_problem p = {m, n, k, beta, in_place};
     return gk_cost_predict(c, &info, config, &g, "line", 0, &p, splits, parts);
+}
+
+static double predict(const gk_cost_constants *c, const gk_config *config, int64_t m, int64_t n, int64_t k, int beta,
+                      int splits, gk_cost_parts *parts)
+{
+    return predict_in_place(c, config, m, n, k, beta, 0, splits, parts);
 }
 
 /* Tiles of three sizes on the operands as stored, and the packed kernel's main tiles. */
@@ -116,7 +122,7 @@ static void assert_fit_recovers(const gk_cost_line *truth, int first_config, int
         const gk_config config = config_of(configs[i].kernel, configs[i].params);
         for (int r = 0; r < RUN_COUNT; r++) {
             gk_cost_sample *s = &samples[count++];
-            s->problem = (gk_cost_problem){runs[r].m, runs[r].n, runs[r].k, runs[r].beta};
+            s->problem = (gk_cost_problem){runs[r].m, runs[r].n, runs[r].k, runs[r].beta, 0};
             s->splits = runs[r].splits;
             assert_int_equal(gk_config_geometry(&config, runs[r].m, runs[r].n, runs[r].k, &s->geometry),
                              GEMMKIT_SUCCESS);
@@ -214,6 +220,32 @@ static void test_packing_costs_launches_and_copies(void **state)
     }
 }
 
+/* As plan_packed: operands stored as the packed kernel reads them (its tiles dividing them, tight, C with alpha 1
+ * and beta 0) are not copied; xgemm reads B as N x K, so B is copied whatever its storage; nothing is skipped
+ * where the tiles do not divide the shape, nor C's unpacking over K-slices. */
+static void test_packing_skips_operands_in_place(void **state)
+{
+    (void)state;
+    const gk_cost_constants c = constants_with(30000, 2, 0.6);
+    const gk_config packed = config_of("xgemm", configs[0].params);
+    const unsigned all = GK_COST_IN_PLACE_A | GK_COST_IN_PLACE_B | GK_COST_IN_PLACE_C;
+    gk_cost_parts copied, in_place;
+    const double copied_ms = predict_in_place(&c, &packed, 4096, 4096, 4096, 0, 0, 1, &copied);
+    const double in_place_ms = predict_in_place(&c, &packed, 4096, 4096, 4096, 0, all, 1, &in_place);
+    assert_int_equal(copied.launches, 4);
+    assert_int_equal(in_place.launches, 2); /* B's copy and the kernel */
+    assert_true(in_place_ms < copied_ms && in_place.copies_ms < copied.copies_ms);
+    /* B alone: 4096^2 floats read and written. */
+    assert_true(fabs(in_place.copies_ms - 2.0 * 4.0 * 4096 * 4096 / 3e9) < 1e-9);
+    predict_in_place(&c, &packed, 4096, 4096, 4096, 0, GK_COST_IN_PLACE_C, 1, &in_place);
+    assert_int_equal(in_place.launches, 3);
+    predict_in_place(&c, &packed, 1000, 1000, 1000, 0, all, 1, &in_place);
+    assert_int_equal(in_place.launches, 4);
+    const gk_config sliced = config_of("xgemm-splitk", configs[0].params);
+    predict_in_place(&c, &sliced, 256, 256, 65536, 0, all, 8, &in_place);
+    assert_int_equal(in_place.launches, 3); /* B, the slices, the reduction */
+}
+
 /* Split-K: a kernel on the operands as stored gets a reduction launch, and copies that grow with the slices'
  * partials; the packed kernel's reduction replaces its unpacking (no more launches, more copies). Few tiles and a
  * long K: the kernel's own time falls with the slices. */
@@ -251,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_fit_recovers_its_constants),
         cmocka_unit_test(test_prediction_grows_with_k),
         cmocka_unit_test(test_packing_costs_launches_and_copies),
+        cmocka_unit_test(test_packing_skips_operands_in_place),
         cmocka_unit_test(test_splits_add_a_reduction),
         cmocka_unit_test(test_dump_if_asked),
     };

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "batched.h"
+#include "dispatch_model.h"
 #include "policy.h"
 #include "sgemm.h"
 #include "transpose.h"
@@ -721,8 +722,8 @@ static const gk_kernel_def *split_build_of(const gk_kernel_def *def)
     const gk_kernel_def *found = NULL;
     for (size_t i = 0; i < gk_kernel_count() && !found; i++) {
         const gk_kernel_def *d = gk_kernel_at(i);
-        if (gk_kernel_slices_k(d) && !strcmp(d->source, def->source) && d->math == def->math &&
-            gk_kernel_packs_operands(d) == gk_kernel_packs_operands(def))
+        if (gk_kernel_slices_k(d) && !strcmp(d->source, def->source) && !strcmp(d->function, def->function) &&
+            d->math == def->math && gk_kernel_packs_operands(d) == gk_kernel_packs_operands(def))
             found = d;
     }
     if (count < 64) known[count][0] = def, known[count++][1] = found;
@@ -780,7 +781,7 @@ static int check_model(const gk_policy *policy, const gemmkit_device_info *info,
                  choice.def ? choice.def->name : "-", choice.def ? choice.config.options : "",
                  first->choice.def->name, first->line, first->params, first->predicted_ms);
     assert_string_equal(choice.config.options, first->choice.config.options);
-    const gk_cost_problem problem = {p->m, p->n, p->k, p->beta != 0.0f};
+    const gk_cost_problem problem = {p->m, p->n, p->k, p->beta != 0.0f, gk_sgemm_in_place(p)};
     int unsplit[GK_SGEMM_MAX_CANDIDATES];
     unsigned split_counts[GK_SGEMM_MAX_CANDIDATES] = {0}; /* bit s: listed over 2^s slices */
     find_unsplit(count, unsplit);
@@ -818,7 +819,7 @@ static int check_model(const gk_policy *policy, const gemmkit_device_info *info,
         if (c->splits == 1) {
             EXPECT(j == i, "two unsplit candidates of one line");
         } else {
-            EXPECT(c->splits >= 2 && c->splits <= GK_SPLITK_MAX_SPLITS && (c->splits & (c->splits - 1)) == 0,
+            EXPECT(c->splits >= 2 && c->splits <= GK_MODEL_MAX_SPLITS && (c->splits & (c->splits - 1)) == 0,
                    "not a power of two from 2");
             EXPECT(p->k / c->splits >= GK_SPLITK_MIN_SLICE, "slices under %d", GK_SPLITK_MIN_SLICE);
             EXPECT(gk_kernel_slices_k(def) && def == split_build_of(base), "not %s's split-K build", base->name);
@@ -1223,11 +1224,11 @@ static void test_cost_lines_round_trip(void **state)
     gk_cost_constants written = {.copy_gbs = 3123.5, .launch_us = 4.25, .calibrated = 1, .count = 1};
     written.lines[0] = (gk_cost_line){"skinny-m", 900.25, 8, 0.85};
     const gk_sgemm_problem p = gemm_problem(1, 8192, 8192, 0, 0, 0);
-    const gk_cost_problem cp = {1, 8192, 8192, 0};
+    const gk_cost_problem cp = {1, 8192, 8192, 0, gk_sgemm_in_place(&p)};
     const int count = check_model(gk_policy_builtin(), &info, &tuned, &p);
     int seen = 0;
     for (int i = 0; i < count; i++)
-        if (!strcmp(candidates[i].line, "skinny-m")) {
+        if (!strcmp(candidates[i].line, "skinny-m") && candidates[i].splits == 1) {
             gk_geometry g;
             assert_int_equal(gk_config_geometry(&candidates[i].choice.config, 1, 8192, 8192, &g), GEMMKIT_SUCCESS);
             const double ms = gk_cost_predict(&written, &info, &candidates[i].choice.config, &g, "skinny-m", 0, &cp, 1,

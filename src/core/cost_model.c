@@ -21,6 +21,7 @@ static int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 typedef struct shape_of_run {
     int64_t tile_m, tile_n, k_step;
     int packed;
+    int packs_b; /* the packed kernel reads B as N x K: B is copied whatever its storage */
 } shape_of_run;
 
 static double predict(const gk_cost_constants *c, int compute_units, const shape_of_run *r, const gk_cost_line *line,
@@ -58,8 +59,14 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     int launches = 1;
     const double c_bytes = 4.0 * m * n * (p->beta_nonzero ? 2 : 1);
     if (r->packed) {
-        copy_bytes += 4.0 * (m * k + mp * kp) + 4.0 * (k * n + kp * np) + 4.0 * mp * np * splits + c_bytes;
-        launches += 3;
+        /* As plan_packed: an operand already in the packed form (its tiles divide it, stored tightly) is not
+         * copied, nor C unpacked where the kernel can write it. */
+        const int copy_a = !(p->in_place & GK_COST_IN_PLACE_A) || mp != m || kp != k;
+        const int copy_b = r->packs_b || !(p->in_place & GK_COST_IN_PLACE_B) || np != n || kp != k;
+        const int copy_c = splits > 1 || !(p->in_place & GK_COST_IN_PLACE_C) || mp != m || np != n;
+        copy_bytes += copy_a * 4.0 * (m * k + mp * kp) + copy_b * 4.0 * (k * n + kp * np) +
+                      copy_c * (4.0 * mp * np * splits + c_bytes);
+        launches += copy_a + copy_b + copy_c;
     } else if (splits > 1) {
         /* The partials' stores beyond one C's, and the reduction's reads of them. */
         copy_bytes += 4.0 * round_up(p->m, 4) * n * (2 * splits - 1) + c_bytes;
@@ -71,6 +78,11 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     return kernel_ms + copies_ms + launch_ms;
 }
 
+int gk_cost_packs_b(const gk_kernel_def *def)
+{
+    return def->contract == GK_CONTRACT_GEMM_PACKED_BT || def->contract == GK_CONTRACT_GEMM_PACKED_BT_STRIDED;
+}
+
 double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_config *config,
                        const gk_geometry *g, const char *line, double rate_fallback, const gk_cost_problem *p,
                        int splits, gk_cost_parts *parts)
@@ -78,7 +90,8 @@ double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *in
     const gk_cost_line *found = gk_cost_find(c, line);
     gk_cost_line fallback = {"", rate_fallback > 0 ? rate_fallback : fmax(info->peak_gflops * 0.25, 1.0),
                              GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF};
-    const shape_of_run r = {g->tile_m, g->tile_n, g->k_multiple, gk_kernel_packs_operands(config->def)};
+    const shape_of_run r = {g->tile_m, g->tile_n, g->k_multiple, gk_kernel_packs_operands(config->def),
+                            gk_cost_packs_b(config->def)};
     return predict(c, info->compute_units, &r, found ? found : &fallback, p, splits, parts);
 }
 
@@ -88,7 +101,8 @@ static double log_error(const gk_cost_constants *c, int compute_units, const gk_
 {
     double sum = 0;
     for (int i = 0; i < count; i++) {
-        const shape_of_run r = {s[i].geometry.tile_m, s[i].geometry.tile_n, s[i].geometry.k_multiple, s[i].packed};
+        const shape_of_run r = {s[i].geometry.tile_m, s[i].geometry.tile_n, s[i].geometry.k_multiple, s[i].packed,
+                                s[i].packs_b};
         const double predicted = predict(c, compute_units, &r, line, &s[i].problem, s[i].splits, NULL);
         const double e = log(predicted / s[i].measured_ms);
         sum += e * e;

@@ -59,10 +59,16 @@ typedef struct gk_cost_constants {
     gk_cost_line lines[GK_COST_MAX_LINES];
 } gk_cost_constants;
 
+/* Which operands a packing kernel's plan can use as they are when its tiles divide them (plan_gemm.c's
+ * plan_packed): A (NN-stored, no offset, leading dimension its rows), B (the same, for kernels that read B
+ * K x N), C (the same, alpha 1 and beta 0, one slice). Where a bit is clear the model counts the copy. */
+enum { GK_COST_IN_PLACE_A = 1, GK_COST_IN_PLACE_B = 2, GK_COST_IN_PLACE_C = 4 };
+
 /* What the model needs of a call, column-major. */
 typedef struct gk_cost_problem {
     int64_t m, n, k;
     int beta_nonzero;
+    unsigned in_place; /* GK_COST_IN_PLACE_* */
 } gk_cost_problem;
 
 /* A prediction, split by what costs. */
@@ -90,9 +96,13 @@ typedef struct gk_cost_sample {
     gk_cost_problem problem;
     int splits;
     gk_geometry geometry;
-    int packed; /* the kernel packs its operands (gk_kernel_packs_operands) */
+    int packed;  /* the kernel packs its operands (gk_kernel_packs_operands) */
+    int packs_b; /* and B whatever its storage (gk_cost_packs_b) */
     double measured_ms;
 } gk_cost_sample;
+
+/* Whether def, a packing kernel, copies B whatever B's storage (it reads B as N x K). */
+int gk_cost_packs_b(const gk_kernel_def *def);
 
 /* Fits line's RATE, OCC and BWEFF to the samples (least squares on log time, the device's copy and launch
  * constants held); returns the root-mean-square log error, or -1 when there are no samples. */

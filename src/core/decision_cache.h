@@ -15,6 +15,7 @@
 typedef struct gk_decision_key {
     int64_t m, n, k;
     int trans_a, trans_b, beta_nonzero, math;
+    unsigned in_place; /* gk_sgemm_in_place: the copies a packing plan can skip */
 } gk_decision_key;
 
 typedef struct gk_decision_slot {

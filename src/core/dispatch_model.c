@@ -26,7 +26,8 @@ static void find_split_builds(void)
         for (size_t j = 0; j < count && split_build_count < MAX_KERNELS; j++) {
             const gk_kernel_def *base = gk_kernel_at(j);
             if (base != d && !gk_kernel_slices_k(base) && base->math == d->math && !strcmp(base->source, d->source) &&
-                gk_kernel_op(base) == GK_OP_SGEMM && gk_kernel_packs_operands(base) == gk_kernel_packs_operands(d))
+                !strcmp(base->function, d->function) && gk_kernel_op(base) == GK_OP_SGEMM &&
+                gk_kernel_packs_operands(base) == gk_kernel_packs_operands(d))
                 split_builds[split_build_count][0] = base, split_builds[split_build_count++][1] = d;
         }
     }
@@ -135,9 +136,11 @@ static void consider(model_walk *w, const model_line *line)
     }
     const gk_kernel_def *split = split_build(line->config->def);
     if (!split || (call->ctx && !gk_plan_kernel_runs_here(call->ctx, split))) return;
-    for (int splits = 2; splits <= GK_SPLITK_MAX_SPLITS && call->k / splits >= GK_SPLITK_MIN_SLICE; splits *= 2) {
+    gk_config sliced;
+    for (int splits = 2; splits <= GK_MODEL_MAX_SPLITS && call->k / splits >= GK_SPLITK_MIN_SLICE; splits *= 2) {
         if (packed ? !gk_sgemm_packed_fits(&g, p->m, p->n, p->k, splits) : !gk_sgemm_partials_fit(p->m, p->n, splits))
             break;
+        if (!gk_split_config(split, line->config, splits, &sliced)) break; /* past the build's SPLITS limit */
         const double ms = gk_cost_predict(&call->tuned->cost, call->info, line->config, &g, line->name,
                                           line->rate_fallback, &w->problem, splits, &parts);
         record(w, line, split, splits, ms, &parts);
@@ -164,7 +167,7 @@ static void walk(const gk_policy *policy, model_walk *w)
     int64_t values[GK_POLICY_MAX_VARIABLES];
     gk_gemm_shape_variables(values, call->m, call->n, call->k, call->info->compute_units, call->trans_a,
                             call->trans_b, 1, 1, call->math);
-    w->problem = (gk_cost_problem){call->m, call->n, call->k, call->beta_nonzero};
+    w->problem = (gk_cost_problem){call->m, call->n, call->k, call->beta_nonzero, call->in_place};
     w->best_ms = 1e300;
     for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next) {
         const gk_policy_rule *r = &policy->rules[i];

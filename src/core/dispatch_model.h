@@ -4,6 +4,10 @@
 
 #include "sgemm.h"
 
+/* The most K-slices the model weighs (powers of two from 2, each within its split-K build's own SPLITS limit): a
+ * small C over a K of 10^5-10^6 needs hundreds of slices to put a work-group on every compute unit. */
+#define GK_MODEL_MAX_SPLITS 1024
+
 /* What the model's choice reads of a call. */
 typedef struct gk_model_call {
     const gemmkit_device_info *info;
@@ -12,6 +16,7 @@ typedef struct gk_model_call {
     int64_t m, n, k;
     int trans_a, trans_b, beta_nonzero;
     gk_math math;
+    unsigned in_place; /* GK_COST_IN_PLACE_*: operands a packing plan could use as they are */
 } gk_model_call;
 
 /* 1 when the policy has candidate rows for this device class and math mode: the model chooses. */

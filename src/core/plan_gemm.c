@@ -125,10 +125,12 @@ static gemmkit_status plan_tma(gemmkit_context *ctx, const gk_config *config, co
 }
 
 /* The reduction of split-K's partials: one row per work-item for results under 512 x 512, whose four rows per
- * work-item left too few work-items to keep the partials' loads in flight (H200, 128 x 128 x 131072: 128
- * partials summed in 17-19 us by 4096 work-items, 1 warp per SM). */
-static gk_helper reduce_helper(const gk_sgemm_problem *p)
+ * work-item left too few work-items to keep the partials' loads in flight; from GK_REDUCE_DEEP_SPLITS partials on,
+ * lanes along the partials too (one work-item per result would wait on each of them in turn). */
+#define GK_REDUCE_DEEP_SPLITS 16
+static gk_helper reduce_helper(const gk_sgemm_problem *p, int64_t splits)
 {
+    if (splits >= GK_REDUCE_DEEP_SPLITS) return GK_HELPER_REDUCE_DEEP;
     return p->m * p->n < 512 * 512 ? GK_HELPER_REDUCE_ROWS : GK_HELPER_REDUCE;
 }
 
@@ -213,7 +215,7 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
     if (direct_c) return GEMMKIT_SUCCESS;
     const gk_operands unpack = {.m = p->m, .n = p->n, .k = splits, .alpha = p->alpha, .beta = p->beta,
                                 .a = {main.c.mem, 0, mp}, .stride_a = mp * np, .c = p->c};
-    return gk_plan_add_helper(ctx, plan, splits > 1 ? reduce_helper(p) : GK_HELPER_UNPACK, &unpack, 0);
+    return gk_plan_add_helper(ctx, plan, splits > 1 ? reduce_helper(p, splits) : GK_HELPER_UNPACK, &unpack, 0);
 }
 
 /* Split-K on the operands as stored (or as split, GK_CONTRACT_GEMM_SPLIT_TMA_K): slice z of K into partial z
@@ -238,7 +240,7 @@ static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *c
     GK_TRY(gk_plan_add(ctx, plan, config, g, &main, 1));
     const gk_operands reduce = {.m = p->m, .n = p->n, .k = splits, .alpha = p->alpha, .beta = p->beta,
                                 .a = {partials, 0, ldp}, .stride_a = ldp * p->n, .c = p->c};
-    return gk_plan_add_helper(ctx, plan, reduce_helper(p), &reduce, 0);
+    return gk_plan_add_helper(ctx, plan, reduce_helper(p, splits), &reduce, 0);
 }
 
 /* The kernel on the operands as stored, after the policy's copies of them (where the policy chose it). */

@@ -151,6 +151,7 @@ typedef enum gk_helper {
     GK_HELPER_UNPACK,
     GK_HELPER_REDUCE,
     GK_HELPER_REDUCE_ROWS, /* the same kernel, one row per work-item (WPT=1): small results, many partials */
+    GK_HELPER_REDUCE_DEEP, /* reduce_deep.cl: lanes along the partials too, for dozens to thousands of them */
     GK_HELPER_SPLIT,
     GK_HELPER_COUNT
 } gk_helper;

@@ -5,7 +5,7 @@
 #include "registry.h"
 
 /* Helpers by position, so plans reach them without a lookup (gk_kernel_helper). */
-enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, SCALE, REDUCE, SPLIT_TF32 };
+enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, SCALE, REDUCE, REDUCE_DEEP, SPLIT_TF32 };
 
 #include "registry_xgemm.h"
 
@@ -18,6 +18,10 @@ enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, S
     "MR >= 1 && MR <= 32", "LC >= 1 && LK >= 1 && LC * LK <= 1024", "NB >= 1 && NB <= 8", "KU >= 1 && KU <= 16",     \
         "MR * NB <= 64"
 #define SKINNY_LOCAL_MEM "max(LK*KU, LC*LK) * (MR + 1) * 4"
+#define SKINNY_SPLIT_PARAMS                                                                                           \
+    {"SPLITK", 1, "1", "builds skinny.cl's split-K form (the contract's; always 1)"},                                 \
+        {"SPLITS", 8, "1,2,4,8,16,32", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}
+#define SKINNY_SPLIT_CONSTRAINTS "SPLITK == 1", "SPLITS >= 0 && SPLITS <= 1024"
 
 /* library/pack.cl's helpers (unpack, scale, reduce): TILE x TILE work-items, each WPT rows of one column of C
  * (4: float4 reads of padded results, float4 writes where C's columns are aligned, the VEC_C define). */
@@ -140,6 +144,19 @@ static const gk_kernel_def kernels[] = {
         .summary = "C = alpha * (P_0 + ... + P_{s-1}) + beta * C: split-K's partials summed in order",
         PACK_HELPER,
     },
+    [REDUCE_DEEP] = {
+        .name = "reduce-deep",
+        .contract = GK_CONTRACT_REDUCE,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 95,
+        .source = "library/reduce_deep.cl",
+        .function = "gk_reduce_deep",
+        .summary = "reduce's sum over many partials of a small C: lanes along the partials, added in a fixed tree",
+        .params = {{"RW", 32, "32", "rows of C per work-group"}, {"LZ", 32, "8,16,32", "lanes along the partials"}},
+        .constraints = {"RW >= 1 && RW * LZ <= 1024", "LZ == 1 || LZ == 2 || LZ == 4 || LZ == 8 || LZ == 16 || LZ == 32"},
+        .local_x = "RW", .local_y = "LZ", .tile_m = "RW", .tile_n = "1", .k_multiple = "1",
+        .local_mem_bytes = "LZ * (RW + 1) * 4",
+    },
     [SPLIT_TF32] = {
         .name = "split",
         .contract = GK_CONTRACT_SPLIT,
@@ -185,6 +202,39 @@ static const gk_kernel_def kernels[] = {
         .local_mem_bytes = SKINNY_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
     },
+    /* Their split-K builds: a small C over a long K, slices of K into partials (split_k.h), then the reduction. */
+    {
+        .name = "skinny-m-splitk",
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 13,
+        .source = "library/skinny.cl",
+        .function = "gk_sgemm_skinny_m",
+        .summary = "skinny-m over SPLITS slices of K (grid z = slice) into partials, then a reduction",
+        .params = {SKINNY_PARAMS, {"SKINNY_N", 0, "0", "the small edge: 0 is M (this row)"}, SKINNY_SPLIT_PARAMS},
+        .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 0", SKINNY_SPLIT_CONSTRAINTS},
+        .local_x = "1", .local_y = "LC*LK",
+        .tile_m = "MR", .tile_n = "LC*NB",
+        .k_multiple = "1",
+        .local_mem_bytes = SKINNY_LOCAL_MEM,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+    },
+    {
+        .name = "skinny-n-splitk",
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 14,
+        .source = "library/skinny.cl",
+        .function = "gk_sgemm_skinny_n",
+        .summary = "skinny-n over SPLITS slices of K (grid z = slice) into partials, then a reduction",
+        .params = {SKINNY_PARAMS, {"SKINNY_N", 1, "1", "the small edge: 1 is N (this row)"}, SKINNY_SPLIT_PARAMS},
+        .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 1", SKINNY_SPLIT_CONSTRAINTS},
+        .local_x = "LC*LK", .local_y = "1",
+        .tile_m = "LC*NB", .tile_n = "MR",
+        .k_multiple = "1",
+        .local_mem_bytes = SKINNY_LOCAL_MEM,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+    },
     {
         .name = "small-k",
         .contract = GK_CONTRACT_GEMM_DIRECT,
@@ -215,6 +265,7 @@ const gk_kernel_def *gk_kernel_helper(gk_helper which)
     case GK_HELPER_UNPACK: return &kernels[UNPACK];
     case GK_HELPER_REDUCE:
     case GK_HELPER_REDUCE_ROWS: return &kernels[REDUCE];
+    case GK_HELPER_REDUCE_DEEP: return &kernels[REDUCE_DEEP];
     case GK_HELPER_SPLIT: return &kernels[SPLIT_TF32];
     default: return NULL;
     }

@@ -134,8 +134,10 @@ typedef struct line_result {
 static void add_sample(line_result *r, const gk_calibrate_shape *z, const gk_config *config, int splits, double ms)
 {
     gk_cost_sample *s = &r->samples[r->timings];
-    *s = (gk_cost_sample){.problem = {z->m, z->n, z->k, 0}, .splits = splits, .measured_ms = ms,
-                          .packed = gk_kernel_packs_operands(config->def)};
+    /* time_sgemm's calls: NN, tight, alpha 1, beta 0: every operand usable in place. */
+    const unsigned in_place = GK_COST_IN_PLACE_A | GK_COST_IN_PLACE_B | GK_COST_IN_PLACE_C;
+    *s = (gk_cost_sample){.problem = {z->m, z->n, z->k, 0, in_place}, .splits = splits, .measured_ms = ms,
+                          .packed = gk_kernel_packs_operands(config->def), .packs_b = gk_cost_packs_b(config->def)};
     if (gk_config_geometry(config, z->m, z->n, z->k, &s->geometry) != GEMMKIT_SUCCESS) return;
     r->why[r->timings] = z->why;
     r->run[r->timings] = config->def;

@@ -11,6 +11,11 @@
 //   C^T = op(B)^T op(A)^T is the same product with the roles swapped.
 // "Rows" r are the small dimension, "columns" c the long one.
 //
+// Built with -DSPLITK=1 (GK_CONTRACT_GEMM_DIRECT_SPLIT, rows skinny-m-splitk and
+// skinny-n-splitk): work-group z takes one slice of K into partial z (split_k.h),
+// so that a small C over a long K fills every compute unit; the plan's
+// reduction adds the partials in order.
+//
 // A work-group of LC x LK work-items computes MR rows by LC*NB columns of the
 // result over all of K (no split over work-groups, no atomics): LC lanes across
 // columns (each lane NB columns, LC apart), LK lanes along K. Per chunk of
@@ -47,6 +52,9 @@
 #ifndef KU
 #define KU 8 // K values per lane per chunk
 #endif
+#ifndef SPLITK
+#define SPLITK 0
+#endif
 #ifndef TRANS_A
 #define TRANS_A 0
 #endif
@@ -60,22 +68,23 @@
 #define RS (MR + 1)   // row stride in local memory: odd, so lanes on different rows hit different banks
 #define LDS_FLOATS ((KC > WG ? KC : WG) * RS)
 
+// A, B and C point at the operands' first elements (offsets added once, at the start).
 #if TRANS_A
-#define A_AT(m, k) A[offA + (k) + (m) * lda]
+#define A_AT(m, k) A[(k) + (m) * lda]
 #else
-#define A_AT(m, k) A[offA + (m) + (k) * lda]
+#define A_AT(m, k) A[(m) + (k) * lda]
 #endif
 #if TRANS_B
-#define B_AT(k, n) B[offB + (n) + (k) * ldb]
+#define B_AT(k, n) B[(n) + (k) * ldb]
 #else
-#define B_AT(k, n) B[offB + (k) + (n) * ldb]
+#define B_AT(k, n) B[(k) + (n) * ldb]
 #endif
 
 #if SKINNY_N
 #define GK_SKINNY_FUNCTION gk_sgemm_skinny_n
 #define S_AT(r, k) B_AT(k, r)
 #define L_AT(k, c) A_AT(c, k)
-#define OUT(r, c) C[offC + (c) + (r) * ldc]
+#define OUT(r, c) C[(c) + (r) * ldc]
 #define S_K_FASTEST (!TRANS_B)
 #define DOT TRANS_A
 #define SMALL N
@@ -89,7 +98,7 @@
 #define GK_SKINNY_FUNCTION gk_sgemm_skinny_m
 #define S_AT(r, k) A_AT(r, k)
 #define L_AT(k, c) B_AT(k, c)
-#define OUT(r, c) C[offC + (r) + (c) * ldc]
+#define OUT(r, c) C[(r) + (c) * ldc]
 #define S_K_FASTEST TRANS_A
 #define DOT (!TRANS_B)
 #define SMALL M
@@ -108,12 +117,25 @@
 #define LANE_OF(q, tc) ((q) * LC + (tc))
 #endif
 
+#if SPLITK
+#include "split_k.h" // SPLIT_K_ARGS, SPLIT_K_SLICE
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
+#if SPLITK
+void GK_SKINNY_FUNCTION(SPLIT_K_ARGS)
+{
+    SPLIT_K_SLICE();
+#else
 void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha,
                         const __global float* A, const int offA, const int lda,
                         const __global float* B, const int offB, const int ldb,
                         const float beta, __global float* C, const int offC, const int ldc)
 {
+    A += offA;
+    B += offB;
+    C += offC;
+#endif
     __local float lds[LDS_FLOATS];
     const int lane = LANE;
 #if DOT
