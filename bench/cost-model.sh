@@ -11,7 +11,8 @@
 #
 # Environment: BUDGET (seconds for the whole script, default 560), BACKENDS (default "cuda opencl"),
 # CAL_TIME (--max-time of each calibration, default 100), CALL_TIME=1 (one call's wall time at 32^3 and 128^3), SKIP_CALIBRATE=1 (use OUTDIR/tuning.tsv as it is,
-# or the built-in lines when there is none), SKIP_RANDOM=1 (no step 2 bench beside cuBLAS).
+# or the built-in lines when there is none), SKIP_RANDOM=1 (no step 2 bench beside cuBLAS), VERIFY="K1 K2"
+# (`gemmkit verify --kernel K` per backend first: new kernels checked on the device before anything is timed).
 set -uo pipefail
 out=${1:?usage: bench/cost-model.sh OUTDIR [FIT_SEED [EVAL_SEED [COUNT]]]}
 fit_seed=${2:-35} eval_seed=${3:-27112026} count=${4:-64}
@@ -21,6 +22,11 @@ gk_steps_begin "$out" "${BUDGET:-560}" || exit 2
 GK_TARGETS="gemmkit_cli gemmkit_call_time" gk_build "$root/build-cost" || exit 1
 db=$gk_out/tuning.tsv
 backends=${BACKENDS:-cuda opencl}
+for b in $backends; do
+  for kernel in ${VERIFY:-}; do
+    gk_step "verify-$b-$kernel" 60 "$gk_gemmkit" --backend "$b" verify --kernel "$kernel"
+  done
+done
 if [ -z "${SKIP_CALIBRATE:-}" ]; then
   for b in $backends; do
     gk_step "calibrate-$b" 200 "$gk_gemmkit" --backend "$b" tune --calibrate --verbose --seed "$fit_seed" \
@@ -28,6 +34,14 @@ if [ -z "${SKIP_CALIBRATE:-}" ]; then
   done
 fi
 [ -f "$db" ] && export GEMMKIT_TUNING_DB=$db
+# One call's wall time on device buffers and host arrays (build/call_time: the median of 300), both backends.
+if [ -n "${CALL_TIME:-}" ]; then
+  for b in $backends; do
+    for n in 32 128; do
+      GEMMKIT_BACKEND=$b gk_step "call-time-$b-$n" 60 "$root/build-cost/call_time" "$n" 300
+    done
+  done
+fi
 for b in $backends; do
   [ -z "${SKIP_RANDOM:-}" ] && gk_step "random-$b" 240 "$gk_gemmkit" --backend "$b" bench --sizes "random:$count:$eval_seed" --repeat 3 \
     --no-baseline --max-time 10 --peers cublas --json "$gk_out/random-$b.json"
@@ -40,12 +54,4 @@ for b in $backends; do
       --max-time 10 --peers cublas --json "$gk_out/fixed-$b.json"
   fi
 done
-# One call's wall time on device buffers and host arrays (build/call_time: the median of 300), both backends.
-if [ -n "${CALL_TIME:-}" ]; then
-  for b in $backends; do
-    for n in 32 128; do
-      GEMMKIT_BACKEND=$b gk_step "call-time-$b-$n" 60 "$root/build-cost/call_time" "$n" 300
-    done
-  done
-fi
 gk_steps_end
