@@ -34,12 +34,16 @@ if [ -z "${SKIP_CALIBRATE:-}" ]; then
   done
 fi
 [ -f "$db" ] && export GEMMKIT_TUNING_DB=$db
-# One call's wall time on device buffers and host arrays (build/call_time: the median of 300), both backends.
+# One call's wall time on device buffers and host arrays (build/call_time: the median of 300) at 32^3, 128^3 and
+# 1024^3, and the same sizes timed by the bench beside cuBLAS, both backends.
 if [ -n "${CALL_TIME:-}" ]; then
   for b in $backends; do
-    for n in 32 128; do
+    for n in 32 128 1024; do
       GEMMKIT_BACKEND=$b gk_step "call-time-$b-$n" 60 "$root/build-cost/call_time" "$n" 300
     done
+    # The same sizes on device buffers beside cuBLAS in one run: device time and host wall time of each.
+    gk_step "call-sizes-$b" 60 "$gk_gemmkit" --backend "$b" bench --sizes 32,128,1024 --repeat 50 --no-baseline \
+      --peers cublas --no-roofline
   done
 fi
 for b in $backends; do
