@@ -58,7 +58,7 @@ static void test_dump_if_asked(void **state)
 static gk_cost_constants constants_with(double rate, double occupancy, double bw_efficiency)
 {
     gk_cost_constants c = {.copy_gbs = 3000.0, .launch_us = 3.0, .calibrated = 1, .count = 1};
-    c.lines[0] = (gk_cost_line){"line", rate, occupancy, bw_efficiency};
+    c.lines[0] = (gk_cost_line){"line", rate, occupancy, bw_efficiency, {0}};
     return c;
 }
 
@@ -76,7 +76,7 @@ static double predict_in_place(const gk_cost_constants *c, const gk_config *conf
     const gemmkit_device_info info = device(1);
     gk_geometry g;
     assert_int_equal(gk_config_geometry(config, m, n, k, &g), GEMMKIT_SUCCESS);
-    const gk_cost_problem p = {m, n, k, beta, in_place};
+    const gk_cost_problem p = {m, n, k, beta, in_place, 0, 0};
     return gk_cost_predict(c, &info, config, &g, "line", 0, &p, splits, parts);
 }
 
@@ -122,7 +122,7 @@ static void assert_fit_recovers(const gk_cost_line *truth, int first_config, int
         const gk_config config = config_of(configs[i].kernel, configs[i].params);
         for (int r = 0; r < RUN_COUNT; r++) {
             gk_cost_sample *s = &samples[count++];
-            s->problem = (gk_cost_problem){runs[r].m, runs[r].n, runs[r].k, runs[r].beta, 0};
+            s->problem = (gk_cost_problem){runs[r].m, runs[r].n, runs[r].k, runs[r].beta, 0, 0, 0};
             s->splits = runs[r].splits;
             assert_int_equal(gk_config_geometry(&config, runs[r].m, runs[r].n, runs[r].k, &s->geometry),
                              GEMMKIT_SUCCESS);
@@ -130,7 +130,7 @@ static void assert_fit_recovers(const gk_cost_line *truth, int first_config, int
             s->measured_ms = predict(&c, &config, runs[r].m, runs[r].n, runs[r].k, runs[r].beta, runs[r].splits, NULL);
         }
     }
-    gk_cost_line fitted = {"line", 1000.0, 1.0, 0.1};
+    gk_cost_line fitted = {"line", 1000.0, 1.0, 0.1, {0}};
     const double error = gk_cost_fit_line(&c, &info, samples, count, &fitted);
     const double rate_error = fabs(fitted.rate_gflops / truth->rate_gflops - 1);
     const double occ_error = fabs(fitted.occupancy / truth->occupancy - 1);
@@ -161,9 +161,9 @@ static void test_fit_recovers_its_constants(void **state)
 {
     (void)state;
     static const gk_cost_line truths[] = {
-        {"line", 31000.0, 3.0, 0.62},
-        {"line", 12000.0, 6.5, 0.35},
-        {"line", 48000.0, 1.5, 0.9},
+        {"line", 31000.0, 3.0, 0.62, {0}},
+        {"line", 12000.0, 6.5, 0.35, {0}},
+        {"line", 48000.0, 1.5, 0.9, {0}},
     };
     for (size_t t = 0; t < sizeof truths / sizeof truths[0]; t++) {
         for (int i = 0; i < CONFIG_COUNT; i++) assert_fit_recovers(&truths[t], i, i); /* one configuration each */
@@ -218,6 +218,40 @@ static void test_packing_costs_launches_and_copies(void **state)
                                             shapes[i][0] * shapes[i][1]);
         assert_true(p.copies_ms >= bytes / 3e9);
     }
+}
+
+/* An orientation's factor scales a kernel on the operands as stored (not a packing one), and fits back from
+ * samples made with it, the line's other constants held. */
+static void test_orientation_scales_and_fits_back(void **state)
+{
+    (void)state;
+    gk_cost_constants c = constants_with(30000, 2, 0.6);
+    c.lines[0].orientation[2] = 0.55; /* TN */
+    const gemmkit_device_info info = device(1);
+    const gk_config direct = config_of("xgemm-direct", configs[1].params);
+    const gk_config packed = config_of("xgemm", configs[0].params);
+    static const int64_t shapes[][3] = {{4096, 4096, 4096}, {700, 900, 2000}, {8192, 16, 8192}};
+    gk_cost_sample samples[3] = {0};
+    for (int i = 0; i < 3; i++) {
+        gk_geometry g;
+        assert_int_equal(gk_config_geometry(&direct, shapes[i][0], shapes[i][1], shapes[i][2], &g), GEMMKIT_SUCCESS);
+        const gk_cost_problem nn = {shapes[i][0], shapes[i][1], shapes[i][2], 0, 0, 0, 0};
+        gk_cost_problem tn = nn, nt = nn;
+        tn.trans_a = 1, nt.trans_b = 1;
+        const double nn_ms = gk_cost_predict(&c, &info, &direct, &g, "line", 0, &nn, 1, NULL);
+        const double tn_ms = gk_cost_predict(&c, &info, &direct, &g, "line", 0, &tn, 1, NULL);
+        assert_true(tn_ms > nn_ms * 1.2);
+        assert_true(gk_cost_predict(&c, &info, &direct, &g, "line", 0, &nt, 1, NULL) == nn_ms); /* NT: none given */
+        gk_geometry pg;
+        assert_int_equal(gk_config_geometry(&packed, shapes[i][0], shapes[i][1], shapes[i][2], &pg), GEMMKIT_SUCCESS);
+        assert_true(gk_cost_predict(&c, &info, &packed, &pg, "line", 0, &tn, 1, NULL) ==
+                    gk_cost_predict(&c, &info, &packed, &pg, "line", 0, &nn, 1, NULL));
+        samples[i] = (gk_cost_sample){.problem = tn, .splits = 1, .geometry = g, .measured_ms = tn_ms};
+    }
+    gk_cost_line fitted = c.lines[0];
+    fitted.orientation[2] = 0;
+    assert_true(gk_cost_fit_orientation(&c, &info, samples, 3, 2, &fitted) < 0.02);
+    assert_true(fabs(fitted.orientation[2] / 0.55 - 1) < 0.03);
 }
 
 /* As plan_packed: operands stored as the packed kernel reads them (its tiles dividing them, tight, C with alpha 1
@@ -284,6 +318,7 @@ int main(void)
         cmocka_unit_test(test_prediction_grows_with_k),
         cmocka_unit_test(test_packing_costs_launches_and_copies),
         cmocka_unit_test(test_packing_skips_operands_in_place),
+        cmocka_unit_test(test_orientation_scales_and_fits_back),
         cmocka_unit_test(test_splits_add_a_reduction),
         cmocka_unit_test(test_dump_if_asked),
     };

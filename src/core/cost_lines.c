@@ -9,9 +9,10 @@
 #include "tuning.h"
 
 /* A line's values by name; 0 and why not when a name is unknown, repeated, missing or its value no positive
- * number. names: the line's parameters, in order; values[i] gets names[i]'s. */
-static int parse_values(const char *params, const char *const *names, int count, double *values, char *why,
-                        size_t why_size)
+ * number. names: the line's parameters, in order, the first `required` of them required; values[i] gets
+ * names[i]'s (left as they are for an optional one not given). */
+static int parse_values(const char *params, const char *const *names, int count, int required, double *values,
+                        char *why, size_t why_size)
 {
     int seen = 0;
     const char *p = params;
@@ -40,7 +41,7 @@ static int parse_values(const char *params, const char *const *names, int count,
         seen |= 1 << which;
         p = *end ? end + 1 : end;
     }
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < required; i++)
         if (!(seen >> i & 1)) {
             snprintf(why, why_size, "missing %s", names[i]);
             return 0;
@@ -49,7 +50,7 @@ static int parse_values(const char *params, const char *const *names, int count,
 }
 
 static const char *const device_names[] = {"COPY", "LAUNCH"};
-static const char *const line_names[] = {"RATE", "OCC", "BWEFF"};
+static const char *const line_names[] = {"RATE", "OCC", "BWEFF", "NT", "TN", "TT"};
 
 int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, char *why, size_t why_size)
 {
@@ -57,9 +58,9 @@ int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, 
         snprintf(why, why_size, "not a cost line");
         return -1;
     }
-    double v[3];
+    double v[6] = {0};
     if (strcmp(kernel, GK_COST_DEVICE) == 0) {
-        if (!parse_values(params, device_names, 2, v, why, why_size)) return -1;
+        if (!parse_values(params, device_names, 2, 2, v, why, why_size)) return -1;
         c->copy_gbs = v[0], c->launch_us = v[1], c->calibrated = 1;
         return 0;
     }
@@ -68,11 +69,16 @@ int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, 
         snprintf(why, why_size, "no line named after \"%s\"", GK_COST_PREFIX);
         return -1;
     }
-    if (!parse_values(params, line_names, 3, v, why, why_size)) return -1;
+    if (!parse_values(params, line_names, 6, 3, v, why, why_size)) return -1;
     if (v[2] > 1) {
         snprintf(why, why_size, "BWEFF above 1");
         return -1;
     }
+    for (int i = 3; i < 6; i++)
+        if (v[i] > 4) {
+            snprintf(why, why_size, "%s above 4", line_names[i]);
+            return -1;
+        }
     gk_cost_line *line = (gk_cost_line *)gk_cost_find(c, name);
     if (!line) {
         if (c->count == GK_COST_MAX_LINES) {
@@ -83,6 +89,7 @@ int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, 
         snprintf(line->name, sizeof line->name, "%s", name);
     }
     line->rate_gflops = v[0], line->occupancy = v[1], line->bw_efficiency = v[2];
+    line->orientation[0] = 0, line->orientation[1] = v[3], line->orientation[2] = v[4], line->orientation[3] = v[5];
     return 0;
 }
 

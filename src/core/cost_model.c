@@ -40,7 +40,9 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     const double groups = (double)ceil_div(p->m, tm) * (double)ceil_div(p->n, tn) * splits;
 
     /* The kernel: its waves of tiles, or the bytes it must move, whichever is longer. */
-    const double per_unit_rate = line->rate_gflops * 1e6 / 2.0 / cus; /* multiply-adds per ms */
+    /* The operands' orientation, for a kernel that reads them as stored (a packing plan copies them first). */
+    const double orient = r->packed ? 1.0 : gk_cost_orientation(line, p->trans_a, p->trans_b);
+    const double per_unit_rate = line->rate_gflops * orient * 1e6 / 2.0 / cus; /* multiply-adds per ms */
     /* The busiest compute unit's L work-groups at a throughput that grows with how many run at once (latency
      * hidden by more of them): a few take as long as L + OCC - 1 would at the full rate; many waves of them
      * hide it but for the first wave's and the last's, OCC / L of it. */
@@ -51,7 +53,8 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     const double c_passes = splits > 1 ? splits : (p->beta_nonzero && !r->packed ? 2.0 : 1.0);
     const double kernel_bytes = r->packed ? 4.0 * (mp * kp + kp * np + mp * np * splits)
                                           : 4.0 * (m * k + k * n + (splits > 1 ? round_up(p->m, 4) : m) * n * c_passes);
-    const double memory_ms = kernel_bytes / (copy_bytes_per_ms * (line->bw_efficiency > 0 ? line->bw_efficiency : 1));
+    const double memory_ms =
+        kernel_bytes / (copy_bytes_per_ms * fmin(1.0, (line->bw_efficiency > 0 ? line->bw_efficiency : 1) * orient));
     const double kernel_ms = fmax(compute_ms, memory_ms);
 
     /* The steps around it: packing A and B (read as stored, written padded), then unpacking or reducing into C. */
@@ -89,7 +92,7 @@ double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *in
 {
     const gk_cost_line *found = gk_cost_find(c, line);
     gk_cost_line fallback = {"", rate_fallback > 0 ? rate_fallback : fmax(info->peak_gflops * 0.25, 1.0),
-                             GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF};
+                             GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF, {0}};
     const shape_of_run r = {g->tile_m, g->tile_n, g->k_multiple, gk_kernel_packs_operands(config->def),
                             gk_cost_packs_b(config->def)};
     return predict(c, info->compute_units, &r, found ? found : &fallback, p, splits, parts);
@@ -108,6 +111,22 @@ static double log_error(const gk_cost_constants *c, int compute_units, const gk_
         sum += e * e;
     }
     return sqrt(sum / count);
+}
+
+double gk_cost_fit_orientation(const gk_cost_constants *c, const gemmkit_device_info *info,
+                               const gk_cost_sample *samples, int count, int orientation, gk_cost_line *line)
+{
+    if (count < 1 || orientation < 1 || orientation > 3) return -1;
+    gk_cost_line trial = *line;
+    double best = INFINITY, best_factor = 1.0;
+    /* Factors from 1/8 to 4, 2% apart: one constant, no gradient needed. */
+    for (double f = 0.125; f <= 4.0; f *= 1.02) {
+        trial.orientation[orientation] = f;
+        const double error = log_error(c, info->compute_units, samples, count, &trial);
+        if (error < best) best = error, best_factor = f;
+    }
+    line->orientation[orientation] = best_factor;
+    return best;
 }
 
 /* A grid over the three constants, then a finer one around the best: the error is piecewise smooth (the max of

@@ -8,6 +8,9 @@
  *            against the bytes it must move (each operand once, C, split-K's partials) at BWEFF * COPY;
  *   copies:  packing, unpacking, split-K's partials (their stores beyond C's, the reduction's reads): their bytes
  *            at the copy bandwidth.
+ * A kernel that reads the operands as stored runs at its own speed in each orientation of them (a K-contiguous
+ * operand is turned in local memory, a column-contiguous one read straight): NT, TN and TT (column-major op(A)
+ * and op(B) transposed or not) scale RATE and BWEFF from the NN figures, 1 where a line does not say.
  * RATE is a line's multiply-add rate with every compute unit busy, OCC how latency bounds it (a unit's few
  * work-groups run at RATE / CUS * L / (L + OCC - 1): one alone takes as long as OCC at the full rate; over many
  * waves only the first and last pay), BWEFF the
@@ -15,7 +18,8 @@
  *
  * The constants are tuning-database lines (tuning.h), matched device -> architecture -> vendor like kernel lines:
  *   "cost:device"       COPY=<GB/s>,LAUNCH=<us>         the copy bandwidth and a launch's device time;
- *   "cost:LINE"         RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>  LINE a tuned line's name: "xgemm-direct/small".
+ *   "cost:LINE"         RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>[,NT=<x>,TN=<x>,TT=<x>]  LINE a tuned line's name:
+ *                                                    "xgemm-direct/small"; NT, TN, TT its orientations' factors.
  * `gemmkit tune --calibrate` measures and saves them (tools/gemmkit/tune_calibrate.c). A line without constants
  * takes its tuned line's score as RATE, OCC 2 and BWEFF 0.5; a device without "cost:device" takes
  * GK_COST_DEFAULT_COPY and GK_COST_DEFAULT_LAUNCH. */
@@ -49,7 +53,15 @@ static inline int gk_cost_is_line(const char *kernel)
 typedef struct gk_cost_line {
     char name[64]; /* "xgemm-direct/small", "skinny-m" */
     double rate_gflops, occupancy, bw_efficiency;
+    double orientation[4]; /* by trans_a * 2 + trans_b: NN (unused), NT, TN, TT; 0 reads as 1 */
 } gk_cost_line;
+
+/* line's factor for op(A), op(B) transposed or not (1 for NN and where it has none). */
+static inline double gk_cost_orientation(const gk_cost_line *line, int trans_a, int trans_b)
+{
+    const double f = line->orientation[(trans_a ? 2 : 0) + (trans_b ? 1 : 0)];
+    return f > 0 ? f : 1.0;
+}
 
 /* A device's constants: resolved once per context from its tuning lines (gk_cost_load). */
 typedef struct gk_cost_constants {
@@ -69,6 +81,7 @@ typedef struct gk_cost_problem {
     int64_t m, n, k;
     int beta_nonzero;
     unsigned in_place; /* GK_COST_IN_PLACE_* */
+    int trans_a, trans_b; /* op(A), op(B) of the column-major call */
 } gk_cost_problem;
 
 /* A prediction, split by what costs. */
@@ -100,6 +113,11 @@ typedef struct gk_cost_sample {
     int packs_b; /* and B whatever its storage (gk_cost_packs_b) */
     double measured_ms;
 } gk_cost_sample;
+
+/* Fits line's factor for one orientation (1 NT, 2 TN, 3 TT: gk_cost_orientation's index) to samples of that
+ * orientation, its other constants held; returns the samples' RMS log error, or -1 when there are none. */
+double gk_cost_fit_orientation(const gk_cost_constants *c, const gemmkit_device_info *info,
+                               const gk_cost_sample *samples, int count, int orientation, gk_cost_line *line);
 
 /* Whether def, a packing kernel, copies B whatever B's storage (it reads B as N x K). */
 int gk_cost_packs_b(const gk_kernel_def *def);

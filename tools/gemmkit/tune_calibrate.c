@@ -63,24 +63,33 @@ static void release(operands *o)
     for (int i = 0; i < 3; i++) gemmkit_buffer_destroy(o->buffer[i]);
 }
 
-/* Device times (ms, options.total_ms) of `runs` NN calls, column-major, beta 0, after one warm-up (which also
- * builds the program); the fastest, or the median when median is set; < 0 when a call fails. */
-static double time_sgemm(operands *o, const char *kernel, const char *params, int64_t m, int64_t n, int64_t k,
-                         int runs, int median)
+/* Device times (ms, options.total_ms) of `runs` calls, column-major, op(A) and op(B) transposed as `orientation`
+ * says (gk_cost_orientation's index: 0 NN, 1 NT, 2 TN, 3 TT), tight, beta 0, after one warm-up (which also builds
+ * the program); the fastest, or the median when median is set; < 0 when a call fails. */
+static double time_oriented(operands *o, const char *kernel, const char *params, int64_t m, int64_t n, int64_t k,
+                            int orientation, int runs, int median)
 {
+    const int trans_a = orientation >= 2, trans_b = orientation & 1;
     if (ensure_shape(o, m, n, k) != GEMMKIT_SUCCESS) return -1.0;
     double total = 0.0, ms[64]; /* LAUNCH_RUNS and tune's --repeat are at most 64 */
     if (runs > 64) runs = 64;
     const gemmkit_options options = {.kernel = kernel, .params = params, .total_ms = &total};
     for (int r = -1; r < runs; r++) {
-        if (gemmkit_sgemm_buffers(o->ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, k,
-                                  1.0f, o->buffer[0], 0, m, o->buffer[1], 0, k, 0.0f, o->buffer[2], 0, m) !=
+        if (gemmkit_sgemm_buffers(o->ctx, &options, GEMMKIT_COL_MAJOR, trans_a ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
+                                  trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, m, n, k, 1.0f, o->buffer[0], 0,
+                                  trans_a ? k : m, o->buffer[1], 0, trans_b ? n : k, 0.0f, o->buffer[2], 0, m) !=
             GEMMKIT_SUCCESS)
             return -1.0;
         if (r >= 0) ms[r] = total;
     }
     const gk_bench_stats stats = gk_bench_stats_of(ms, runs);
     return median ? stats.median : stats.min;
+}
+
+static double time_sgemm(operands *o, const char *kernel, const char *params, int64_t m, int64_t n, int64_t k,
+                         int runs, int median)
+{
+    return time_oriented(o, kernel, params, m, n, k, 0, runs, median);
 }
 
 /* The copy bandwidth (GB/s, bytes read and written) of the fastest of COPY_RUNS no-transpose somatcopies between
@@ -129,15 +138,26 @@ typedef struct line_result {
     const char *why[MAX_TIMINGS];
     const gk_kernel_def *run[MAX_TIMINGS]; /* the kernel each ran (the split-K build where splits > 1) */
     gk_config config[MAX_TIMINGS];
+    double orientation_rms[4]; /* each orientation's fit, < 0 where not timed */
 } line_result;
+
+/* A timing of time_oriented's calls as the model sees it: tight, alpha 1, beta 0, so every operand stored
+ * untransposed is usable in place. */
+static gk_cost_sample sample_of(const gk_calibrate_shape *z, const gk_config *config, int orientation, int splits,
+                                double ms)
+{
+    const int trans_a = orientation >= 2, trans_b = orientation & 1;
+    const unsigned in_place = (trans_a ? 0 : GK_COST_IN_PLACE_A) | (trans_b ? 0 : GK_COST_IN_PLACE_B) |
+                              GK_COST_IN_PLACE_C;
+    return (gk_cost_sample){.problem = {z->m, z->n, z->k, 0, in_place, trans_a, trans_b}, .splits = splits,
+                            .measured_ms = ms, .packed = gk_kernel_packs_operands(config->def),
+                            .packs_b = gk_cost_packs_b(config->def)};
+}
 
 static void add_sample(line_result *r, const gk_calibrate_shape *z, const gk_config *config, int splits, double ms)
 {
     gk_cost_sample *s = &r->samples[r->timings];
-    /* time_sgemm's calls: NN, tight, alpha 1, beta 0: every operand usable in place. */
-    const unsigned in_place = GK_COST_IN_PLACE_A | GK_COST_IN_PLACE_B | GK_COST_IN_PLACE_C;
-    *s = (gk_cost_sample){.problem = {z->m, z->n, z->k, 0, in_place}, .splits = splits, .measured_ms = ms,
-                          .packed = gk_kernel_packs_operands(config->def), .packs_b = gk_cost_packs_b(config->def)};
+    *s = sample_of(z, config, 0, splits, ms);
     if (gk_config_geometry(config, z->m, z->n, z->k, &s->geometry) != GEMMKIT_SUCCESS) return;
     r->why[r->timings] = z->why;
     r->run[r->timings] = config->def;
@@ -180,6 +200,29 @@ static int weighs(void *data, const gk_calibrate_shape *z)
     return 0;
 }
 
+/* The line's NT, TN and TT factors (a kernel that reads the operands as stored): timed unsplit at its first two
+ * designed shapes and its last one, each fitted with the NN constants held. */
+static void calibrate_orientations(operands *o, const gemmkit_device_info *info, const gk_cost_constants *device,
+                                   const gk_calibrate_line *line, const gk_calibrate_shape *shapes, int count,
+                                   int repeat, line_result *r)
+{
+    const int picks[] = {0, 1, count - 1};
+    for (int t = 1; t < 4; t++) {
+        gk_cost_sample samples[3];
+        int timed = 0;
+        for (int i = 0; i < 3; i++) {
+            if (picks[i] < 0 || picks[i] >= count || (i > 0 && picks[i] <= picks[i - 1])) continue;
+            const gk_calibrate_shape *z = &shapes[picks[i]];
+            const double ms = time_oriented(o, line->def->name, line->params, z->m, z->n, z->k, t, repeat, 0);
+            if (ms <= 0.0) continue;
+            samples[timed] = sample_of(z, &line->config, t, 1, ms);
+            if (gk_config_geometry(&line->config, z->m, z->n, z->k, &samples[timed].geometry) == GEMMKIT_SUCCESS)
+                timed++;
+        }
+        r->orientation_rms[t] = gk_cost_fit_orientation(device, info, samples, timed, t, &r->fitted);
+    }
+}
+
 /* Times one line until deadline_ms (0: none; at least GK_CALIBRATE_MIN_SHAPES shapes) and fits its constants. */
 static void calibrate_line(operands *o, const gemmkit_device_info *info, const gk_cost_constants *device,
                            const gk_calibrate_line *line, const gk_calibrate_shape *pool, int pool_count,
@@ -210,6 +253,9 @@ static void calibrate_line(operands *o, const gemmkit_device_info *info, const g
     r->fitted.occupancy = GK_COST_DEFAULT_OCC;
     r->fitted.bw_efficiency = GK_COST_DEFAULT_BWEFF;
     if (r->timings > 0) r->rms = gk_cost_fit_line(device, info, r->samples, r->timings, &r->fitted);
+    for (int t = 1; t < 4; t++) r->orientation_rms[t] = -1.0;
+    if (r->rms >= 0.0 && !gk_kernel_packs_operands(line->def))
+        calibrate_orientations(o, info, device, line, shapes, count, repeat, r);
 }
 
 /* Each timing against what the fitted constants predict. */

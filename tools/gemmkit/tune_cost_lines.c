@@ -23,7 +23,14 @@ void gk_calibrate_line_params(const gk_cost_line *line, char *out, size_t size)
     gk_calibrate_number(line->rate_gflops, rate, sizeof rate);
     gk_calibrate_number(line->occupancy, occ, sizeof occ);
     gk_calibrate_number(line->bw_efficiency, eff, sizeof eff);
-    snprintf(out, size, "RATE=%s,OCC=%s,BWEFF=%s", rate, occ, eff);
+    int used = snprintf(out, size, "RATE=%s,OCC=%s,BWEFF=%s", rate, occ, eff);
+    static const char *const names[4] = {"", "NT", "TN", "TT"};
+    for (int i = 1; i < 4 && used > 0 && (size_t)used < size; i++) {
+        if (!(line->orientation[i] > 0)) continue;
+        char factor[32];
+        gk_calibrate_number(line->orientation[i], factor, sizeof factor);
+        used += snprintf(out + used, size - (size_t)used, ",%s=%s", names[i], factor);
+    }
 }
 
 void gk_calibrate_device_params(double copy_gbs, double launch_us, char *out, size_t size)
