@@ -1,6 +1,6 @@
 # `cmake --install build [--prefix DIR]` (and `make install PREFIX=DIR`):
 #   lib/libgemmkit.so.X.Y.Z (+ soname links), lib/libgemmkit.a
-#   include/gemmkit.h, include/gemmkit_cl.h
+#   include/gemmkit.h, include/gemmkit_cl.h, include/gemmkit_cuda.h
 #   bin/gemmkit
 #   lib/pkgconfig/gemmkit.pc
 #   lib/cmake/gemmkit/: gemmkitConfig.cmake, its version file, the targets
@@ -16,7 +16,7 @@ install(TARGETS ${GEMMKIT_INSTALL_LIBRARIES} EXPORT gemmkitTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${CMAKE_SOURCE_DIR}/include/gemmkit.h ${CMAKE_SOURCE_DIR}/include/gemmkit_cl.h
+install(FILES ${CMAKE_SOURCE_DIR}/include/gemmkit.h ${CMAKE_SOURCE_DIR}/include/gemmkit_cl.h ${CMAKE_SOURCE_DIR}/include/gemmkit_cuda.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The tool links the static library: it runs from any prefix without a library path.
 install(TARGETS gemmkit_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

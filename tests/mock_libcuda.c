@@ -12,6 +12,9 @@
 #include "mock_libcuda.h"
 
 static mock_cuda_state_t state;
+/* The thread's context stack (push/pop), as the driver keeps one per thread. */
+#define MOCK_STACK 16
+static _Thread_local CUcontext stack[MOCK_STACK];
 static _Thread_local int push_depth;
 /* The library calls the driver from several threads (the tiler's lanes, each with its own context on the
  * device): the counters change atomically, and the table of page-locked blocks under a lock, as a real driver
@@ -110,8 +113,9 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev)
 
 CUresult CUDAAPI cuCtxPushCurrent(CUcontext context)
 {
-    if (context != (CUcontext)&state) return CUDA_ERROR_INVALID_CONTEXT;
-    push_depth++;
+    if ((context != (CUcontext)&state && context != (CUcontext)&state.user_context) || push_depth == MOCK_STACK)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    stack[push_depth++] = context;
     COUNT(pushes, 1);
     return CUDA_SUCCESS;
 }
@@ -120,7 +124,13 @@ CUresult CUDAAPI cuCtxPopCurrent(CUcontext *context)
 {
     if (push_depth == 0) return CUDA_ERROR_INVALID_CONTEXT;
     push_depth--;
-    if (context) *context = (CUcontext)&state;
+    if (context) *context = stack[push_depth];
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *context)
+{
+    *context = push_depth ? stack[push_depth - 1] : NULL;
     return CUDA_SUCCESS;
 }
 
@@ -132,25 +142,55 @@ static CUresult need_context(void)
     return CUDA_ERROR_INVALID_CONTEXT;
 }
 
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *device)
+{
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    *device = 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxSynchronize(void)
+{
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    COUNT(context_syncs, 1);
+    return CUDA_SUCCESS;
+}
+
+/* A stream is its context. */
+typedef struct mock_stream {
+    CUcontext context;
+} mock_stream;
+
 CUresult CUDAAPI cuStreamCreate(CUstream *stream, unsigned int flags)
 {
     (void)flags;
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    mock_stream *s = malloc(sizeof *s);
+    if (!s) return CUDA_ERROR_OUT_OF_MEMORY;
+    s->context = stack[push_depth - 1];
     COUNT(streams, 1);
-    *stream = (CUstream)&state.streams;
+    *stream = (CUstream)s;
     return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuStreamDestroy(CUstream stream)
 {
-    (void)stream;
+    free(stream);
     COUNT(streams, -1);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamGetCtx(CUstream stream, CUcontext *context)
+{
+    if (!stream) return cuCtxGetCurrent(context);
+    *context = ((mock_stream *)stream)->context;
     return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuStreamSynchronize(CUstream stream)
 {
     (void)stream;
+    COUNT(stream_syncs, 1);
     return need_context();
 }
 
@@ -158,9 +198,10 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *ptr, size_t bytes)
 {
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
     if (bytes > ((size_t)1 << 32)) return CUDA_ERROR_OUT_OF_MEMORY;
-    void *p = malloc(bytes);
-    if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+    void *p = NULL; /* 256-byte aligned, as the driver's */
+    if (posix_memalign(&p, 256, bytes ? bytes : 1) != 0) return CUDA_ERROR_OUT_OF_MEMORY;
     COUNT(allocations, 1);
+    COUNT(allocs_made, 1);
     *ptr = (CUdeviceptr)(uintptr_t)p;
     return CUDA_SUCCESS;
 }
@@ -365,6 +406,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, 
     if (shared > 49152 && shared > (unsigned)state.dynamic_allowed) return CUDA_ERROR_INVALID_VALUE;
     mock_launch *l = &state.last;
     l->shared = shared;
+    l->stream = (uint64_t)(uintptr_t)stream;
     snprintf(l->function, sizeof l->function, "%s", (const char *)f);
     l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = gz;
     l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
@@ -401,6 +443,7 @@ CUresult CUDAAPI cuEventRecord(CUevent event, CUstream stream)
 CUresult CUDAAPI cuEventSynchronize(CUevent event)
 {
     (void)event;
+    COUNT(event_syncs, 1);
     return need_context();
 }
 

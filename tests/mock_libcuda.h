@@ -12,6 +12,7 @@ typedef struct mock_launch {
     char function[64];
     unsigned grid[3], block[3];
     unsigned shared; /* dynamic shared memory bytes */
+    uint64_t stream;  /* the hStream it was launched on */
     uint64_t params[MOCK_MAX_PARAMS]; /* first 8 bytes of each parameter */
 } mock_launch;
 
@@ -44,6 +45,11 @@ typedef struct mock_cuda_state_t {
     mock_launch recent[MOCK_RECENT]; /* launch i (counted from 0, as launches counts) at recent[i % MOCK_RECENT] */
     int tensor_maps;                 /* cuTensorMapEncodeTiled calls */
     mock_tensor_map maps[MOCK_MAPS]; /* call i at maps[i % MOCK_MAPS] */
+    /* Waits and allocations ever made (what a call on the caller's stream must not do) */
+    int stream_syncs, event_syncs, context_syncs, allocs_made;
+    /* A second context, as a program's own (cuCtxCreate): push (CUcontext)&user_context; the primary one is
+     * the state itself. Streams remember the context current when they were made (cuStreamGetCtx). */
+    int user_context;
 } mock_cuda_state_t;
 
 typedef mock_cuda_state_t *(*mock_cuda_state_fn)(void);

@@ -135,6 +135,13 @@ typedef struct gk_backend_ops {
     gemmkit_status (*launch)(gk_device *device, gk_program *program, const gk_launch *launch,
                              double *elapsed_ms);
     gemmkit_status (*finish)(gk_device *device);
+
+    /* Interop with a program's own memory and stream (gemmkit_cuda.h); NULL where the backend has none.
+     * wrap_address: a gk_mem for a device address of the caller's (not owned: release frees the record only).
+     * call_stream: while `caller` is 1 the device's launches go to the caller's `stream` instead of its own
+     * (0 restores its own); set and cleared around one call, the context locked. */
+    gemmkit_status (*wrap_address)(gk_device *device, uint64_t address, gk_mem **mem);
+    void (*call_stream)(gk_device *device, int caller, void *stream);
 } gk_backend_ops;
 
 /* NULL when the backend is not compiled in. */

@@ -1,7 +1,9 @@
 /* The CUDA backend: the driver API (loaded at run time) for devices, memory
  * and launches, and NVRTC for the same OpenCL C kernel sources the OpenCL
- * backend builds (translated by cl_to_cuda.h). One primary context and one
- * stream per opened device; every call makes the context current around it. */
+ * backend builds (translated by cl_to_cuda.h). One primary context (or the
+ * caller's own CUcontext, gemmkit_context_create_cuda) and one stream per
+ * opened device; every call makes the context current around it and restores
+ * the thread's own after. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include "backend.h"
 #include "cuda_driver.h"
 #include "cuda_internal.h"
+#include "cuda_interop.h"
 #include "cuda_staging.h"
 #include "status.h"
 
@@ -18,8 +21,10 @@
 struct gk_device {
     const gk_cu_api *cu;
     CUdevice device;
-    CUcontext context; /* the device's primary context, retained */
+    CUcontext context; /* the device's primary context, retained; or the caller's (owns_context 0) */
+    int owns_context;  /* 0: a CUcontext of the caller's, which gemmkit never releases */
     CUstream stream;
+    CUstream launch_stream; /* where launches go: stream, or the caller's during one of its calls */
     CUevent start, end; /* for timing launches */
     int arch;           /* compute capability, major * 10 + minor */
     int max_grid[3], max_block[3];
@@ -30,13 +35,23 @@ struct gk_mem {
     const gk_cu_api *cu;
     CUcontext context;
     CUdeviceptr ptr;
+    int owned;    /* 0: the caller's memory (wrap_address), never freed here */
+    int borrowed; /* on a caller's CUcontext: its streams may still be using the memory when it is freed */
 };
 
 struct gk_program {
     const gk_cu_api *cu;
     CUcontext context;
     CUmodule module;
+    int borrowed; /* as gk_mem's */
 };
+
+/* On a caller's context, the caller's streams may still run gemmkit's kernels on gemmkit's memory: wait for the
+ * context before freeing either (as cublasDestroy does). */
+static void wait_if_borrowed(const gk_cu_api *cu, int borrowed)
+{
+    if (borrowed) cu->cuCtxSynchronize();
+}
 
 /* Brackets driver calls with the device's context made current on this thread. */
 static gemmkit_status enter(const gk_cu_api *cu, CUcontext context)
@@ -136,15 +151,13 @@ static void destroy_device(gk_device *dev)
         if (dev->stream) cu->cuStreamDestroy(dev->stream);
         leave(cu);
     }
-    if (dev->context) cu->cuDevicePrimaryCtxRelease(dev->device);
+    if (dev->context && dev->owns_context) cu->cuDevicePrimaryCtxRelease(dev->device);
     free(dev);
 }
 
-static gemmkit_status cuda_open(int index, gk_device **out)
+/* A device record on `context`: the device's primary context retained (context NULL), or the caller's. */
+static gemmkit_status open_on(const gk_cu_api *cu, CUdevice device, CUcontext context, gk_device **out)
 {
-    const gk_cu_api *cu = NULL;
-    CUdevice device = 0;
-    GK_TRY(device_handle(index, &cu, &device));
     gk_device *dev = calloc(1, sizeof *dev);
     if (!dev) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating the device record");
     dev->cu = cu;
@@ -155,8 +168,12 @@ static gemmkit_status cuda_open(int index, gk_device **out)
         dev->max_grid[i] = attribute(cu, device, (CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i));
         dev->max_block[i] = attribute(cu, device, (CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i));
     }
-    CUresult r = cu->cuDevicePrimaryCtxRetain(&dev->context, device);
-    if (r != CUDA_SUCCESS) {
+    CUresult r = CUDA_SUCCESS;
+    if (context) {
+        dev->context = context;
+    } else if ((r = cu->cuDevicePrimaryCtxRetain(&dev->context, device)) == CUDA_SUCCESS) {
+        dev->owns_context = 1;
+    } else {
         dev->context = NULL;
         destroy_device(dev);
         return gk_cu_fail(r, "cuDevicePrimaryCtxRetain");
@@ -179,7 +196,59 @@ static gemmkit_status cuda_open(int index, gk_device **out)
         destroy_device(dev);
         return status;
     }
+    dev->launch_stream = dev->stream;
     *out = dev;
+    return GEMMKIT_SUCCESS;
+}
+
+static gemmkit_status cuda_open(int index, gk_device **out)
+{
+    const gk_cu_api *cu = NULL;
+    CUdevice device = 0;
+    GK_TRY(device_handle(index, &cu, &device));
+    return open_on(cu, device, NULL, out);
+}
+
+gemmkit_status gk_cuda_open_on_context(void *caller_context, int *index, gk_device **out)
+{
+    const gk_cu_api *cu = NULL;
+    GK_TRY(gk_cu_load(&cu));
+    CUcontext context = caller_context;
+    CUresult r = CUDA_SUCCESS;
+    if (!context && (r = cu->cuCtxGetCurrent(&context)) != CUDA_SUCCESS) return gk_cu_fail(r, "cuCtxGetCurrent");
+    if (!context)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "cu_ctx is NULL and no CUDA context is current on this "
+                       "thread: pass one, or make one current first (cuCtxSetCurrent, or any CUDA runtime call)");
+    if ((r = cu->cuCtxPushCurrent(context)) != CUDA_SUCCESS)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "the CUcontext cannot be made current (%s): not a live "
+                       "context?", gk_cu_error_name(r));
+    CUdevice device = 0;
+    r = cu->cuCtxGetDevice(&device);
+    leave(cu);
+    if (r != CUDA_SUCCESS) return gk_cu_fail(r, "cuCtxGetDevice");
+    int count = 0;
+    GK_TRY(cuda_device_count(&count));
+    for (int i = 0; i < count; i++) {
+        CUdevice d = 0;
+        if (cu->cuDeviceGet(&d, i) == CUDA_SUCCESS && d == device) {
+            *index = i;
+            return open_on(cu, device, context, out);
+        }
+    }
+    return gk_fail(GEMMKIT_ERROR_NO_DEVICE, "the CUcontext's device is none of the %d CUDA devices listed", count);
+}
+
+gemmkit_status gk_cuda_check_stream(gk_device *dev, void *stream)
+{
+    /* 0 and the legacy and per-thread handles (1, 2) name the current context's default streams: ours, pushed. */
+    if ((uintptr_t)stream <= 2) return GEMMKIT_SUCCESS;
+    CUcontext of = NULL;
+    const CUresult r = dev->cu->cuStreamGetCtx((CUstream)stream, &of);
+    if (r != CUDA_SUCCESS)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT, "the stream is not a valid CUstream (%s)", gk_cu_error_name(r));
+    if (of != dev->context)
+        return gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT,
+                       "the stream belongs to another CUcontext than the gemmkit context's (gemmkit_context_create_cuda)");
     return GEMMKIT_SUCCESS;
 }
 
@@ -194,6 +263,8 @@ static gemmkit_status cuda_alloc(gk_device *dev, size_t bytes, gk_mem **out)
     if (!mem) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a buffer record");
     mem->cu = dev->cu;
     mem->context = dev->context;
+    mem->owned = 1;
+    mem->borrowed = !dev->owns_context;
     gemmkit_status status = enter(dev->cu, dev->context);
     if (status == GEMMKIT_SUCCESS) {
         CUresult r = dev->cu->cuMemAlloc(&mem->ptr, bytes ? bytes : 4);
@@ -211,7 +282,8 @@ static gemmkit_status cuda_alloc(gk_device *dev, size_t bytes, gk_mem **out)
 static void cuda_release(gk_mem *mem)
 {
     if (!mem) return;
-    if (enter(mem->cu, mem->context) == GEMMKIT_SUCCESS) {
+    if (mem->owned && enter(mem->cu, mem->context) == GEMMKIT_SUCCESS) {
+        wait_if_borrowed(mem->cu, mem->borrowed);
         mem->cu->cuMemFree(mem->ptr);
         leave(mem->cu);
     }
@@ -366,6 +438,7 @@ static gemmkit_status cuda_build(gk_device *dev, const char *source, const gk_de
     prog->cu = dev->cu;
     prog->context = dev->context;
     prog->module = module;
+    prog->borrowed = !dev->owns_context;
     *out = prog;
     return GEMMKIT_SUCCESS;
 }
@@ -374,6 +447,7 @@ static void cuda_release_program(gk_program *prog)
 {
     if (!prog) return;
     if (enter(prog->cu, prog->context) == GEMMKIT_SUCCESS) {
+        wait_if_borrowed(prog->cu, prog->borrowed);
         prog->cu->cuModuleUnload(prog->module);
         leave(prog->cu);
     }
@@ -477,15 +551,15 @@ static gemmkit_status launch_kernel(gk_device *dev, gk_program *prog, const gk_l
                        "%s: a block of %u threads is more than the %d this kernel allows (%d registers per thread)",
                        launch->function, block[0] * block[1] * block[2], max_threads, regs);
     }
-    if (elapsed_ms && (r = cu->cuEventRecord(dev->start, dev->stream)) != CUDA_SUCCESS)
+    if (elapsed_ms && (r = cu->cuEventRecord(dev->start, dev->launch_stream)) != CUDA_SUCCESS)
         return gk_cu_fail(r, "cuEventRecord");
     GK_TRY(allow_dynamic_local(dev, function, launch));
     r = cu->cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                           (unsigned)launch->dynamic_local_bytes, dev->stream, params, NULL);
+                           (unsigned)launch->dynamic_local_bytes, dev->launch_stream, params, NULL);
     if (r != CUDA_SUCCESS) return gk_cu_fail(r, "cuLaunchKernel");
     if (!elapsed_ms) return GEMMKIT_SUCCESS;
     float ms = 0.0f;
-    if ((r = cu->cuEventRecord(dev->end, dev->stream)) != CUDA_SUCCESS) return gk_cu_fail(r, "cuEventRecord");
+    if ((r = cu->cuEventRecord(dev->end, dev->launch_stream)) != CUDA_SUCCESS) return gk_cu_fail(r, "cuEventRecord");
     /* Errors inside the kernel (a bad address) surface here. */
     if ((r = cu->cuEventSynchronize(dev->end)) != CUDA_SUCCESS) return gk_cu_fail(r, "running the kernel");
     if ((r = cu->cuEventElapsedTime(&ms, dev->start, dev->end)) != CUDA_SUCCESS)
@@ -510,6 +584,22 @@ static gemmkit_status cuda_finish(gk_device *dev)
     return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "cuStreamSynchronize");
 }
 
+static gemmkit_status cuda_wrap_address(gk_device *dev, uint64_t address, gk_mem **out)
+{
+    gk_mem *mem = calloc(1, sizeof *mem);
+    if (!mem) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "allocating a buffer record");
+    mem->cu = dev->cu;
+    mem->context = dev->context;
+    mem->ptr = (CUdeviceptr)address;
+    *out = mem;
+    return GEMMKIT_SUCCESS;
+}
+
+static void cuda_call_stream(gk_device *dev, int caller, void *stream)
+{
+    dev->launch_stream = caller ? (CUstream)stream : dev->stream;
+}
+
 static const gk_backend_ops cuda_ops = {
     .name = "cuda",
     .no_device_hint = "is an NVIDIA GPU visible to this process: nvidia-smi, CUDA_VISIBLE_DEVICES?",
@@ -530,6 +620,8 @@ static const gk_backend_ops cuda_ops = {
     .release_program = cuda_release_program,
     .launch = cuda_launch,
     .finish = cuda_finish,
+    .wrap_address = cuda_wrap_address,
+    .call_stream = cuda_call_stream,
 };
 
 const gk_backend_ops *gk_backend_cuda(void) { return &cuda_ops; }

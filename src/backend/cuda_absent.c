@@ -1,5 +1,6 @@
 /* Stands in for the CUDA backend when gemmkit is built without CUDA. */
 #include "backend.h"
+#include "cuda_interop.h"
 #include "cuda_internal.h"
 #include "status.h"
 
@@ -26,4 +27,19 @@ gemmkit_status gk_cuda_compile_source(const char *source, const gk_define *defin
     (void)image;
     if (log) *log = 0;
     return gk_cuda_nvrtc_load();
+}
+
+gemmkit_status gk_cuda_open_on_context(void *context, int *index, gk_device **device)
+{
+    (void)context;
+    (void)index;
+    (void)device;
+    return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "gemmkit was built without the CUDA backend");
+}
+
+gemmkit_status gk_cuda_check_stream(gk_device *device, void *stream)
+{
+    (void)device;
+    (void)stream;
+    return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_BACKEND, "gemmkit was built without the CUDA backend");
 }

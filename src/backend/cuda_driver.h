@@ -23,6 +23,10 @@
     X(cuDevicePrimaryCtxRelease)                                                                   \
     X(cuCtxPushCurrent)                                                                            \
     X(cuCtxPopCurrent)                                                                             \
+    X(cuCtxGetCurrent)                                                                             \
+    X(cuCtxGetDevice)                                                                              \
+    X(cuCtxSynchronize)                                                                            \
+    X(cuStreamGetCtx)                                                                              \
     X(cuStreamCreate)                                                                              \
     X(cuStreamDestroy)                                                                             \
     X(cuStreamSynchronize)                                                                         \

@@ -28,6 +28,12 @@ typedef struct gk_batched_problem {
 gemmkit_status gk_batched_prepare(const gk_gemm_call *call, int64_t stride_a, int64_t stride_b, int64_t stride_c,
                                   int64_t batch, gk_batched_problem *bp);
 
+/* A strided batch on gemmkit buffers checked (ctx, the arguments, the math mode, each buffer holding its batch)
+ * and prepared into *bp; *writes_c 0 when there is nothing to run. Nothing is enqueued. */
+gemmkit_status gk_batched_buffers_problem(gemmkit_context *ctx, const gemmkit_options *options, const gk_gemm_call *call,
+                                          int64_t stride_a, int64_t stride_b, int64_t stride_c, int64_t batch_count,
+                                          gk_batched_problem *bp, int *writes_c);
+
 /* Plans and runs the batch on device memory (the context is locked):
  * options->kernel may name a batched kernel or a plain SGEMM kernel (then one
  * plain plan per matrix); fills options' timings (summed over launches). */

@@ -183,6 +183,7 @@ void gk_context_close(gemmkit_context *ctx)
         e = next;
     }
     for (int i = 0; i < GK_SCRATCH_COUNT; i++) ctx->ops->release(ctx->scratch[i]);
+    gk_workspace_release(ctx);
     ctx->ops->close(ctx->device);
     gk_decision_cache_destroy(ctx->decisions);
     pthread_mutex_destroy(&ctx->lock);
@@ -322,6 +323,7 @@ gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem
 
 gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, gk_mem **mem)
 {
+    if (gk_workspace_serves(ctx)) return gk_workspace_scratch(ctx, slot, bytes, mem);
     if (ctx->scratch[slot] && ctx->scratch_bytes[slot] >= bytes) {
         *mem = ctx->scratch[slot];
         return GEMMKIT_SUCCESS;

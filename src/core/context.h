@@ -32,6 +32,22 @@ enum {
     GK_SCRATCH_COUNT
 };
 
+/* The caller's workspace (gemmkit_cuda_set_workspace): while a call on the caller's stream runs (`active`), the
+ * plans' scratch is cut from it, each plan's pieces one after another from its start (a plan's steps all run
+ * before the next plan's on the one stream, so each plan starts again at 0), never allocated. A dry run
+ * (`dry`) plans without launching and only counts the bytes: the size query, and the check that a workspace
+ * holds a call before any of it is enqueued. workspace.c. */
+#define GK_WORKSPACE_ALIGN 256 /* each piece's start in bytes: cuMemAlloc's alignment */
+typedef struct gk_workspace {
+    uint64_t address; /* 0: none set (scratch is allocated and cached, gk_context_scratch) */
+    size_t bytes;
+    int active, dry;
+    size_t used, peak; /* bytes the current plan has taken; the most any plan of the call took */
+    gk_mem *views[GK_SCRATCH_COUNT]; /* the pieces handed out (backend wrap_address), kept while their place holds */
+    size_t view_at[GK_SCRATCH_COUNT], view_bytes[GK_SCRATCH_COUNT];
+    int given[GK_SCRATCH_COUNT]; /* slot handed out in the current plan (at view_at, view_bytes long) */
+} gk_workspace;
+
 struct gemmkit_context {
     const gk_backend_ops *ops;
     gk_device *device;
@@ -63,6 +79,7 @@ struct gemmkit_context {
     /* GEMMKIT_TRACE set (not empty or 0): each launched step of a plan is timed and printed on stderr
      * (gk_plan_execute), to see where a call's time goes. */
     int trace;
+    gk_workspace workspace; /* calls on the caller's stream (cuda_api.c) */
 };
 
 struct gemmkit_buffer {
@@ -89,6 +106,18 @@ gemmkit_status gk_context_resolve(const gemmkit_context *ctx, const gk_kernel_de
 
 /* A scratch buffer of at least `bytes`, reused across calls. */
 gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, gk_mem **mem);
+
+/* The workspace (workspace.c): a call on the caller's stream begins (dry: count only) and ends; a plan's
+ * scratch freed for the next plan of the call once the plan is enqueued (gk_plan_execute); the pieces' records
+ * released with the context or a new workspace. */
+void gk_workspace_begin(gemmkit_context *ctx, int dry);
+void gk_workspace_end(gemmkit_context *ctx);
+void gk_workspace_plan_done(gemmkit_context *ctx);
+void gk_workspace_release(gemmkit_context *ctx);
+/* Scratch of a call inside gk_workspace_begin .. _end: cut from the caller's workspace, or counted (dry); 0 when
+ * the context's own cache serves it (no workspace set). */
+int gk_workspace_serves(const gemmkit_context *ctx);
+gemmkit_status gk_workspace_scratch(gemmkit_context *ctx, int slot, size_t bytes, gk_mem **mem);
 
 /* Allocates device memory after checking it against the device's limits. */
 gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem);

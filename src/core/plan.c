@@ -102,10 +102,20 @@ static void trace_step(const gk_step *step, unsigned index, unsigned count, doub
 
 gemmkit_status gk_plan_execute(gemmkit_context *ctx, const gk_plan *plan, double *kernel_ms, double *total_ms)
 {
+    /* A dry run (the workspace's size) only planned: nothing is built or launched. */
+    if (ctx->workspace.dry) {
+        gk_workspace_plan_done(ctx);
+        return GEMMKIT_SUCCESS;
+    }
+    /* Every program first: a build that fails leaves nothing of the plan enqueued. */
+    gk_program *programs[GK_PLAN_MAX_STEPS];
     for (unsigned i = 0; i < plan->count; i++) {
         const gk_step *step = &plan->steps[i];
-        gk_program *program = NULL;
-        GK_TRY(gk_context_program(ctx, step->config.def->source, step->defines, step->define_count, &program));
+        GK_TRY(gk_context_program(ctx, step->config.def->source, step->defines, step->define_count, &programs[i]));
+    }
+    for (unsigned i = 0; i < plan->count; i++) {
+        const gk_step *step = &plan->steps[i];
+        gk_program *program = programs[i];
         const gk_binding *b = &step->binding;
         const gk_launch launch = {
             .function = step->config.def->function,
@@ -124,5 +134,6 @@ gemmkit_status gk_plan_execute(gemmkit_context *ctx, const gk_plan *plan, double
         if (step->main && kernel_ms) *kernel_ms += ms;
         if (total_ms) *total_ms += ms;
     }
+    gk_workspace_plan_done(ctx);
     return GEMMKIT_SUCCESS;
 }

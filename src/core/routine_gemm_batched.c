@@ -240,6 +240,29 @@ gemmkit_status gemmkit_sgemm_strided_batched(gemmkit_context *ctx, const gemmkit
     return gk_host_call(ctx, staged, 3, run_host, &h);
 }
 
+gemmkit_status gk_batched_buffers_problem(gemmkit_context *ctx, const gemmkit_options *options, const gk_gemm_call *call,
+                                          int64_t stride_a, int64_t stride_b, int64_t stride_c, int64_t batch_count,
+                                          gk_batched_problem *bp, int *writes_c)
+{
+    GK_TRY(gk_check_pointer(ctx, "ctx"));
+    GK_TRY(gk_batched_prepare(call, stride_a, stride_b, stride_c, batch_count, bp));
+    GK_TRY(gk_sgemm_math(ctx, options, &bp->one.math));
+    gk_sgemm_problem *p = &bp->one;
+    *writes_c = batch_count > 0 && gk_sgemm_writes_c(p);
+    if (!*writes_c) return GEMMKIT_SUCCESS;
+    const gemmkit_buffer *c = call->c;
+    GK_TRY(check_batch_buffer(ctx, c, "C", call->offset_c, extent_c(p), bp->stride_c, batch_count));
+    p->c.mem = c->mem;
+    if (gk_sgemm_reads_ab(p)) {
+        const gemmkit_buffer *ba = p->source_a, *bb = p->source_b;
+        GK_TRY(check_batch_buffer(ctx, ba, p->name_a, p->a.offset, extent_a(p), bp->stride_a, batch_count));
+        GK_TRY(check_batch_buffer(ctx, bb, p->name_b, p->b.offset, extent_b(p), bp->stride_b, batch_count));
+        p->a.mem = ba->mem;
+        p->b.mem = bb->mem;
+    }
+    return GEMMKIT_SUCCESS;
+}
+
 gemmkit_status gemmkit_sgemm_strided_batched_buffers(
     gemmkit_context *ctx, const gemmkit_options *options, gemmkit_layout layout, gemmkit_transpose trans_a,
     gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha, const gemmkit_buffer *a,
@@ -247,23 +270,12 @@ gemmkit_status gemmkit_sgemm_strided_batched_buffers(
     int64_t stride_b, float beta, gemmkit_buffer *c, size_t offset_c, int64_t ldc, int64_t stride_c,
     int64_t batch_count)
 {
-    GK_TRY(gk_check_pointer(ctx, "ctx"));
     const gk_gemm_call call = {layout, trans_a, trans_b, m, n, k, alpha, beta, a, b, c,
                                offset_a, offset_b, offset_c, lda, ldb, ldc};
     gk_batched_problem bp;
-    GK_TRY(gk_batched_prepare(&call, stride_a, stride_b, stride_c, batch_count, &bp));
-    GK_TRY(gk_sgemm_math(ctx, options, &bp.one.math));
-    gk_sgemm_problem *p = &bp.one;
-    if (batch_count == 0 || !gk_sgemm_writes_c(p)) return GEMMKIT_SUCCESS;
-    GK_TRY(check_batch_buffer(ctx, c, "C", offset_c, extent_c(p), bp.stride_c, batch_count));
-    p->c.mem = c->mem;
-    if (gk_sgemm_reads_ab(p)) {
-        const gemmkit_buffer *ba = p->source_a, *bb = p->source_b;
-        GK_TRY(check_batch_buffer(ctx, ba, p->name_a, p->a.offset, extent_a(p), bp.stride_a, batch_count));
-        GK_TRY(check_batch_buffer(ctx, bb, p->name_b, p->b.offset, extent_b(p), bp.stride_b, batch_count));
-        p->a.mem = ba->mem;
-        p->b.mem = bb->mem;
-    }
+    int writes_c = 0;
+    GK_TRY(gk_batched_buffers_problem(ctx, options, &call, stride_a, stride_b, stride_c, batch_count, &bp, &writes_c));
+    if (!writes_c) return GEMMKIT_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
     gemmkit_status status = gk_batched_run(ctx, options, &bp);
     if (status == GEMMKIT_SUCCESS) status = ctx->ops->finish(ctx->device);

@@ -143,6 +143,38 @@ static gemmkit_status check_disjoint(const gemmkit_buffer *a, size_t offset_a, i
                    offset_a, (long long)extent_a, offset_b, (long long)extent_b);
 }
 
+gemmkit_status gk_omatcopy_buffers_problem(gemmkit_context *ctx, gemmkit_layout layout, gemmkit_transpose trans,
+                                           int64_t rows, int64_t cols, float alpha, const gemmkit_buffer *a,
+                                           size_t offset_a, int64_t lda, gemmkit_buffer *b, size_t offset_b,
+                                           int64_t ldb, gk_transpose_problem *p, int *writes_b)
+{
+    GK_TRY(gk_check_pointer(ctx, "ctx"));
+    GK_TRY(prepare(layout, trans, rows, cols, alpha, lda, ldb, p));
+    *writes_b = p->rows > 0 && p->cols > 0;
+    if (!*writes_b) return GEMMKIT_SUCCESS;
+    GK_TRY(gk_check_buffer(ctx, b, "B", offset_b, b_extent(p)));
+    p->b.mem = b->mem;
+    p->b.offset = offset_b;
+    if (alpha != 0.0f) { /* alpha == 0 does not read A */
+        GK_TRY(gk_check_buffer(ctx, a, "A", offset_a, a_extent(p)));
+        GK_TRY(check_disjoint(a, offset_a, a_extent(p), b, offset_b, b_extent(p)));
+        p->a.mem = a->mem;
+        p->a.offset = offset_a;
+    }
+    return GEMMKIT_SUCCESS;
+}
+
+void gk_omatcopy_extents(const gk_transpose_problem *p, int64_t *extent_a, int64_t *extent_b)
+{
+    *extent_a = a_extent(p);
+    *extent_b = b_extent(p);
+}
+
+gemmkit_status gk_omatcopy_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_transpose_problem *p)
+{
+    return run(ctx, options, p);
+}
+
 gemmkit_status gemmkit_somatcopy_buffers(gemmkit_context *ctx, const gemmkit_options *options,
                                          gemmkit_layout layout, gemmkit_transpose trans, int64_t rows,
                                          int64_t cols, float alpha, const gemmkit_buffer *a, size_t offset_a,
@@ -150,19 +182,11 @@ gemmkit_status gemmkit_somatcopy_buffers(gemmkit_context *ctx, const gemmkit_opt
 {
     if (options && options->kernel_ms) *options->kernel_ms = 0.0;
     if (options && options->total_ms) *options->total_ms = 0.0;
-    GK_TRY(gk_check_pointer(ctx, "ctx"));
     gk_transpose_problem p;
-    GK_TRY(prepare(layout, trans, rows, cols, alpha, lda, ldb, &p));
-    if (p.rows == 0 || p.cols == 0) return GEMMKIT_SUCCESS;
-    GK_TRY(gk_check_buffer(ctx, b, "B", offset_b, b_extent(&p)));
-    p.b.mem = b->mem;
-    p.b.offset = offset_b;
-    if (alpha != 0.0f) { /* alpha == 0 does not read A */
-        GK_TRY(gk_check_buffer(ctx, a, "A", offset_a, a_extent(&p)));
-        GK_TRY(check_disjoint(a, offset_a, a_extent(&p), b, offset_b, b_extent(&p)));
-        p.a.mem = a->mem;
-        p.a.offset = offset_a;
-    }
+    int writes_b = 0;
+    GK_TRY(gk_omatcopy_buffers_problem(ctx, layout, trans, rows, cols, alpha, a, offset_a, lda, b, offset_b, ldb, &p,
+                                       &writes_b));
+    if (!writes_b) return GEMMKIT_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
     gemmkit_status status = run(ctx, options, &p);
     if (status == GEMMKIT_SUCCESS) status = ctx->ops->finish(ctx->device);

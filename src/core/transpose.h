@@ -28,6 +28,17 @@ const gk_kernel_def *gk_omatcopy_choose(const gk_policy *policy, const gemmkit_d
 gemmkit_status gk_omatcopy_plan(const gemmkit_context *ctx, const char *kernel, const char *params,
                                 const gk_transpose_problem *problem, int main, gk_plan *plan);
 
+/* A call on gemmkit buffers checked (ctx, the arguments in BLAS order, each buffer's extent, A and B apart where
+ * they share a buffer) and prepared into *p; *writes_b 0 when B is empty. Nothing is enqueued. */
+gemmkit_status gk_omatcopy_buffers_problem(gemmkit_context *ctx, gemmkit_layout layout, gemmkit_transpose trans,
+                                           int64_t rows, int64_t cols, float alpha, const gemmkit_buffer *a,
+                                           size_t offset_a, int64_t lda, gemmkit_buffer *b, size_t offset_b,
+                                           int64_t ldb, gk_transpose_problem *p, int *writes_b);
+/* The floats A and B span from their offsets. */
+void gk_omatcopy_extents(const gk_transpose_problem *p, int64_t *extent_a, int64_t *extent_b);
+/* Plans and executes a prepared problem (the context locked); fills options' timings. */
+gemmkit_status gk_omatcopy_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_transpose_problem *p);
+
 /* Which padding a pack zeros: the rows below op(X), the columns to its right. */
 enum { GK_PAD_ROWS = 1, GK_PAD_COLS = 2, GK_PAD_ALL = GK_PAD_ROWS | GK_PAD_COLS };
 
