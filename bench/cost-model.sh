@@ -19,7 +19,7 @@ fit_seed=${2:-35} eval_seed=${3:-27112026} count=${4:-64}
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/bench/gpu-env.sh"
 gk_steps_begin "$out" "${BUDGET:-560}" || exit 2
-GK_TARGETS="gemmkit_cli gemmkit_call_time" gk_build "$root/build-cost" || exit 1
+GK_TARGETS="gemmkit_cli gemmkit_call_time ${EXTRA_TARGETS:-}" gk_build "$root/build-cost" || exit 1
 db=$gk_out/tuning.tsv
 backends=${BACKENDS:-cuda opencl}
 for b in $backends; do
@@ -46,16 +46,19 @@ if [ -n "${CALL_TIME:-}" ]; then
       --peers cublas --no-roofline
   done
 fi
+# The draw beside cuBLAS on every backend first, then the (long) candidates runs.
 for b in $backends; do
   [ -z "${SKIP_RANDOM:-}" ] && gk_step "random-$b" 240 "$gk_gemmkit" --backend "$b" bench --sizes "random:$count:$eval_seed" --repeat 3 \
     --no-baseline --max-time 10 --peers cublas --json "$gk_out/random-$b.json"
-  if [ -n "${CANDIDATES:-}" ]; then
-    gk_step "candidates-$b" 300 "$gk_gemmkit" --backend "$b" bench --sizes "random:$CANDIDATES:$eval_seed" --repeat 3 \
-      --no-baseline --max-time 10 --candidates --candidates-out "$gk_out/candidates-$b.tsv"
-  fi
   if [ -n "${FIXED:-}" ]; then
     gk_step "fixed-$b" 200 "$gk_gemmkit" --backend "$b" bench --sizes sweep --repeat 3 --no-baseline \
       --max-time 10 --peers cublas --json "$gk_out/fixed-$b.json"
+  fi
+done
+for b in $backends; do
+  if [ -n "${CANDIDATES:-}" ]; then
+    gk_step "candidates-$b" 300 "$gk_gemmkit" --backend "$b" bench --sizes "random:$CANDIDATES:$eval_seed" --repeat 3 \
+      --no-baseline --max-time 10 --candidates --candidates-out "$gk_out/candidates-$b.tsv"
   fi
 done
 gk_steps_end

@@ -248,7 +248,7 @@ gemmkit_status gemmkit_somatcopy_cuda_enqueue(gemmkit_context *ctx, CUstream str
     /* Two pointers are two records: whether A and B overlap is told by their addresses. */
     if (status == GEMMKIT_SUCCESS && writes_b && alpha != 0.0f) {
         int64_t extent_a = 0, extent_b = 0;
-        gk_omatcopy_extents(&p, &extent_a, &extent_b);
+        gk_omatcopy_problem_extents(&p, &extent_a, &extent_b);
         if (a < b + (CUdeviceptr)extent_b * sizeof(float) && b < a + (CUdeviceptr)extent_a * sizeof(float))
             status = gk_fail(GEMMKIT_ERROR_INVALID_ARGUMENT,
                              "A [0x%llx, +%lld floats) and B [0x%llx, +%lld floats) overlap: the operation is "

@@ -164,7 +164,7 @@ gemmkit_status gk_omatcopy_buffers_problem(gemmkit_context *ctx, gemmkit_layout 
     return GEMMKIT_SUCCESS;
 }
 
-void gk_omatcopy_extents(const gk_transpose_problem *p, int64_t *extent_a, int64_t *extent_b)
+void gk_omatcopy_problem_extents(const gk_transpose_problem *p, int64_t *extent_a, int64_t *extent_b)
 {
     *extent_a = a_extent(p);
     *extent_b = b_extent(p);

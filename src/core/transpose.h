@@ -35,7 +35,7 @@ gemmkit_status gk_omatcopy_buffers_problem(gemmkit_context *ctx, gemmkit_layout 
                                            size_t offset_a, int64_t lda, gemmkit_buffer *b, size_t offset_b,
                                            int64_t ldb, gk_transpose_problem *p, int *writes_b);
 /* The floats A and B span from their offsets. */
-void gk_omatcopy_extents(const gk_transpose_problem *p, int64_t *extent_a, int64_t *extent_b);
+void gk_omatcopy_problem_extents(const gk_transpose_problem *p, int64_t *extent_a, int64_t *extent_b);
 /* Plans and executes a prepared problem (the context locked); fills options' timings. */
 gemmkit_status gk_omatcopy_run(gemmkit_context *ctx, const gemmkit_options *options, const gk_transpose_problem *p);
 
