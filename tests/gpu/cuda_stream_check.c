@@ -94,7 +94,8 @@ static int setup_case(gemm_case *g, unsigned seed)
         !cu_ok(cuMemAlloc(&g->db, g->b_elems * 4), "cuMemAlloc") ||
         !cu_ok(cuMemAlloc(&g->dc, g->c_elems * 4), "cuMemAlloc"))
         return 0;
-    g->c0 = malloc(g->c_elems * 4);
+    /* Pinned, as the copies from it are asynchronous: it must hold C's start values until the stream reads it. */
+    if (!cu_ok(cuMemAllocHost((void **)&g->c0, g->c_elems * 4), "cuMemAllocHost")) return 0;
     for (int64_t i = 0; i < g->a_elems; i++) g->a[i] = frand(&seed);
     for (int64_t i = 0; i < g->b_elems; i++) g->b[i] = frand(&seed);
     for (int64_t i = 0; i < g->c_elems; i++) g->c0[i] = frand(&seed);
@@ -105,7 +106,7 @@ static void free_case(gemm_case *g)
 {
     cuMemFreeHost(g->a), cuMemFreeHost(g->b), cuMemFreeHost(g->c);
     cuMemFree(g->da), cuMemFree(g->db), cuMemFree(g->dc);
-    free(g->c0);
+    cuMemFreeHost(g->c0);
 }
 
 /* Element (i, j) of op(X) (rows x cols of op) stored with ld in the layout. */
@@ -150,9 +151,9 @@ static int run_case(gemmkit_context *ctx, CUstream stream, gemm_case *g)
 {
     cuMemcpyHtoDAsync(g->da, g->a, g->a_elems * 4, stream);
     cuMemcpyHtoDAsync(g->db, g->b, g->b_elems * 4, stream);
-    memcpy(g->c, g->c0, g->c_elems * 4);
-    cuMemcpyHtoDAsync(g->dc, g->c, g->c_elems * 4, stream);
-    memset(g->c, 0xff, g->c_elems * 4); /* NaN until copied back */
+    /* C's start values from c0 (untouched until the stream has read it), the result into c, NaN until then. */
+    cuMemcpyHtoDAsync(g->dc, g->c0, g->c_elems * 4, stream);
+    memset(g->c, 0xff, g->c_elems * 4);
     if (!gk_ok(gemmkit_sgemm_cuda_enqueue(ctx, stream, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, g->da,
                                           g->lda, g->db, g->ldb, g->beta, g->dc, g->ldc),
                g->name))
