@@ -65,11 +65,9 @@ typedef struct model_walk {
     int max, count;
     /* the cheapest so far */
     double best_ms;
-    model_line best_line;
-    gk_config best_config;
-    const gk_kernel_def *best_split;
+    const char *best_params; /* its variant line's text (gk_sgemm_choice.params), else NULL */
+    gk_config best_config; /* what it runs: the line's configuration, or its split-K build's over best_splits */
     int best_splits;
-    gk_cost_parts best_parts;
 } model_walk;
 
 int gk_split_config(const gk_kernel_def *split, const gk_config *line, int splits, gk_config *out)
@@ -94,14 +92,15 @@ static void params_text(const gk_config *config, char *out, size_t size)
                                  config->values[i]);
 }
 
-static void record(model_walk *w, const model_line *line, const gk_kernel_def *split, int splits, double ms,
+/* sliced: the split-K build's configuration of the line over `splits` slices (NULL unsplit). */
+static void record(model_walk *w, const model_line *line, const gk_config *sliced, int splits, double ms,
                    const gk_cost_parts *parts)
 {
     if (!(ms < w->best_ms)) {
         if (!w->out) return;
     } else {
-        w->best_ms = ms, w->best_line = *line, w->best_split = split, w->best_splits = splits;
-        w->best_parts = *parts, w->best_config = *line->config, w->best_line.config = &w->best_config;
+        w->best_ms = ms, w->best_params = line->params, w->best_splits = splits;
+        w->best_config = sliced ? *sliced : *line->config;
     }
     if (!w->out || w->count == w->max) return;
     gk_sgemm_candidate *c = &w->out[w->count];
@@ -109,10 +108,7 @@ static void record(model_walk *w, const model_line *line, const gk_kernel_def *s
     c->choice.def = line->config->def;
     c->choice.params = line->params;
     c->choice.config = *line->config;
-    if (splits > 1) {
-        if (!gk_split_config(split, line->config, splits, &c->choice.config)) return;
-        c->choice.def = split;
-    }
+    if (sliced) c->choice.config = *sliced, c->choice.def = sliced->def;
     snprintf(c->line, sizeof c->line, "%s", line->name);
     params_text(&c->choice.config, c->params, sizeof c->params);
     c->splits = splits, c->predicted_ms = ms, c->parts = *parts;
@@ -143,7 +139,7 @@ static void consider(model_walk *w, const model_line *line)
         if (!gk_split_config(split, line->config, splits, &sliced)) break; /* past the build's SPLITS limit */
         const double ms = gk_cost_predict(&call->tuned->cost, call->info, line->config, &g, line->name,
                                           line->rate_fallback, &w->problem, splits, &parts);
-        record(w, line, split, splits, ms, &parts);
+        record(w, line, &sliced, splits, ms, &parts);
     }
 }
 
@@ -195,13 +191,9 @@ int gk_model_choose(const gk_policy *policy, const gk_model_call *call, gk_sgemm
     model_walk w = {.call = call};
     walk(policy, &w);
     if (w.best_ms >= 1e300) return 0;
-    choice->def = w.best_line.config->def;
-    choice->params = w.best_line.params;
-    choice->config = *w.best_line.config;
-    if (w.best_splits > 1) {
-        if (!gk_split_config(w.best_split, w.best_line.config, w.best_splits, &choice->config)) return 0;
-        choice->def = w.best_split;
-    }
+    choice->def = w.best_config.def;
+    choice->params = w.best_params;
+    choice->config = w.best_config;
     if (splits) *splits = w.best_splits;
     return 1;
 }
