@@ -64,22 +64,12 @@ static void test_alpha_beta_and_offsets(void **state)
 {
     (void)state;
     static const float values[] = {0.0f, 1.0f, -2.5f};
-    static const int64_t offsets[][3] = {{3, 11, 7}, {4, 8, 12}};
     for (int w = 0; w < 2; w++) {
         const gemmkit_options o = splitk(w, LANES ",SPLITS=20");
         for (int a = 0; a < 3; a++)
             for (int b = 0; b < 3; b++)
                 assert_case_ok(&o, make(GEMMKIT_COL_MAJOR, 0, 1, w ? 37 : 6, w ? 6 : 37, 5333, values[a], values[b]));
-        for (int f = 0; f < 2; f++)
-            for (int a = 0; a < 2; a++)
-                for (int b = 0; b < 2; b++) {
-                    device_case d = {make(GEMMKIT_COL_MAJOR, a, b, w ? 37 : 9, w ? 9 : 37, 445, 0.5f, 2.0f),
-                                     offsets[f][0], offsets[f][1], offsets[f][2]};
-                    d.c.lda = 448, d.c.ldb = 448, d.c.ldc = 40;
-                    run_device_case(&o, d, 0);
-                    d.c.beta = 0.0f;
-                    run_device_case(&o, d, 0);
-                }
+        assert_offset_cases(&o, w ? 37 : 9, w ? 9 : 37, 445);
     }
 }
 

@@ -44,6 +44,24 @@ static inline void assert_deterministic_and_one_slice_is(const char *split, cons
     free(c2);
 }
 
+/* m x n x k (m, n <= 40, k <= 448) on gemmkit buffers at element offsets past float4 alignment and on it, every
+ * transpose, leading dimensions 448 and 40, alpha 0.5 and beta 2, then beta 0 (C poisoned: not read). */
+static inline void assert_offset_cases(const gemmkit_options *o, int64_t m, int64_t n, int64_t k)
+{
+    static const int64_t offsets[][3] = {{3, 11, 7}, {4, 8, 12}};
+    static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
+    for (int f = 0; f < 2; f++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                device_case d = {{GEMMKIT_COL_MAJOR, transposes[a], transposes[b], m, n, k, 0.5f, 2.0f, 0, 0, 0},
+                                 offsets[f][0], offsets[f][1], offsets[f][2]};
+                d.c.lda = 448, d.c.ldb = 448, d.c.ldc = 40;
+                run_device_case(o, d, 0);
+                d.c.beta = 0.0f;
+                run_device_case(o, d, 0);
+            }
+}
+
 /* Each of `params` on kernel: GEMMKIT_ERROR_INVALID_KERNEL_PARAMS. */
 static inline void assert_params_refused(const char *kernel, const char *const *params, size_t count)
 {
