@@ -28,6 +28,8 @@ cases=(
   "skinny-n.C.TT|--kernel skinny-n --trans TT --sizes 40000000x30x4"
   "skinny-m.B.NN|--kernel skinny-m --trans NN --sizes 3x100000x12000"
   "skinny-m.C.TN|--kernel skinny-m --trans TN --sizes 30x40000000x4"
+  "skinny-m-splitk.B.NN|--kernel skinny-m-splitk --trans NN --sizes 3x100000x12000"
+  "skinny-n-splitk.A.TN|--kernel skinny-n-splitk --trans TN --sizes 100000x3x12000"
   "small-k.A.NT|--kernel small-k --trans NT --sizes 70000000x4x16"
   "small-k.B.TT|--kernel small-k --trans TT --sizes 4x70000000x16"
   "small-k.C.NN|--kernel small-k --trans NN --sizes 70000x20000x16"
