@@ -120,6 +120,11 @@ typedef struct gk_backend_ops {
                             const void *src);
     gemmkit_status (*read)(gk_device *device, gk_mem *mem, size_t byte_offset, size_t bytes,
                            void *dst);
+    /* write without waiting for the copy: src must stay allocated and unchanged until the device's next blocking
+     * read or finish (a host-array call's uploads, waited for by its read-back: one wait per call, not one per
+     * operand). NULL: the backend has only write. */
+    gemmkit_status (*write_pending)(gk_device *device, gk_mem *mem, size_t byte_offset, size_t bytes,
+                                    const void *src);
     /* The same for a block (gk_rect); blocking, in order with the device's launches. */
     gemmkit_status (*write_rect)(gk_device *device, gk_mem *mem, const gk_rect *rect, const void *src);
     gemmkit_status (*read_rect)(gk_device *device, gk_mem *mem, const gk_rect *rect, void *dst);

@@ -308,6 +308,17 @@ static gemmkit_status cuda_write(gk_device *dev, gk_mem *mem, size_t offset, siz
     return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "copying to the device");
 }
 
+static gemmkit_status cuda_write_pending(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, const void *src)
+{
+    if (bytes >= GK_STAGING_MIN_BYTES) return cuda_write(dev, mem, offset, bytes, src);
+    if (bytes == 0) return GEMMKIT_SUCCESS;
+    const gk_cu_api *cu = dev->cu;
+    GK_TRY(enter(cu, dev->context));
+    const CUresult r = cu->cuMemcpyHtoDAsync(mem->ptr + offset, src, bytes, dev->stream);
+    leave(cu);
+    return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "copying to the device");
+}
+
 static gemmkit_status cuda_read(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, void *dst)
 {
     if (bytes == 0) return GEMMKIT_SUCCESS;
@@ -613,6 +624,7 @@ static const gk_backend_ops cuda_ops = {
     .alloc = cuda_alloc,
     .release = cuda_release,
     .write = cuda_write,
+    .write_pending = cuda_write_pending,
     .read = cuda_read,
     .write_rect = cuda_write_rect,
     .read_rect = cuda_read_rect,

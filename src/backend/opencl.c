@@ -330,6 +330,15 @@ static gemmkit_status opencl_write(gk_device *dev, gk_mem *mem, size_t offset, s
     return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueWriteBuffer");
 }
 
+static gemmkit_status opencl_write_pending(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, const void *src)
+{
+    if (bytes == 0) return GEMMKIT_SUCCESS;
+    const gk_rect whole = {bytes, 1, offset, bytes, bytes};
+    if (staging_worth(dev, &whole)) return opencl_write(dev, mem, offset, bytes, src);
+    cl_int err = copy_block(dev, mem, 1, CL_FALSE, offset, bytes, (char *)src, bytes, bytes, 1, NULL);
+    return err == CL_SUCCESS ? GEMMKIT_SUCCESS : cl_fail(err, "clEnqueueWriteBuffer");
+}
+
 static gemmkit_status opencl_read(gk_device *dev, gk_mem *mem, size_t offset, size_t bytes, void *dst)
 {
     if (bytes == 0) return GEMMKIT_SUCCESS;
@@ -603,6 +612,7 @@ static const gk_backend_ops opencl_ops = {
     .alloc = opencl_alloc,
     .release = opencl_release,
     .write = opencl_write,
+    .write_pending = opencl_write_pending,
     .read = opencl_read,
     .write_rect = opencl_write_rect,
     .read_rect = opencl_read_rect,

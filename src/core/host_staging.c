@@ -5,11 +5,16 @@
 #include "routine.h"
 #include "status.h"
 
-static gemmkit_status stage(gemmkit_context *ctx, gk_host_operand *o)
+/* An operand's upload is left pending where the backend can (*pending set): the read-back waits for it, as the
+ * caller's arrays stay put until the call returns. */
+static gemmkit_status stage(gemmkit_context *ctx, gk_host_operand *o, int *pending)
 {
     const size_t bytes = (size_t)gk_batch_span(gk_extent(o->rows, o->cols, o->ld), o->stride, o->batch) * sizeof(float);
     GK_TRY(gk_context_scratch(ctx, o->slot, bytes, o->mem));
-    return o->in ? ctx->ops->write(ctx->device, *o->mem, 0, bytes, o->in) : GEMMKIT_SUCCESS;
+    if (!o->in) return GEMMKIT_SUCCESS;
+    if (!ctx->ops->write_pending) return ctx->ops->write(ctx->device, *o->mem, 0, bytes, o->in);
+    *pending = 1;
+    return ctx->ops->write_pending(ctx->device, *o->mem, 0, bytes, o->in);
 }
 
 /* Reads into a temporary, then copies the rows x cols matrices out. */
@@ -41,15 +46,28 @@ int64_t gk_batch_span(int64_t extent, int64_t stride, int64_t batch)
     return span;
 }
 
+static gemmkit_status run_staged(gemmkit_context *ctx, gk_host_operand *operands, int count,
+                                 gemmkit_status (*run)(gemmkit_context *, void *), void *problem, int *pending)
+{
+    for (int i = 0; i < count; i++)
+        if (operands[i].in || operands[i].out) GK_TRY(stage(ctx, &operands[i], pending));
+    GK_TRY(run(ctx, problem));
+    for (int i = 0; i < count; i++)
+        if (operands[i].out) {
+            GK_TRY(read_back(ctx, &operands[i]));
+            *pending = 0; /* a blocking read: every upload before it is done */
+        }
+    return GEMMKIT_SUCCESS;
+}
+
 static gemmkit_status call_locked(gemmkit_context *ctx, gk_host_operand *operands, int count,
                                   gemmkit_status (*run)(gemmkit_context *, void *), void *problem)
 {
-    for (int i = 0; i < count; i++)
-        if (operands[i].in || operands[i].out) GK_TRY(stage(ctx, &operands[i]));
-    GK_TRY(run(ctx, problem));
-    for (int i = 0; i < count; i++)
-        if (operands[i].out) GK_TRY(read_back(ctx, &operands[i]));
-    return GEMMKIT_SUCCESS;
+    int pending = 0;
+    const gemmkit_status status = run_staged(ctx, operands, count, run, problem, &pending);
+    /* Never return while the device may still read the caller's arrays. */
+    if (pending) ctx->ops->finish(ctx->device);
+    return status;
 }
 
 gemmkit_status gk_host_call(gemmkit_context *ctx, gk_host_operand *operands, int count,
