@@ -12,14 +12,16 @@
 # Environment: BUDGET (seconds for the whole script, default 560), BACKENDS (default "cuda opencl"),
 # CAL_TIME (--max-time of each calibration, default 100), CALL_TIME=1 (one call's wall time at 32^3 and 128^3), SKIP_CALIBRATE=1 (use OUTDIR/tuning.tsv as it is,
 # or the built-in lines when there is none), SKIP_RANDOM=1 (no step 2 bench beside cuBLAS), VERIFY="K1 K2"
-# (`gemmkit verify --kernel K` per backend first: new kernels checked on the device before anything is timed).
+# (`gemmkit verify --kernel K` per backend first: new kernels checked on the device before anything is timed),
+# DROPIN=1 (the drop-in's cblas_sgemm on host arrays forced onto the device, n = 8 to 256: examples/dropin's
+# dropin_crossover per backend), FIXED_BACKENDS (the backends of FIXED=1's sweep, default BACKENDS).
 set -uo pipefail
 out=${1:?usage: bench/cost-model.sh OUTDIR [FIT_SEED [EVAL_SEED [COUNT]]]}
 fit_seed=${2:-35} eval_seed=${3:-27112026} count=${4:-64}
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/bench/gpu-env.sh"
 gk_steps_begin "$out" "${BUDGET:-560}" || exit 2
-GK_TARGETS="gemmkit_cli gemmkit_call_time ${EXTRA_TARGETS:-}" gk_build "$root/build-cost" || exit 1
+GK_TARGETS="gemmkit_cli gemmkit_call_time ${DROPIN:+dropin_crossover} ${EXTRA_TARGETS:-}" gk_build "$root/build-cost" || exit 1
 db=$gk_out/tuning.tsv
 backends=${BACKENDS:-cuda opencl}
 for b in $backends; do
@@ -46,11 +48,17 @@ if [ -n "${CALL_TIME:-}" ]; then
       --peers cublas --no-roofline
   done
 fi
+# A small call through the drop-in: host arrays in and out, the device forced (its threshold 0) beside the CPU BLAS.
+if [ -n "${DROPIN:-}" ]; then
+  for b in $backends; do
+    GEMMKIT_BACKEND=$b gk_step "dropin-small-$b" 60 "$root/build-cost/examples/dropin/dropin_crossover" 256
+  done
+fi
 # The draw beside cuBLAS on every backend first, then the (long) candidates runs.
 for b in $backends; do
   [ -z "${SKIP_RANDOM:-}" ] && gk_step "random-$b" 240 "$gk_gemmkit" --backend "$b" bench --sizes "random:$count:$eval_seed" --repeat 3 \
     --no-baseline --max-time 10 --peers cublas --json "$gk_out/random-$b.json"
-  if [ -n "${FIXED:-}" ]; then
+  if [ -n "${FIXED:-}" ] && [[ " ${FIXED_BACKENDS:-$backends} " == *" $b "* ]]; then
     gk_step "fixed-$b" 200 "$gk_gemmkit" --backend "$b" bench --sizes sweep --repeat 3 --no-baseline \
       --max-time 10 --peers cublas --json "$gk_out/fixed-$b.json"
   fi
