@@ -29,7 +29,12 @@ struct gk_device {
     int arch;           /* compute capability, major * 10 + minor */
     int max_grid[3], max_block[3];
     gk_cuda_staging staging; /* page-locked ring for large copies of pageable memory */
+    void *landing;           /* GK_CUDA_LANDING_BYTES page-locked for small reads; NULL until the first one */
 };
+
+/* A small read lands in page-locked memory first, then a memcpy: a copy straight into pageable memory goes through
+ * the driver's own staging, some microseconds more on a host-array call's read-back. */
+#define GK_CUDA_LANDING_BYTES ((size_t)256 << 10)
 
 struct gk_mem {
     const gk_cu_api *cu;
@@ -146,6 +151,7 @@ static void destroy_device(gk_device *dev)
     if (dev->context && enter(cu, dev->context) == GEMMKIT_SUCCESS) {
         if (dev->stream) cu->cuStreamSynchronize(dev->stream);
         gk_cuda_staging_free(cu, &dev->staging);
+        if (dev->landing) cu->cuMemFreeHost(dev->landing);
         if (dev->start) cu->cuEventDestroy(dev->start);
         if (dev->end) cu->cuEventDestroy(dev->end);
         if (dev->stream) cu->cuStreamDestroy(dev->stream);
@@ -328,8 +334,14 @@ static gemmkit_status cuda_read(gk_device *dev, gk_mem *mem, size_t offset, size
     }
     const gk_cu_api *cu = dev->cu;
     GK_TRY(enter(cu, dev->context));
-    CUresult r = cu->cuMemcpyDtoHAsync(dst, mem->ptr + offset, bytes, dev->stream);
+    /* No page-locked memory to be had: straight into dst. */
+    if (!dev->landing && bytes <= GK_CUDA_LANDING_BYTES &&
+        cu->cuMemHostAlloc(&dev->landing, GK_CUDA_LANDING_BYTES, 0) != CUDA_SUCCESS)
+        dev->landing = NULL;
+    void *to = dev->landing && bytes <= GK_CUDA_LANDING_BYTES ? dev->landing : dst;
+    CUresult r = cu->cuMemcpyDtoHAsync(to, mem->ptr + offset, bytes, dev->stream);
     if (r == CUDA_SUCCESS) r = cu->cuStreamSynchronize(dev->stream);
+    if (r == CUDA_SUCCESS && to != dst) memcpy(dst, to, bytes);
     leave(cu);
     return r == CUDA_SUCCESS ? GEMMKIT_SUCCESS : gk_cu_fail(r, "copying from the device");
 }
