@@ -19,9 +19,13 @@ def _cupy(like, shape):
 def _jax(like, shape):
     # JAX arrays are immutable and carry no stream: the result is a fresh buffer of JAX's that gemmkit fills
     # (nothing else refers to it yet); it must be ready before gemmkit writes it.
+    import jax
     import jax.numpy as jnp
     device = next(iter(like.devices()))
-    result = jnp.zeros(shape, dtype=jnp.float32, device=device)
+    try:
+        result = jnp.zeros(shape, dtype=jnp.float32, device=device)
+    except TypeError:  # a JAX before jnp.zeros(device=)
+        result = jax.device_put(jnp.zeros(shape, dtype=jnp.float32), device)
     result.block_until_ready()
     return result
 
