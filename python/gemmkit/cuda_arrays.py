@@ -86,7 +86,10 @@ def interface_of(x, name):
         return x.__cuda_array_interface__
     except AttributeError:
         return None
-    except Exception as error:  # PyTorch refuses tensors that require grad: say so, in the caller's terms
+    except Exception as error:
+        if hasattr(x, "__dlpack__"):  # an interface this array cannot give (JAX's on some arrays): try DLPack
+            return None
+        # (PyTorch refuses tensors that require grad through both: its DLPack error says so)
         raise TypeError("gemmkit: %s (%s) does not export its memory: %s" % (name, describe(x), error)) from None
 
 
@@ -128,6 +131,22 @@ def from_interface(x, name, interface, device=None):
     elif device is None:
         device = cuda_driver.pointer_device(pointer)
     return CudaView(name, pointer, shape, strides, device, bool(readonly), x, stream=interface.get("stream"))
+
+
+def from_torch(x, name):
+    """A CudaView of a PyTorch CUDA tensor, from its own accessors: what its __cuda_array_interface__ gives
+    (strides already in elements), at a fraction of that property's cost, which is paid on every call."""
+    torch = sys.modules["torch"]
+    if x.dtype is not torch.float32:
+        _float32_only(name, x, str(x.dtype))
+    if x.requires_grad:  # as the interface and DLPack refuse them: autograd would not see gemmkit's product
+        raise TypeError("gemmkit: %s requires grad; gemmkit's calls are not recorded by autograd: pass %s.detach()"
+                        % (name, name))
+    if x.is_neg() or x.is_conj():
+        raise TypeError("gemmkit: %s is a lazily negated view; resolve it first (.resolve_neg())" % name)
+    shape = tuple(x.shape)
+    device = None if x.numel() == 0 else x.get_device()
+    return CudaView(name, x.data_ptr(), shape, tuple(x.stride()), device, False, x)
 
 
 class _DLDevice(ctypes.Structure):

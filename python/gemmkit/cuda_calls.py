@@ -3,13 +3,14 @@ the operands are read in place (cuda_arrays), the call is enqueued on the stream
 cuda_arrays.resolve_stream through gemmkit_cuda.h's entry points, and returns without waiting (JAX aside:
 its arrays carry no stream, so the call waits). Every argument error is raised before anything is enqueued."""
 import atexit
+import sys
 import threading
 import weakref
 
 from . import cuda_arrays, cuda_driver, cuda_results
 from ._library import lib
 from .context import Context
-from .errors import check
+from .errors import GemmkitError, check
 from .operands import COL_MAJOR, NO_TRANS, ROW_MAJOR, TRANS, Operand, output_layout
 from .stacks import extent
 
@@ -56,8 +57,11 @@ def _close_contexts():  # before the interpreter (and the CUDA libraries' own ex
     for context in _contexts.values():
         context.close()
     _contexts.clear()
-    for scratch in _scratch.values():
-        cuda_driver.destroy_event(scratch.event, scratch.cu_context)
+    for scratch in list(_scratch.values()):
+        try:
+            cuda_driver.destroy_event(scratch.event, scratch.cu_context)
+        except GemmkitError:  # a driver already gone at exit: nothing left to free
+            pass
     _scratch.clear()
 
 
@@ -71,6 +75,11 @@ class _Operands:
                 continue
             if not cuda_arrays.is_cuda_array(x):
                 others[name] = x
+                continue
+            torch = sys.modules.get("torch")
+            if torch is not None and isinstance(x, torch.Tensor):  # its accessors: the interface's cost spared
+                interfaces[name] = cuda_arrays.from_torch(x, name)
+                placed.append((name, interfaces[name].device))
                 continue
             known = cuda_arrays.dlpack_device(x)
             interface = cuda_arrays.interface_of(x, name)
@@ -95,6 +104,8 @@ class _Operands:
         """The view of the output: `given` (checked writable) or a new array of like's library."""
         if given is None:
             result = cuda_results.empty_like(like, shape)
+            if like.library == "torch":
+                return cuda_arrays.from_torch(result, name)
             interface = cuda_arrays.interface_of(result, name)
             view = (cuda_arrays.from_interface(result, name, interface, self.device) if interface is not None
                     else cuda_arrays.export(result, name, self.stream))

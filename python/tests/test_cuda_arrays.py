@@ -237,6 +237,94 @@ def test_a_context_serves_one_stream_at_a_time(gpu, rng):
     assert [x[0] for x in gpu] == ["sgemm", "record"]
 
 
+def test_dlpack_when_the_interface_fails(gpu, rng):
+    """An array whose __cuda_array_interface__ raises (other than AttributeError) is read through DLPack when it
+    has it; without DLPack the error is a TypeError naming the array."""
+    class Both(Pack):
+        @property
+        def __cuda_array_interface__(self):
+            raise RuntimeError("no interface for this one")
+
+    a, b = random_matrix(rng, (4, 3)), random_matrix(rng, (3, 2))
+    x = Both(a)
+    c = gemmkit.matmul(x, Both(b), stream=0x12)
+    assert x.streams == [0x12] and isinstance(c, Both)
+    assert_gemm_close(c.array, a, b)
+
+    class Broken:
+        @property
+        def __cuda_array_interface__(self):
+            raise RuntimeError("Can't export tensors that require grad")
+    _refused(gpu, lambda: gemmkit.matmul(Broken(), Cai(b)), TypeError, "a .* does not export its memory: Can't")
+
+
+class FakeTorch:
+    """Just enough of `torch` for gemmkit's PyTorch path: tensors over host arrays, torch.empty, the current
+    stream (0x7700 + device)."""
+    float32, float64 = "torch.float32", "torch.float64"
+
+    class Tensor:
+        __module__ = "torch"
+
+        def __init__(self, array, device=0, requires_grad=False):
+            self.array, self.index, self.requires_grad = array, device, requires_grad
+            self.device = type("device", (), {"index": device})()
+            self.dtype = FakeTorch.float32 if array.dtype == np.float32 else FakeTorch.float64
+            self.shape = array.shape
+
+        def stride(self):
+            return tuple(s // self.array.itemsize for s in self.array.strides)
+
+        def data_ptr(self):
+            return self.array.ctypes.data
+
+        def get_device(self):
+            return self.index
+
+        def numel(self):
+            return self.array.size
+
+        def is_neg(self):
+            return False
+
+        def is_conj(self):
+            return False
+
+        def __dlpack_device__(self):
+            return (2, self.index)
+
+        def __dlpack__(self, stream=None):
+            raise AssertionError("the PyTorch path reads tensors through their accessors")
+
+    class cuda:
+        @staticmethod
+        def current_stream(device):
+            return type("Stream", (), {"cuda_stream": 0x7700 + device})()
+
+    @staticmethod
+    def empty(shape, dtype, device):
+        return FakeTorch.Tensor(np.empty(shape, np.float32), device.index)
+
+
+def test_torch_tensors_through_their_accessors(gpu, rng, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", FakeTorch)
+    Tensor = FakeTorch.Tensor
+    a, b = random_matrix(rng, (9, 6)), random_matrix(rng, (4, 6))
+    c = gemmkit.matmul(Tensor(a, device=1), Tensor(b.T, device=1))  # b.T: a transposed view
+    assert isinstance(c, Tensor) and c.index == 1
+    assert_gemm_close(c.array, a, b.T)
+    assert enqueued(gpu)[-1][1:6] == (0x1001, 0x7701, ROW, N, T)  # torch's current stream on device 1
+    out = Tensor(np.full((9, 4), np.nan, np.float32), device=1)
+    assert gemmkit.matmul(Tensor(a, device=1), Tensor(b.T, device=1), out=out) is out
+    assert_gemm_close(out.array, a, b.T)
+    _refused(gpu, lambda: gemmkit.matmul(Tensor(a, requires_grad=True), Tensor(b.T)), TypeError,
+             r"a requires grad.*a.detach\(\)")
+    _refused(gpu, lambda: gemmkit.matmul(Tensor(a.astype(np.float64)), Tensor(b.T)), TypeError,
+             "a: float32 arrays only.*torch.float64")
+    _refused(gpu, lambda: gemmkit.matmul(Tensor(a, device=0), Tensor(b.T, device=1)), gemmkit.GemmkitError,
+             "different GPUs")
+
+
 def test_immutable_results_are_waited_for(gpu, rng, monkeypatch):
     module = __name__.split(".")[-1]
     monkeypatch.setattr(cuda_arrays, "library_of", lambda x: "frozen" if isinstance(x, Frozen) else module)
