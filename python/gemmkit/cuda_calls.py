@@ -128,6 +128,9 @@ class _Operands:
         if context is None:
             context = context_for(self.device)
         cu_context = cuda_driver.context_for_device(self.device)
+        for view in self.views.values():  # JAX's arrays carry no stream: ready on the host's word, then read
+            if view.library in cuda_results.IMMUTABLE and hasattr(view.owner, "block_until_ready"):
+                view.owner.block_until_ready()
         for producer in sorted({int(v.stream) for v in self.views.values() if v.stream is not None}):
             if not cuda_driver.same_stream(producer, self.stream):
                 cuda_driver.order_after(self.stream, producer, cu_context)

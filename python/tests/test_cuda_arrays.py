@@ -53,7 +53,12 @@ class Pack:
 
 
 class Frozen(Pack):
-    """A library whose arrays are immutable (as JAX's)."""
+    """A library whose arrays are immutable and carry no stream (as JAX's)."""
+    waited = False
+
+    def block_until_ready(self):
+        self.waited = True
+        return self
 
 
 def _allocate(like, shape):
@@ -331,7 +336,9 @@ def test_immutable_results_are_waited_for(gpu, rng, monkeypatch):
     monkeypatch.setitem(cuda_results.ALLOCATORS, "frozen", _allocate)
     monkeypatch.setattr(cuda_results, "IMMUTABLE", {"frozen"})
     a, b = random_matrix(rng, (3, 4)), random_matrix(rng, (4, 2))
-    c = gemmkit.matmul(Frozen(a), Frozen(b))
+    fa, fb = Frozen(a), Frozen(b)
+    c = gemmkit.matmul(fa, fb)
+    assert fa.waited and fb.waited  # inputs ready before they are read
     assert isinstance(c, Frozen) and gpu[-1] == ("synchronize", 1, 0xC0)  # legacy stream, waited
     assert_gemm_close(c.array, a, b)
     with pytest.raises(TypeError, match="cannot be written in place"):
