@@ -33,10 +33,11 @@ class _Scratch:
 _scratch = weakref.WeakKeyDictionary()  # Context -> _Scratch
 
 
-def context_for(device):
+def context_for(device, cu_context=None):
     """gemmkit's context for calls on `device`, made once on the CUcontext current for it (the primary context
-    PyTorch, CuPy and JAX use) and cached."""
-    cu_context = cuda_driver.context_for_device(device)
+    PyTorch, CuPy and JAX use; cuda_driver.context_for_device, unless given) and cached."""
+    if cu_context is None:
+        cu_context = cuda_driver.context_for_device(device)
     key = (device, cu_context)
     context = _contexts.get(key)
     if context is None:
@@ -125,9 +126,9 @@ class _Operands:
         call on another stream (its scratch), enqueues, and (for JAX, whose arrays carry no stream) waits."""
         if self.device is None:  # every operand is empty: nothing to compute
             return
-        if context is None:
-            context = context_for(self.device)
         cu_context = cuda_driver.context_for_device(self.device)
+        if context is None:
+            context = context_for(self.device, cu_context)
         for view in self.views.values():  # JAX's arrays carry no stream: ready on the host's word, then read
             if view.library in cuda_results.IMMUTABLE and hasattr(view.owner, "block_until_ready"):
                 view.owner.block_until_ready()

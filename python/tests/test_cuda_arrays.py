@@ -104,7 +104,7 @@ def gpu(monkeypatch, context):
     monkeypatch.setattr(cuda_driver, "wait", lambda *args: calls.append(("wait",) + args))
     monkeypatch.setattr(cuda_calls, "_scratch", {})
     contexts = {}
-    monkeypatch.setattr(cuda_calls, "context_for", lambda device: contexts.setdefault(device, FakeContext(device)))
+    monkeypatch.setattr(cuda_calls, "context_for", lambda device, cu_context=None: contexts.setdefault(device, FakeContext(device)))
     module = __name__.split(".")[-1]
     monkeypatch.setitem(cuda_results.ALLOCATORS, module, _allocate)
     return calls

@@ -347,6 +347,8 @@ def main():
         cupy_checks(gemmkit, cupy, rng)
     else:
         print("SKIP cupy: not importable")
+    # JAX would take 75% of the GPU's memory at its first array; torch and CuPy share the GPU here
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     try:
         import jax
     except ImportError:
