@@ -10,6 +10,7 @@ CUDA) through libgemmkit.
     da, db = gemmkit.to_device(a), gemmkit.to_device(b)
     dc = da @ db                                  # stays on the device
     print(gemmkit.devices())
+    t = gemmkit.matmul(x, y)                      # PyTorch/CuPy/JAX CUDA arrays: in place, on their stream
 
 docs/PYTHON.md in the gemmkit repository has the details.
 """
@@ -20,6 +21,7 @@ from .device_array import DeviceArray
 from .errors import GemmkitError, Status
 from .batched import sgemm_batched
 from .routines import matmul, omatcopy, sgemm
+from .cuda_calls import cuda_context
 
 
 def to_device(array, context=None, order=None):
@@ -27,6 +29,7 @@ def to_device(array, context=None, order=None):
     return DeviceArray.from_numpy(array, context=context, order=order)
 
 
-__all__ = ["Context", "DeviceArray", "DeviceInfo", "GemmkitError", "Status", "__version__", "default_context",
+__all__ = ["Context", "DeviceArray", "DeviceInfo", "GemmkitError", "Status", "__version__", "cuda_context",
+           "default_context",
            "devices", "library_path", "library_version", "matmul", "omatcopy", "sgemm", "sgemm_batched",
            "to_device", "use_device"]

@@ -104,6 +104,7 @@ class OptionsStruct(ctypes.Structure):
 
 
 _int, _i64, _size, _f32, _ptr = ctypes.c_int, ctypes.c_int64, ctypes.c_size_t, ctypes.c_float, ctypes.c_void_p
+_u64 = ctypes.c_uint64
 _options = ctypes.POINTER(OptionsStruct)
 
 # name: (restype, argtypes). Handles (contexts, buffers) and host arrays are
@@ -134,6 +135,14 @@ _SIGNATURES = {
     "gemmkit_somatcopy": (_int, [_ptr, _int, _int, _i64, _i64, _f32, _ptr, _i64, _ptr, _i64]),
     "gemmkit_somatcopy_buffers": (_int, [_ptr, _options, _int, _int, _i64, _i64, _f32, _ptr, _size, _i64,
                                          _ptr, _size, _i64]),
+    # gemmkit_cuda.h: CUcontext and CUstream are addresses, CUdeviceptr a 64-bit integer (_u64).
+    "gemmkit_context_create_cuda": (_int, [_ptr, ctypes.POINTER(_ptr)]),
+    "gemmkit_sgemm_cuda_enqueue": (_int, [_ptr, _ptr, _int, _int, _int, _i64, _i64, _i64, _f32, _u64, _i64, _u64,
+                                          _i64, _f32, _u64, _i64]),
+    "gemmkit_sgemm_strided_batched_cuda_enqueue": (_int, [_ptr, _ptr, _int, _int, _int, _i64, _i64, _i64, _f32,
+                                                          _u64, _i64, _i64, _u64, _i64, _i64, _f32, _u64, _i64,
+                                                          _i64, _i64]),
+    "gemmkit_somatcopy_cuda_enqueue": (_int, [_ptr, _ptr, _int, _int, _i64, _i64, _f32, _u64, _i64, _u64, _i64]),
 }
 
 lib, path = _load()

@@ -2,12 +2,13 @@
 on arrays of more than two dimensions, through gemmkit_sgemm_strided_batched."""
 import numpy as np
 
+from . import cuda_calls
 from ._call import options, pick_context
 from ._library import lib
 from .device_array import DeviceArray
 from .errors import check
 from .exchange import exchanges
-from .operands import NO_TRANS, ROW_MAJOR, TRANS
+from .operands import NO_TRANS, TRANS
 from .stacks import float32_array, host_stack, stack_in_layout, stack_output_layout
 
 
@@ -54,9 +55,9 @@ def _as_stack(x, batch):
     return x
 
 
-@exchanges(("a", "b"), "c")
+@exchanges(("a", "b"), "c", cuda_calls.sgemm_batched)
 def sgemm_batched(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, context=None, kernel=None,
-                  params=None, math=None):
+                  params=None, math=None, stream=None):
     """C[z] = alpha * op(A[z]) @ op(B[z]) + beta * C[z] for every matrix z of
     a batch, in one call (gemmkit_sgemm_strided_batched); returns C.
 
@@ -69,8 +70,12 @@ def sgemm_batched(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=F
     trans_a / trans_b: op(X) = X transposed (its last two axes). kernel,
     params, math: as for sgemm. Raises ValueError for shapes that do not
     multiply, before any call; GemmkitError when the library fails (C is
-    then unchanged).
+    then unchanged). CUDA arrays of other libraries: as for sgemm (the
+    stream rule, in place, the caller's type back).
     """
+    if stream is not None:
+        raise ValueError("gemmkit: stream= applies to CUDA device arrays (PyTorch, CuPy, JAX ...), not to numpy "
+                         "arrays")
     _refuse_device_arrays(a, b, c)
     a, b = float32_array(a, "a"), float32_array(b, "b")
     for name, x in (("a", a), ("b", b)):

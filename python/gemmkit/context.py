@@ -78,7 +78,20 @@ class Context:
         selector = None if device is None else str(device).encode()
         handle = ctypes.c_void_p()
         check(lib.gemmkit_context_create_ex(ctypes.byref(handle), _backend_code(backend), selector))
-        self._handle = handle.value
+        self._adopt(handle.value)
+
+    @classmethod
+    def on_cuda_context(cls, cu_context):
+        """A context on a CUDA program's CUcontext (an address; gemmkit_context_create_cuda): its calls on
+        CUDA device arrays run there. The CUcontext must outlive the context."""
+        handle = ctypes.c_void_p()
+        check(lib.gemmkit_context_create_cuda(cu_context, ctypes.byref(handle)))
+        self = cls.__new__(cls)
+        self._adopt(handle.value)
+        return self
+
+    def _adopt(self, handle):
+        self._handle = handle
         self._buffers = weakref.WeakSet()  # freed before the context (close())
         info = DeviceInfoStruct()
         check(lib.gemmkit_context_device_info(self._handle, ctypes.byref(info)))

@@ -1,13 +1,15 @@
-"""Arrays of other libraries through DLPack (`__dlpack__`, `__dlpack_device__`): a host (CPU) array of any
-producer (numpy, PyTorch, JAX ...) is read in place as a numpy view, and the result comes back in the caller's
-type (its module's `from_dlpack`). Arrays on a GPU raise GemmkitError: gemmkit takes device memory through its
-own DeviceArrays only, so far."""
+"""Arrays of other libraries: a host (CPU) array of any producer that speaks DLPack (numpy, PyTorch, JAX ...)
+is read in place as a numpy view, and the result comes back in the caller's type (its module's `from_dlpack`).
+A call with a CUDA array among its arguments (`__cuda_array_interface__`, or DLPack on a CUDA device) goes to
+the routine's CUDA form (cuda_calls), which reads device memory in place on the caller's stream."""
 import functools
 import inspect
+import itertools
 import sys
 
 import numpy as np
 
+from .cuda_arrays import has_interface, is_cuda_array
 from .device_array import DeviceArray
 from .errors import GemmkitError, Status
 
@@ -17,9 +19,11 @@ _DEVICE_TYPES = {1: "CPU", 2: "CUDA", 3: "CUDA host", 4: "OpenCL", 7: "Vulkan", 
 
 
 def foreign(x):
-    """True for an array of another library that speaks DLPack (numpy's and gemmkit's own are not)."""
-    return (x is not None and not isinstance(x, (np.ndarray, DeviceArray)) and hasattr(x, "__dlpack__")
-            and hasattr(x, "__dlpack_device__"))
+    """True for an array of another library that speaks DLPack or __cuda_array_interface__ (numpy's and
+    gemmkit's own are not)."""
+    return (x is not None and not isinstance(x, (np.ndarray, DeviceArray)) and
+            ((hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")) or
+             has_interface(x)))
 
 
 def host_view(x, name, writable=False):
@@ -27,8 +31,8 @@ def host_view(x, name, writable=False):
     device_type, device_id = (int(v) for v in x.__dlpack_device__())
     if device_type != _CPU:
         raise GemmkitError(Status.INVALID_ARGUMENT,
-                           "%s lives on a %s device (DLPack device %d, %d): gemmkit takes host arrays through "
-                           "DLPack, and device memory as its own DeviceArrays" %
+                           "%s lives on a %s device (DLPack device %d, %d): gemmkit takes host arrays and CUDA "
+                           "device arrays, and other device memory as its own DeviceArrays" %
                            (name, _DEVICE_TYPES.get(device_type, "type %d" % device_type), device_type, device_id))
     view = np.from_dlpack(x)
     if writable and not view.flags.writeable:
@@ -49,10 +53,11 @@ def caller_type(result, like):
     return convert(result) if callable(convert) else result
 
 
-def exchanges(inputs, output):
-    """A routine taking arrays named `inputs` and writing `output` (None: a new result): foreign host arrays
-    among them are passed as numpy views, and the result comes back as the first foreign input's type (or as
-    the foreign output array itself). Calls without one pay only the check."""
+def exchanges(inputs, output, cuda_call):
+    """A routine taking arrays named `inputs` and writing `output` (None: a new result): a call with a CUDA
+    array among its arguments is cuda_call's (the routine's CUDA form, of the same signature); foreign host
+    arrays are passed as numpy views, and the result comes back as the first foreign input's type (or as the
+    foreign output array itself). Calls on numpy arrays and DeviceArrays pay only the check."""
     def wrap(routine):
         signature = inspect.signature(routine)
 
@@ -60,6 +65,8 @@ def exchanges(inputs, output):
         def call(*args, **kwargs):
             if not any(foreign(v) for v in args) and not any(foreign(v) for v in kwargs.values()):
                 return routine(*args, **kwargs)
+            if any(is_cuda_array(v) for v in itertools.chain(args, kwargs.values())):
+                return cuda_call(*args, **kwargs)
             bound = signature.bind(*args, **kwargs)
             given = bound.arguments
             like = next((given[n] for n in inputs if foreign(given.get(n))), None)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ._call import on_device as _on_device, options as _options, pick_context as _pick_context
+from . import cuda_calls
 from ._library import lib
 from .batched import matmul_stacks
 from .device_array import DeviceArray
@@ -11,9 +12,16 @@ from .operands import (COL_MAJOR, NO_TRANS, ROW_MAJOR, TRANS, device_operand, ho
                        in_layout, output_layout)
 
 
-@exchanges(("a", "b"), "c")
+def host_only(stream):
+    """stream= names a CUDA stream: it has no meaning for numpy arrays and DeviceArrays."""
+    if stream is not None:
+        raise ValueError("gemmkit: stream= applies to CUDA device arrays (PyTorch, CuPy, JAX ...), not to numpy "
+                         "arrays or DeviceArrays")
+
+
+@exchanges(("a", "b"), "c", cuda_calls.sgemm)
 def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, context=None, kernel=None,
-          params=None, math=None):
+          params=None, math=None, stream=None):
     """C = alpha * op(A) @ op(B) + beta * C, returning C.
 
     a, b, c: 2-D float32 numpy arrays (any strides: C- or F-ordered,
@@ -26,7 +34,11 @@ def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, co
     (Context.math).
     Raises GemmkitError with the library's message when the call fails,
     ValueError / TypeError for shapes and types Python can see are wrong.
+    CUDA arrays of other libraries (PyTorch, CuPy, JAX, Numba) are read in
+    place and the call is enqueued on a stream (stream=, else the
+    library's current one) without waiting: docs/PYTHON.md, "CUDA arrays".
     """
+    host_only(stream)
     on_device, arrays_context = _on_device((a, b, c))
     context = _pick_context(context, arrays_context)
     if not on_device:
@@ -73,12 +85,14 @@ def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, co
     return c
 
 
-@exchanges(("a", "b"), "out")
-def matmul(a, b, out=None, *, context=None, math=None):
-    """a @ b like numpy.matmul for float32 arrays, on the host or on
-    DeviceArrays: 2-D matrices, 1-D vectors (promoted as numpy does), and
-    stacks of matrices (ndim > 2, batch axes broadcast as numpy does; one
-    batched call, gemmkit_sgemm_strided_batched). math: as for sgemm."""
+@exchanges(("a", "b"), "out", cuda_calls.matmul)
+def matmul(a, b, out=None, *, context=None, math=None, stream=None):
+    """a @ b like numpy.matmul for float32 arrays, on the host, on
+    DeviceArrays or on CUDA arrays of other libraries (as sgemm): 2-D
+    matrices, 1-D vectors (promoted as numpy does), and stacks of matrices
+    (ndim > 2, batch axes broadcast as numpy does; one batched call,
+    gemmkit_sgemm_strided_batched). math: as for sgemm."""
+    host_only(stream)
     if isinstance(a, DeviceArray) or isinstance(b, DeviceArray):
         return sgemm(a, b, out, context=context, math=math)
     a, b = np.asarray(a), np.asarray(b)
@@ -98,16 +112,17 @@ def matmul(a, b, out=None, *, context=None, math=None):
     return out if out is not None else result.reshape(shape)
 
 
-@exchanges(("a",), "out")
-def omatcopy(a, *, trans=True, alpha=1.0, out=None, context=None, kernel=None, params=None):
+@exchanges(("a",), "out", cuda_calls.omatcopy)
+def omatcopy(a, *, trans=True, alpha=1.0, out=None, context=None, kernel=None, params=None, stream=None):
     """B = alpha * op(A) (op: the transpose when trans, else a copy),
     returning B.
 
     a, out: 2-D float32 numpy arrays (any strides; out None: a new C-ordered
     array) or DeviceArrays (both). A transpose between a C- and an
     F-ordered array is a plain copy for the library, and it runs as one.
-    A and B must not overlap.
+    A and B must not overlap. CUDA arrays: as for sgemm.
     """
+    host_only(stream)
     on_device, arrays_context = _on_device((a, out))
     context = _pick_context(context, arrays_context)
     if not on_device:
