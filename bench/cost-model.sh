@@ -14,7 +14,8 @@
 # or the built-in lines when there is none), SKIP_RANDOM=1 (no step 2 bench beside cuBLAS), VERIFY="K1 K2"
 # (`gemmkit verify --kernel K` per backend first: new kernels checked on the device before anything is timed),
 # DROPIN=1 (the drop-in's cblas_sgemm on host arrays forced onto the device, n = 8 to 256: examples/dropin's
-# dropin_crossover per backend), FIXED_BACKENDS (the backends of FIXED=1's sweep, default BACKENDS).
+# dropin_crossover per backend), FIXED_BACKENDS and CANDIDATE_BACKENDS
+# (the backends of FIXED=1's sweep and of the candidates runs, default BACKENDS).
 set -uo pipefail
 out=${1:?usage: bench/cost-model.sh OUTDIR [FIT_SEED [EVAL_SEED [COUNT]]]}
 fit_seed=${2:-35} eval_seed=${3:-27112026} count=${4:-64}
@@ -64,8 +65,8 @@ for b in $backends; do
   fi
 done
 for b in $backends; do
-  if [ -n "${CANDIDATES:-}" ]; then
-    gk_step "candidates-$b" 300 "$gk_gemmkit" --backend "$b" bench --sizes "random:$CANDIDATES:$eval_seed" --repeat 3 \
+  if [ -n "${CANDIDATES:-}" ] && [[ " ${CANDIDATE_BACKENDS:-$backends} " == *" $b "* ]]; then
+    gk_step "candidates-$b" "${CANDIDATE_TIME:-300}" "$gk_gemmkit" --backend "$b" bench --sizes "random:$CANDIDATES:$eval_seed" --repeat 3 \
       --no-baseline --max-time 10 --candidates --candidates-out "$gk_out/candidates-$b.tsv"
   fi
 done
