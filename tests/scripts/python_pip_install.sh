@@ -60,7 +60,9 @@ echo "== 2. pip wheel, installed elsewhere"
     { tail -30 "$work/pip-wheel.log"; echo "FAIL: pip wheel"; exit 1; }
 wheel_file=$(ls "$work/wheels"/gemmkit-*.whl)
 [[ $wheel_file == *linux* ]] || { echo "FAIL: $wheel_file is no platform wheel"; exit 1; }
-unzip -l "$wheel_file" | grep -q 'gemmkit/libgemmkit\.so\.' || { echo "FAIL: no library in $wheel_file"; exit 1; }
+# The listing whole first: grep -q stopping early would fail unzip's pipe under pipefail.
+listing=$(unzip -l "$wheel_file")
+grep -q 'gemmkit/libgemmkit\.so\.' <<<"$listing" || { echo "FAIL: no library in $wheel_file"; exit 1; }
 new_venv "$work/venv-wheel"
 "$work/venv-wheel/bin/pip" install --quiet --no-index "$wheel_file"
 site=$("$work/venv-wheel/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
