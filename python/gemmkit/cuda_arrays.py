@@ -35,10 +35,31 @@ class CudaView:
         return library_of(self.owner)
 
 
+_libraries = {}  # type -> library_of's answer (a type's module does not change)
+
+
 def library_of(array):
     """The producer's top-level module name ("torch", "cupy", "jax", "numba"...)."""
-    root = type(array).__module__.split(".")[0]
-    return "jax" if root == "jaxlib" else root
+    kind = type(array)
+    library = _libraries.get(kind)
+    if library is None:
+        root = kind.__module__.split(".")[0]
+        library = _libraries[kind] = "jax" if root == "jaxlib" else root
+    return library
+
+
+def torch_cuda_tensor_type():
+    """torch.Tensor where PyTorch is imported and built for CUDA (not ROCm, whose tensors say is_cuda and
+    are not CUDA memory to DLPack), else None: a tensor of that type with is_cuda True is a CUDA array."""
+    torch = sys.modules.get("torch")
+    if torch is None or getattr(getattr(torch, "version", None), "hip", None) is not None:
+        return None
+    return getattr(torch, "Tensor", None)
+
+
+def is_torch_cuda(x, tensor_type):
+    """x is a PyTorch CUDA tensor (tensor_type: torch_cuda_tensor_type()): its accessors describe it."""
+    return tensor_type is not None and isinstance(x, tensor_type) and getattr(x, "is_cuda", False) is True
 
 
 def dlpack_device(x):
@@ -244,6 +265,9 @@ def stream_handle(stream):
 
 def _torch_stream(device):
     torch = sys.modules["torch"]
+    raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
+    if raw is not None:  # the same handle as current_stream(device).cuda_stream, without making a Stream object
+        return raw(device)
     return torch.cuda.current_stream(device).cuda_stream
 
 

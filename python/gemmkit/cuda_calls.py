@@ -71,12 +71,20 @@ class _Operands:
 
     def __init__(self, named, stream):
         placed, interfaces, dlpack_only, others = [], {}, {}, {}
+        tensor_type = cuda_arrays.torch_cuda_tensor_type()
+        first = None
         for name, x in named:
             if x is None:
+                continue
+            if cuda_arrays.is_torch_cuda(x, tensor_type):  # its accessors: the interface's cost spared
+                view = interfaces[name] = cuda_arrays.from_torch(x, name)
+                placed.append((name, view.device))
+                first = x if first is None else first
                 continue
             if not cuda_arrays.is_cuda_array(x):
                 others[name] = x
                 continue
+            first = x if first is None else first
             torch = sys.modules.get("torch")
             if torch is not None and isinstance(x, torch.Tensor):  # its accessors: the interface's cost spared
                 interfaces[name] = cuda_arrays.from_torch(x, name)
@@ -91,10 +99,10 @@ class _Operands:
                 dlpack_only[name] = x
                 placed.append((name, known[1]))
         self.device = cuda_arrays.one_device(placed, others)
-        self.library = cuda_arrays.library_of(dict(named)[placed[0][0]])
-        self.stream = cuda_arrays.resolve_stream(stream, self.library, self.device,
-                                                 [v.stream for v in interfaces.values()])
-        self.views = dict(interfaces)
+        self.library = cuda_arrays.library_of(first)
+        streams = [v.stream for v in interfaces.values() if v.stream is not None]
+        self.stream = cuda_arrays.resolve_stream(stream, self.library, self.device, streams)
+        self.views = interfaces
         for name, x in dlpack_only.items():  # the producer orders these on our stream (DLPack's rule)
             self.views[name] = cuda_arrays.export(x, name, self.stream)
 
@@ -129,26 +137,44 @@ class _Operands:
         cu_context = cuda_driver.context_for_device(self.device)
         if context is None:
             context = context_for(self.device, cu_context)
-        for view in self.views.values():  # JAX's arrays carry no stream: ready on the host's word, then read
-            if view.library in cuda_results.IMMUTABLE and hasattr(view.owner, "block_until_ready"):
+        views = self.views.values()
+        immutable = cuda_results.IMMUTABLE
+        for view in views:  # JAX's arrays carry no stream: ready on the host's word, then read
+            if view.library in immutable and hasattr(view.owner, "block_until_ready"):
                 view.owner.block_until_ready()
-        for producer in sorted({int(v.stream) for v in self.views.values() if v.stream is not None}):
+        producers = {int(v.stream) for v in views if v.stream is not None}
+        for producer in sorted(producers):
             if not cuda_driver.same_stream(producer, self.stream):
                 cuda_driver.order_after(self.stream, producer, cu_context)
-        with _contexts_lock:
-            scratch = _scratch.get(context)
-            if scratch is None:
-                scratch = _scratch[context] = _Scratch(cu_context)
+        scratch = _scratch_of(context, cu_context)
         with scratch.lock:
             if scratch.stream is not None and not cuda_driver.same_stream(scratch.stream, self.stream):
                 cuda_driver.wait(self.stream, scratch.event, cu_context)
             check(enqueue(context.handle, self.stream))
+            # recorded after every call, not lazily at the next stream change: by then the old stream's owner
+            # may have destroyed it
             cuda_driver.record(scratch.event, self.stream, cu_context)
             scratch.stream = self.stream
-        if self.library in cuda_results.IMMUTABLE:
+        if self.library in immutable:
             cuda_driver.synchronize(self.stream, cu_context)
-        for view in self.views.values():
+        for view in views:
             view.keep = None  # DLPack capsules back to their producers
+
+
+def _scratch_of(context, cu_context):
+    """The context's _Scratch (made on first use), kept on the context itself for a cheap look-up and in
+    _scratch for the exit handler."""
+    scratch = getattr(context, "_cuda_scratch", None)
+    if scratch is None or scratch.cu_context != cu_context:
+        with _contexts_lock:
+            scratch = _scratch.get(context)
+            if scratch is None:
+                scratch = _scratch[context] = _Scratch(cu_context)
+            try:
+                context._cuda_scratch = scratch
+            except AttributeError:  # a context that takes no attributes: looked up in _scratch every call
+                pass
+    return scratch
 
 
 def _refuse_options(kernel=None, params=None, math=None):
@@ -304,7 +330,7 @@ def matmul(a, b, out=None, *, context=None, math=None, stream=None):
     (m, k), (k_b, n) = a2.shape[-2:], b2.shape[-2:]
     if k != k_b:
         raise ValueError("gemmkit.matmul: %r @ %r: inner dimensions differ (%d, %d)" % (va.shape, vb.shape, k, k_b))
-    batch_shape = _broadcast(a2.shape[:-2], b2.shape[:-2])
+    batch_shape = _broadcast(a2.shape[:-2], b2.shape[:-2]) if len(a2.shape) > 2 or len(b2.shape) > 2 else ()
     shape = batch_shape + (m,) * (len(va.shape) > 1) + (n,) * (len(vb.shape) > 1)
     if out is not None and tuple(ops.get("out").shape) != shape:
         raise ValueError("gemmkit.matmul: out is %r; the result is %r" % (tuple(ops.get("out").shape), shape))

@@ -74,12 +74,24 @@ def _function(name):
 
 
 def _call(name, *args):
-    result = _function(name)(*args)
+    function = _functions.get(name)
+    result = (function if function is not None else _function(name))(*args)
     if result != 0:
-        text = ctypes.c_char_p()
-        known = _function("cuGetErrorName")(result, ctypes.byref(text)) == 0 and text.value
-        raise GemmkitError(Status.BACKEND_FAILURE, "%s failed: %s (%d)" %
-                           (name, text.value.decode() if known else "CUresult", result))
+        _fail(name, result)
+
+
+def _fail(name, result):
+    text = ctypes.c_char_p()
+    known = _function("cuGetErrorName")(result, ctypes.byref(text)) == 0 and text.value
+    raise GemmkitError(Status.BACKEND_FAILURE, "%s failed: %s (%d)" %
+                       (name, text.value.decode() if known else "CUresult", result))
+
+
+def current_context():
+    """The thread's current CUcontext (None: none)."""
+    current = _c_ptr()
+    _call("cuCtxGetCurrent", ctypes.byref(current))
+    return current.value
 
 
 def _device(ordinal):
@@ -97,13 +109,13 @@ def _device(ordinal):
 def context_for_device(ordinal):
     """The CUcontext to run on for an array on device `ordinal`: the thread's current one when it is on that
     device (what PyTorch and CuPy make current: the primary context), else the device's primary context."""
-    current = _c_ptr()
-    _call("cuCtxGetCurrent", ctypes.byref(current))
-    if current.value:
+    current = current_context()
+    if current:
         device = _c_int()
         _call("cuCtxGetDevice", ctypes.byref(device))
-        if device.value == _device(ordinal):
-            return current.value
+        known = _devices.get(ordinal)
+        if device.value == (known if known is not None else _device(ordinal)):
+            return current
     with _lock:
         context = _primary.get(ordinal)
         if context is None:
@@ -147,12 +159,18 @@ def destroy_event(event, context):
 
 def record(event, stream, context):
     """Marks the point `stream` has reached (the event completes when the work enqueued so far is done)."""
+    if current_context() == context:  # (the common case: no push and pop)
+        _call("cuEventRecord", event, stream)
+        return
     with _Current(context):  # stream 0 and the legacy handle mean the *current* context's stream
         _call("cuEventRecord", event, stream)
 
 
 def wait(stream, event, context):
     """Work enqueued on `stream` from now on runs after the event's point (waited for on the device)."""
+    if current_context() == context:
+        _call("cuStreamWaitEvent", stream, event, 0)
+        return
     with _Current(context):
         _call("cuStreamWaitEvent", stream, event, 0)
 

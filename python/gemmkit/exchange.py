@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from .cuda_arrays import has_interface, is_cuda_array
+from .cuda_arrays import has_interface, is_cuda_array, is_torch_cuda, torch_cuda_tensor_type
 from .device_array import DeviceArray
 from .errors import GemmkitError, Status
 
@@ -63,6 +63,8 @@ def exchanges(inputs, output, cuda_call):
 
         @functools.wraps(routine)
         def call(*args, **kwargs):
+            if args and is_torch_cuda(args[0], torch_cuda_tensor_type()):  # the common case, checked first
+                return cuda_call(*args, **kwargs)
             if not any(foreign(v) for v in args) and not any(foreign(v) for v in kwargs.values()):
                 return routine(*args, **kwargs)
             if any(is_cuda_array(v) for v in itertools.chain(args, kwargs.values())):
