@@ -9,6 +9,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "math_mode.h"
 #include "registry.h"
 
 static const gemmkit_options int8x = {.math = GEMMKIT_MATH_INT8X, .device_only = 1};
@@ -410,6 +411,19 @@ static void test_mode_names(void **state)
     assert_non_null(strstr(gemmkit_last_error_message(), "int8x"));
     assert_int_equal(gk_kernel_find("ozaki-igemm")->math, GK_MATH_INT8X);
     assert_int_equal((int)GEMMKIT_MATH_FP32 + (int)GK_MATH_INT8X, (int)GEMMKIT_MATH_INT8X);
+    /* The table's rows: each public mode once, in gk_math's order; the Ozaki products exactly in its mode. */
+    for (int m = 0; m < GK_MATH_COUNT; m++) {
+        const gk_math_mode *row = gk_math_mode_of((gk_math)m);
+        assert_int_equal(row->mode, m);
+        assert_int_equal(row->public_value, GEMMKIT_MATH_FP32 + m);
+        assert_string_equal(gemmkit_math_name(row->public_value), row->name);
+        assert_true(row->bound(1000) > 0.0 && row->error_bound[0]);
+    }
+    for (size_t i = 0; i < gk_kernel_count(); i++) {
+        const gk_kernel_def *def = gk_kernel_at(i);
+        if (gk_kernel_op(def) == GK_OP_SGEMM)
+            assert_int_equal(gk_kernel_ozaki(def), gk_math_mode_of(def->math)->plan == GK_MATH_PLAN_OZAKI);
+    }
 }
 
 int main(void)
