@@ -433,10 +433,11 @@ GEMMKIT_API int gemmkit_context_blas_threshold(const gemmkit_context *ctx, doubl
  */
 GEMMKIT_API double gemmkit_blas_threshold_lowest(void);
 
-/** The arithmetic of an SGEMM (docs/MATH.md). Modes other than FP32 run on
+/** The arithmetic of an SGEMM (docs/MATH.md). 3XTF32 and TF32 run on
  * tensor cores: NVIDIA GPUs of compute capability 8.0 or newer, either
- * backend. A device that cannot compute in the mode asked for fails the call
- * with ::GEMMKIT_ERROR_UNSUPPORTED_MATH; the accuracy never changes silently. */
+ * backend; INT8X runs on every device with fp64 arithmetic. A device that
+ * cannot compute in the mode asked for fails the call with
+ * ::GEMMKIT_ERROR_UNSUPPORTED_MATH; the accuracy never changes silently. */
 typedef enum gemmkit_math {
     GEMMKIT_MATH_DEFAULT = 0, /**< options only: the context's mode (gemmkit_context_set_math()) */
     GEMMKIT_MATH_FP32 = 1,    /**< fp32 FMA arithmetic, every device: the default */
@@ -445,11 +446,21 @@ typedef enum gemmkit_math {
     GEMMKIT_MATH_3XTF32 = 2,
     /** one TF32 product (10-bit mantissas, "tf32"): fastest, error ~2^-10
      * relative to sum |a||b|, about 100x fp32's */
-    GEMMKIT_MATH_TF32 = 3
+    GEMMKIT_MATH_TF32 = 3,
+    /** The Ozaki scheme II ("int8x"): each row of op(A) and column of op(B)
+     * scaled by a power of two and rounded to an integer, one exact INT8
+     * product of their residues per modulus, recombined by the Chinese
+     * remainder theorem in fp64. The environment variable
+     * `GEMMKIT_OZAKI_MODULI` (2 to 20, default 8; read by each call) sets the
+     * number of moduli: more is slower and more accurate, the error per
+     * element typically about 2^(-4 moduli) of |row i of op(A)|_2 |column j
+     * of op(B)|_2. Rows and columns holding Inf or NaN are computed in fp32
+     * (docs/MATH.md). Needs fp64 on the device. */
+    GEMMKIT_MATH_INT8X = 4
 } gemmkit_math;
 
 /**
- * @brief The name of a math mode: "fp32", "3xtf32", "tf32" ("default" for
+ * @brief The name of a math mode: "fp32", "3xtf32", "tf32", "int8x" ("default" for
  * ::GEMMKIT_MATH_DEFAULT).
  * @par Blocks
  *   never.
@@ -488,7 +499,7 @@ GEMMKIT_API gemmkit_status gemmkit_math_parse(const char *name, gemmkit_math *ma
  *   none.
  * @retval GEMMKIT_SUCCESS
  * @retval GEMMKIT_ERROR_NULL_POINTER  ctx is NULL.
- * @retval GEMMKIT_ERROR_INVALID_ARGUMENT  math is not FP32, 3XTF32 or TF32.
+ * @retval GEMMKIT_ERROR_INVALID_ARGUMENT  math is not FP32, 3XTF32, TF32 or INT8X.
  * @retval GEMMKIT_ERROR_UNSUPPORTED_MATH  the device cannot compute in it
  *   (the message says why); the mode is unchanged.
  */

@@ -132,7 +132,7 @@ class Context:
     @property
     def math(self):
         """The math mode of calls that ask for none ("fp32", "3xtf32",
-        "tf32"; a new context starts in GEMMKIT_MATH's, else "fp32").
+        "tf32", "int8x"; a new context starts in GEMMKIT_MATH's, else "fp32").
         Setting a mode the device cannot compute in raises GemmkitError
         (Status.UNSUPPORTED_MATH) and leaves the mode as it was."""
         code = ctypes.c_int()

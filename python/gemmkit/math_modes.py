@@ -1,8 +1,9 @@
 """Math modes (gemmkit_math, docs/MATH.md) by name: "fp32", "3xtf32",
-"tf32"; None leaves the choice to the context."""
+"tf32", "int8x" (the Ozaki scheme II; its moduli: GEMMKIT_OZAKI_MODULI);
+None leaves the choice to the context."""
 
 # gemmkit_math's values (include/gemmkit.h; test_math checks them against it).
-MODES = {"fp32": 1, "3xtf32": 2, "tf32": 3}
+MODES = {"fp32": 1, "3xtf32": 2, "tf32": 3, "int8x": 4}
 DEFAULT = 0  # GEMMKIT_MATH_DEFAULT: the context's mode
 
 

@@ -30,7 +30,7 @@ def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, co
     result (a DeviceArray for DeviceArrays); beta must then be 0. trans_a /
     trans_b: op(X) = X.T (the same as passing a.T). kernel / params: a
     registry kernel and its parameters (`gemmkit list`). math: "fp32",
-    "3xtf32" or "tf32" (docs/MATH.md); None: the context's mode
+    "3xtf32", "tf32" or "int8x" (docs/MATH.md); None: the context's mode
     (Context.math).
     Raises GemmkitError with the library's message when the call fails,
     ValueError / TypeError for shapes and types Python can see are wrong.

@@ -32,7 +32,7 @@ def test_modes_match_the_header():
     assert int(values["DEFAULT"]) == 0
 
 
-@pytest.mark.parametrize("math,code", [(None, 0), ("fp32", 1), ("3XTF32", 2), ("tf32", 3)])
+@pytest.mark.parametrize("math,code", [(None, 0), ("fp32", 1), ("3XTF32", 2), ("tf32", 3), ("int8x", 4)])
 def test_math_reaches_the_options(monkeypatch, rng, math, code):
     seen = []
     monkeypatch.setattr(_library.lib, "gemmkit_sgemm_ex", lambda *args: seen.append(args[1]) or 0)
@@ -97,3 +97,18 @@ def test_fp32_named_on_every_device(rng, context):
     assert_gemm_close(gemmkit.matmul(a, b, math="fp32", context=context), a, b)
     assert_gemm_close(gemmkit.sgemm_batched(a, b, math="fp32", context=context), a, b)
     assert_gemm_close(gemmkit.sgemm(a[1], b[1], math="fp32", context=context), a[1], b[1])
+
+
+def test_int8x_on_every_device_with_fp64(rng, context):
+    """int8x (the Ozaki scheme II) runs wherever the device has fp64 (PoCL's CPU devices too), as accurate as fp32
+    on these inputs; elsewhere it is refused with C unchanged."""
+    a, b = random_matrix(rng, (3, 33, 70)), random_matrix(rng, (3, 70, 25))
+    try:
+        context.math = "int8x"
+    except gemmkit.GemmkitError as error:
+        assert error.status == gemmkit.Status.UNSUPPORTED_MATH and "fp64" in str(error)
+        pytest.skip("the device has no fp64")
+    context.math = "fp32"
+    assert_gemm_close(gemmkit.matmul(a, b, math="int8x", context=context), a, b)
+    assert_gemm_close(gemmkit.sgemm_batched(a, b, math="INT8X", context=context), a, b)
+    assert_gemm_close(gemmkit.sgemm(a[1], b[1], math="int8x", context=context), a[1], b[1])

@@ -106,6 +106,8 @@ typedef struct gk_backend_ops {
     /* The device's architecture as the tuning database names it ("sm_90"),
      * or "" when the backend cannot tell; NULL: never known. */
     void (*device_arch)(int index, char *arch, size_t size);
+    /* 1 when the device's kernels may compute in double (OpenCL: cl_khr_fp64); NULL: always (CUDA). */
+    int (*device_fp64)(int index);
     gemmkit_status (*open)(int index, gk_device **device);
     /* A second queue (stream) on an open device's own driver context, so that
      * work in it overlaps work in the first (the tiler's lanes, multi_gemm.c);

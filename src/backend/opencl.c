@@ -136,6 +136,18 @@ static void opencl_device_arch(int index, char *arch, size_t size)
     if (nvidia_compute_capability(dev, vendor, &major, &minor)) snprintf(arch, size, "sm_%d%d", major, minor);
 }
 
+/* Double precision: a nonzero CL_DEVICE_DOUBLE_FP_CONFIG (cl_khr_fp64, core from OpenCL 1.2 where supported). */
+static int opencl_device_fp64(int index)
+{
+    int count = 0;
+    if (opencl_device_count(&count) != GEMMKIT_SUCCESS || index < 0 || index >= count) return 0;
+    cl_device_fp_config config = 0;
+    if (clGetDeviceInfo(discovered.devices[index], CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config, &config, NULL) !=
+        CL_SUCCESS)
+        return 0;
+    return config != 0;
+}
+
 static gemmkit_status opencl_device_info(int index, gemmkit_device_info *info)
 {
     int count = 0;
@@ -606,6 +618,7 @@ static const gk_backend_ops opencl_ops = {
     .device_count = opencl_device_count,
     .device_info = opencl_device_info,
     .device_arch = opencl_device_arch,
+    .device_fp64 = opencl_device_fp64,
     .open = opencl_open,
     .open_queue = opencl_open_queue,
     .close = opencl_close,

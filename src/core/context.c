@@ -105,6 +105,7 @@ static gemmkit_status open_context(const gk_backend_ops *ops, int index, gk_devi
         return status;
     }
     if (ops->device_arch) ops->device_arch(index, ctx->arch, sizeof ctx->arch);
+    ctx->fp64 = ops->device_fp64 ? ops->device_fp64(index) : 1;
     gk_tuning_load(&ctx->info, ctx->arch, &ctx->tuned);
     /* Rows of the built-in policy left out (a bug its test catches) are reported like bad database lines. */
     size_t used = strlen(ctx->tuned.warnings);

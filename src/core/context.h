@@ -57,6 +57,7 @@ struct gemmkit_context {
     gk_mem *scratch[GK_SCRATCH_COUNT];
     size_t scratch_bytes[GK_SCRATCH_COUNT];
     char arch[32];       /* "sm_90", or "" when the backend cannot tell (tuning.h) */
+    int fp64;            /* the device computes in fp64 (kernels may use double): the int8x mode's test */
     gk_tuning_set tuned; /* per-device parameter choices, resolved at creation */
     struct gk_decision_cache *decisions;   /* the SGEMM choices made so far (dispatch.c); NULL: none kept (no memory) */
     gk_config helpers[GK_HELPER_COUNT]; /* the helper kernels with their defaults, resolved at creation */

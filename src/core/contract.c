@@ -87,6 +87,28 @@ static unsigned reduce(const gk_operands *o, const gk_geometry *g, gk_arg *out)
                 GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld));
 }
 
+/* The Ozaki scheme's steps (their arguments: registry.h). */
+static unsigned gemm_ozaki(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->ozaki.mp), I(o->ozaki.np), I(o->ozaki.kp), GK_MEM(o->ozaki.ra), GK_MEM(o->ozaki.rb),
+                GK_MEM(o->ozaki.s));
+}
+
+static unsigned ozaki_slice(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    const int64_t sr = o->ozaki.rows_strided ? o->a.ld : 1, sk = o->ozaki.rows_strided ? 1 : o->a.ld;
+    RETURN_ARGS(out, I(o->ozaki.rows), I(o->k), I(o->ozaki.kp), I(o->m), I(o->ozaki.moduli), GK_MEM(o->a.mem),
+                I(o->a.offset), I(sr), I(sk), GK_MEM(o->ozaki.ra));
+}
+
+static unsigned ozaki_crt(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), I(o->ozaki.moduli), GK_MEM(o->ozaki.s), I(o->ozaki.mp),
+                I(o->ozaki.np), GK_MEM(o->ozaki.ra), GK_MEM(o->ozaki.rb), GK_FLOAT(o->alpha), GK_FLOAT(o->beta),
+                GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
+                GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld));
+}
+
 /* The tensor-memory-accelerator kernels' operands: op(A) as A^T and B, K contiguous, in boxes of 32 k by the
  * tile's rows; `parts` matrices each (2: big and small parts, a matrix apart, as the split step leaves them). */
 #define MAP_A(count)                                                                                      \
@@ -124,6 +146,7 @@ static const struct {
     int packed;         /* SGEMM on packed, padded operands: the plan copies them around the kernel */
     int split_operands; /* 3xTF32 on operands the plan splits into big and small parts first */
     int slices_k;       /* split-K: K-slices along the grid's third dimension into partials, then a reduction */
+    int ozaki;          /* INT8 products of residues: the plan slices the operands first and recombines after */
 } contracts[GK_CONTRACT_COUNT] = {
     [GK_CONTRACT_GEMM_DIRECT] = {GK_OP_SGEMM, gemm_direct, 0},
     [GK_CONTRACT_GEMM_PACKED] = {GK_OP_SGEMM, gemm_packed, 1},
@@ -142,6 +165,9 @@ static const struct {
     [GK_CONTRACT_UNPACK] = {GK_OP_HELPER, unpack},
     [GK_CONTRACT_REDUCE] = {GK_OP_HELPER, reduce},
     [GK_CONTRACT_SPLIT] = {GK_OP_HELPER, split},
+    [GK_CONTRACT_GEMM_OZAKI] = {GK_OP_SGEMM, gemm_ozaki, 0, .ozaki = 1},
+    [GK_CONTRACT_OZAKI_SLICE] = {GK_OP_HELPER, ozaki_slice},
+    [GK_CONTRACT_OZAKI_CRT] = {GK_OP_HELPER, ozaki_crt},
 };
 
 gk_operation gk_kernel_op(const gk_kernel_def *def) { return contracts[def->contract].op; }
@@ -153,6 +179,8 @@ int gk_kernel_packs_operands(const gk_kernel_def *def) { return contracts[def->c
 int gk_kernel_splits_operands(const gk_kernel_def *def) { return contracts[def->contract].split_operands; }
 
 int gk_kernel_slices_k(const gk_kernel_def *def) { return contracts[def->contract].slices_k; }
+
+int gk_kernel_ozaki(const gk_kernel_def *def) { return contracts[def->contract].ozaki; }
 
 int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit)
 {

@@ -29,6 +29,15 @@ typedef struct gk_operands {
     int trans_a, trans_b;
     float alpha, beta;
     gk_matrix a, b, c;
+    /* The Ozaki scheme's steps (GK_CONTRACT_GEMM_OZAKI, _OZAKI_SLICE, _OZAKI_CRT, registry.h): the moduli, the
+     * padded sizes of the sliced operands; the slice step's rows of op(X) (m: rows_p, its grid) and whether they
+     * are strided by ld (else its K), its output in ra. */
+    struct {
+        int moduli, rows_strided;
+        int64_t rows;
+        int64_t mp, np, kp;
+        gk_mem *ra, *rb, *s;
+    } ozaki;
 } gk_operands;
 
 /* A bound kernel: its arguments, and global/local work-items per dimension. */

@@ -6,14 +6,35 @@
 #include "context.h"
 #include "registry.h"
 
+/* What the planner does for a mode: the mode's kernels on the operands (fp32, tf32); 3xTF32's split of each
+ * operand into TF32 parts, in the kernels' registers or by the plan first (GK_CONTRACT_GEMM_SPLIT ...); the Ozaki
+ * scheme's slices, INT8 products and recombination (GK_CONTRACT_GEMM_OZAKI, plan_ozaki.c). */
+typedef enum gk_math_plan { GK_MATH_PLAN_KERNEL, GK_MATH_PLAN_SPLIT, GK_MATH_PLAN_OZAKI } gk_math_plan;
+
+/* One math mode (a row of math_mode.c's table). */
+typedef struct gk_math_mode {
+    gemmkit_math public_value;
+    gk_math mode;
+    const char *name; /* gemmkit_math_name's */
+    /* GEMMKIT_SUCCESS when the context's device computes in the mode, else GEMMKIT_ERROR_UNSUPPORTED_MATH
+     * with a message naming the device and why. */
+    gemmkit_status (*supported)(const gemmkit_context *ctx, const char *name);
+    /* The test bound per element relative to |alpha||A||B| + |beta||C0| for a depth of k (tools/check). */
+    double (*bound)(int64_t k);
+    const char *error_bound; /* the bound in words (docs/MATH.md) */
+    gk_math_plan plan;
+} gk_math_mode;
+
+/* The row of a mode (fp32's for a value out of range). */
+const gk_math_mode *gk_math_mode_of(gk_math math);
+
 /* The registry's mode of a public one (GEMMKIT_MATH_DEFAULT: none, returns 0). */
 int gk_math_from_public(gemmkit_math math, gk_math *out);
 gemmkit_math gk_math_to_public(gk_math math);
 
 /* GEMMKIT_SUCCESS when the context's device computes in `math`; otherwise
  * GEMMKIT_ERROR_UNSUPPORTED_MATH with a message naming the device and why.
- * Tensor-core modes need an NVIDIA GPU of compute capability 8.0 or newer
- * (mma.sync with TF32 operands), known from the context's arch ("sm_90"). */
+ * (the row's test: TF32 tensor cores for 3xtf32 and tf32, fp64 for int8x). */
 gemmkit_status gk_math_supported(const gemmkit_context *ctx, gk_math math);
 
 /* The mode of the environment variable GEMMKIT_MATH (fp32 when unset or

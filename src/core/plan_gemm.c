@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "math_mode.h"
 #include "status.h"
 #include "transpose.h"
 
@@ -292,10 +293,17 @@ static const struct {
     {GK_CONTRACT_GEMM_SPLIT_TMA, plan_split_step},
     {GK_CONTRACT_GEMM_SPLIT_TMA_K, plan_split_step},
     {GK_CONTRACT_GEMM_TMA, plan_tma_step},
+    {GK_CONTRACT_GEMM_OZAKI, gk_sgemm_plan_ozaki},
 };
 
 gemmkit_status gk_sgemm_plan_kernel(const gk_sgemm_planning *s, gk_plan *plan)
 {
+    /* The kernel's contract plans what its mode's row says (math_mode.c): the Ozaki scheme's steps for its
+     * products only. */
+    const gk_math_mode *mode = gk_math_mode_of(s->config->def->math);
+    if ((mode->plan == GK_MATH_PLAN_OZAKI) != gk_kernel_ozaki(s->config->def))
+        return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "kernel %s: its contract does not plan math mode %s",
+                       s->config->def->name, mode->name);
     for (size_t i = 0; i < sizeof planners / sizeof planners[0]; i++)
         if (planners[i].contract == s->config->def->contract) return planners[i].plan(s, plan);
     return gk_fail(GEMMKIT_ERROR_UNKNOWN_KERNEL, "kernel %s: no SGEMM plan for its contract (%d)", s->config->def->name,

@@ -16,6 +16,12 @@ typedef struct gk_sgemm_planning {
 /* Appends the kernel's steps and those around it (copies, packing, reduction) to the plan. */
 gemmkit_status gk_sgemm_plan_kernel(const gk_sgemm_planning *s, gk_plan *plan);
 
+/* Math mode int8x's steps around its product kernel (GK_CONTRACT_GEMM_OZAKI, plan_ozaki.c). */
+gemmkit_status gk_sgemm_plan_ozaki(const gk_sgemm_planning *s, gk_plan *plan);
+/* The number of moduli of an int8x call of depth k: GEMMKIT_OZAKI_MODULI (2-20), else 8; an error for a value
+ * out of range or too few for k. */
+gemmkit_status gk_ozaki_moduli(int64_t k, int *moduli);
+
 /* Whether a packed kernel of geometry g over `splits` slices of K (1: none) pads its operands and C's partials within
  * the 32-bit indices of its kernels and copies; the cost model and the planner ask the same question. */
 int gk_sgemm_packed_fits(const gk_geometry *g, int64_t m, int64_t n, int64_t k, int64_t splits);

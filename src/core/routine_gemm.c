@@ -296,6 +296,8 @@ static inline gemmkit_status sgemm_host_arrays(gemmkit_context *ctx, const gemmk
     const gk_host_blas *host = gk_sgemm_route_host(options, &p, route);
     if (!host) return run_on_device(ctx, options, &p, route, a, b, c);
     GK_TRY(gk_sgemm_math(ctx, options, &p.math));
+    /* The CPU BLAS computes in fp32: a call in another mode the device runs (int8x on a CPU device) keeps it. */
+    if (p.math != GK_MATH_FP32) return run_on_device(ctx, options, &p, route, a, b, c);
     GK_TRY(check_host_pointers(&p, a, b, c));
     return gk_sgemm_run_host(host, options, &p);
 }

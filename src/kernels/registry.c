@@ -13,6 +13,7 @@ GK_FAMILY_TABLE(lecture)
 GK_FAMILY_TABLE(transpose)
 GK_FAMILY_TABLE(batched)
 GK_FAMILY_TABLE(tensor)
+GK_FAMILY_TABLE(ozaki)
 
 typedef struct table {
     const gk_kernel_def *const *kernels;
@@ -27,6 +28,7 @@ static const table tables[] = {
     {&gk_library_kernels, &gk_library_kernel_count},
     {&gk_batched_kernels, &gk_batched_kernel_count},
     {&gk_tensor_kernels, &gk_tensor_kernel_count},
+    {&gk_ozaki_kernels, &gk_ozaki_kernel_count},
 };
 
 size_t gk_kernel_count(void)

@@ -85,6 +85,19 @@ typedef enum gk_contract {
      * the rows x cols of X (in place when Y is X):
      *   (rows, cols, X, offX, ldx, Y, ldy). */
     GK_CONTRACT_SPLIT,
+    /* The Ozaki scheme II (GK_MATH_INT8X, plan_ozaki.c, docs/MATH.md). Its main kernel: one exact INT8 x INT8 ->
+     * INT32 product per modulus (work-group z: modulus z) of the sliced operands, each reduced to its symmetric
+     * residue: RA (4 Mp bytes of row exponents, then per modulus Mp x Kp residues, K contiguous), RB likewise
+     * (Np x Kp), S (per modulus an Mp x Np residue matrix, leading dimension Mp): (Mp, Np, Kp, RA, RB, S). */
+    GK_CONTRACT_GEMM_OZAKI,
+    /* Its slicing: each row r < rows of X (element k at X[offX + r*sr + k*sk]) scaled by a power of two from
+     * its norm, rounded to an integer and reduced mod each modulus into R (GK_CONTRACT_GEMM_OZAKI's RA/RB):
+     *   (rows, K, Kp, rows_p, moduli, X, offX, sr, sk, R). */
+    GK_CONTRACT_OZAKI_SLICE,
+    /* Its recombination: C = alpha * CRT(S) * 2^-(eA_i + eB_j) + beta * C in fp64, and fp32 dot products of the
+     * caller's A and B (TRANS_A, TRANS_B) for rows and columns that hold Inf or NaN:
+     *   (M, N, K, moduli, S, ldS, Np, RA, RB, alpha, beta, C, offC, ldc, A, offA, lda, B, offB, ldb). */
+    GK_CONTRACT_OZAKI_CRT,
     GK_CONTRACT_COUNT
 } gk_contract;
 
@@ -142,8 +155,9 @@ enum gk_problem_define {
 
 /* The arithmetic a kernel computes in (gemmkit_math in gemmkit.h, docs/MATH.md):
  * zero, fp32, for every kernel that does not say; the others run only where
- * gk_math_supported() holds and only for calls in their mode. */
-typedef enum gk_math { GK_MATH_FP32 = 0, GK_MATH_3XTF32, GK_MATH_TF32 } gk_math;
+ * gk_math_supported() holds and only for calls in their mode. The order is gemmkit_math's less one
+ * (GEMMKIT_MATH_FP32 + gk_math is the public value): the rows of math_mode.c's table. */
+typedef enum gk_math { GK_MATH_FP32 = 0, GK_MATH_3XTF32, GK_MATH_TF32, GK_MATH_INT8X, GK_MATH_COUNT } gk_math;
 
 /* The library's internal helper kernels, referenced directly by plans. */
 typedef enum gk_helper {
@@ -153,6 +167,8 @@ typedef enum gk_helper {
     GK_HELPER_REDUCE_ROWS, /* the same kernel, one row per work-item (WPT=1): small results, many partials */
     GK_HELPER_REDUCE_DEEP, /* reduce_deep.cl: lanes along the partials too, for dozens to thousands of them */
     GK_HELPER_SPLIT,
+    GK_HELPER_OZAKI_SLICE, /* ozaki_slice.cl: an operand's scaled residues (GK_MATH_INT8X) */
+    GK_HELPER_OZAKI_CRT,   /* ozaki_crt.cl: the residues' recombination into C */
     GK_HELPER_COUNT
 } gk_helper;
 
@@ -195,6 +211,8 @@ const gk_kernel_def *gk_kernel_at(size_t index);
 size_t gk_kernel_count(void);
 const gk_kernel_def *gk_kernel_find(const char *name);
 const gk_kernel_def *gk_kernel_helper(gk_helper which);
+/* The Ozaki scheme's helpers (registry_ozaki.c; gk_kernel_helper answers for them too). */
+const gk_kernel_def *gk_ozaki_helper(gk_helper which);
 /* The parameters a helper runs with (NULL: its defaults), resolved once per context. */
 const char *gk_kernel_helper_params(gk_helper which);
 
@@ -210,6 +228,9 @@ int gk_kernel_splits_operands(const gk_kernel_def *def);
 int gk_kernel_slices_k(const gk_kernel_def *def);
 /* Whether it runs on a backend (a gk_backend_bit). */
 int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit);
+
+/* The Ozaki scheme's products (GK_CONTRACT_GEMM_OZAKI): the plan slices the operands first and recombines after. */
+int gk_kernel_ozaki(const gk_kernel_def *def);
 
 /* The embedded text of a kernel source file, or NULL. */
 const char *gk_kernel_source(const char *file);

@@ -17,7 +17,7 @@ for cmd in gemm verify bench; do
     grep -q -- "--math" <<<"$help" || fail "gemmkit $cmd --help does not name --math"
     out=$("$gemmkit" "$cmd" --math fp16 2>&1); rc=$?
     [[ $rc == 2 ]] || fail "gemmkit $cmd --math fp16: exit $rc, expected 2"
-    grep -q "fp32, 3xtf32 or tf32" <<<"$out" || fail "gemmkit $cmd --math fp16 does not list the modes: $out"
+    grep -q "fp32, 3xtf32, tf32 or int8x" <<<"$out" || fail "gemmkit $cmd --math fp16 does not list the modes: $out"
 done
 
 # Two small .npy inputs (float32, C order), written with printf: 2x2 each.
@@ -37,6 +37,16 @@ for mode in 3xtf32 tf32; do
     fi
     rm -f "$tmp/c.npy"
 done
+# int8x runs on every device with fp64 (PoCL's CPU devices too): 1 2 / 3 4 times the identity, exactly.
+out=$("$gemmkit" gemm "$tmp/a.npy" "$tmp/b.npy" -o "$tmp/c.npy" --math int8x 2>&1); rc=$?
+if [[ $rc == 0 ]]; then
+    cmp -s <(tail -c 16 "$tmp/c.npy") <(tail -c 16 "$tmp/a.npy") || fail "gemm --math int8x: C is not A"
+    echo "ok   gemm --math int8x ran"
+else
+    grep -q "fp64" <<<"$out" || fail "gemm --math int8x: exit $rc: $out"
+    echo "ok   gemm --math int8x refused: $out"
+fi
+rm -f "$tmp/c.npy"
 out=$(GEMMKIT_MATH=fast "$gemmkit" gemm "$tmp/a.npy" "$tmp/b.npy" -o "$tmp/c.npy" 2>&1); rc=$?
 [[ $rc == 1 ]] && grep -q "GEMMKIT_MATH" <<<"$out" || fail "GEMMKIT_MATH=fast: exit $rc: $out"
 "$gemmkit" gemm "$tmp/a.npy" "$tmp/b.npy" -o "$tmp/c.npy" --math fp32 >/dev/null || fail "gemm --math fp32 failed"

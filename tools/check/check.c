@@ -287,6 +287,8 @@ double gk_sgemm_bound(const gk_sgemm_case *c, gemmkit_math math)
     /* each operand rounded to TF32 (2^-11) or truncated (2^-10: the wgmma kernel's B, and A where it reads A by
      * descriptor unrounded, A_DESC=2) */
     case GEMMKIT_MATH_TF32: return ldexp(4.0, -11) + three;
+    /* the default moduli measure at or below fp32's error (tests/test_ozaki.c); 3xtf32's bound as margin */
+    case GEMMKIT_MATH_INT8X: return three;
     default: return fp32;
     }
 }
@@ -295,8 +297,7 @@ double gk_sgemm_bound(const gk_sgemm_case *c, gemmkit_math math)
 static gemmkit_math run_math(gemmkit_context *ctx, const gemmkit_options *options)
 {
     const gk_kernel_def *def = options && options->kernel ? gk_kernel_find(options->kernel) : NULL;
-    if (def) return def->math == GK_MATH_3XTF32 ? GEMMKIT_MATH_3XTF32 : def->math == GK_MATH_TF32 ? GEMMKIT_MATH_TF32
-                                                                                                 : GEMMKIT_MATH_FP32;
+    if (def) return (gemmkit_math)(GEMMKIT_MATH_FP32 + (int)def->math); /* gk_math's order (registry.h) */
     if (options && options->math != GEMMKIT_MATH_DEFAULT) return options->math;
     gemmkit_math math = GEMMKIT_MATH_FP32;
     gemmkit_context_get_math(ctx, &math);

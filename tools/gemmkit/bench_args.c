@@ -429,7 +429,7 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
             args->params = value;
         } else if (strcmp(opt, "--math") == 0) {
             if (gk_cli_parse_math(value, &args->math))
-                return usage_error("--math must be fp32, 3xtf32 or tf32, not \"%s\"", value);
+                return usage_error("--math must be fp32, 3xtf32, tf32 or int8x, not \"%s\"", value);
         } else if (strcmp(opt, "--inputs") == 0) {
             if (strcmp(value, "uniform") == 0) args->wide_inputs = 0;
             else if (strcmp(value, "wide") == 0) args->wide_inputs = 1;

@@ -110,11 +110,15 @@ void gk_runner_gemmkit_set(gk_runner *r, const char *kernel, const char *params)
      * as gk_sgemm_bound does (tools/check/check.h): TF32 keeps 11 bits of each operand. */
     const gk_kernel_def *def = kernel ? gk_kernel_find(kernel) : NULL;
     gemmkit_math math = GEMMKIT_MATH_FP32;
-    if (def) math = def->math == GK_MATH_3XTF32 ? GEMMKIT_MATH_3XTF32 : def->math == GK_MATH_TF32 ? GEMMKIT_MATH_TF32 : math;
+    if (def) math = (gemmkit_math)(GEMMKIT_MATH_FP32 + (int)def->math); /* gk_math's order (registry.h) */
     else gemmkit_context_get_math(st->ctx, &math);
     r->math = math;
-    r->input_rounding = math == GEMMKIT_MATH_TF32 ? ldexp(1.0, -11) : math == GEMMKIT_MATH_3XTF32 ? 8.0 * FLT_EPSILON : 0.0;
-    snprintf(r->name, sizeof r->name, "%s", kernel ? kernel : math == GEMMKIT_MATH_FP32 ? "best" : math == GEMMKIT_MATH_TF32 ? "best-tf32" : "best-3xtf32");
+    r->input_rounding = math == GEMMKIT_MATH_TF32                                   ? ldexp(1.0, -11)
+                        : math == GEMMKIT_MATH_3XTF32 || math == GEMMKIT_MATH_INT8X ? 8.0 * FLT_EPSILON
+                                                                                      : 0.0;
+    char best[32] = "best";
+    if (math != GEMMKIT_MATH_FP32) snprintf(best, sizeof best, "best-%s", gemmkit_math_name(math));
+    snprintf(r->name, sizeof r->name, "%s", kernel ? kernel : best);
     snprintf(r->label, sizeof r->label, "gemmkit %s%s%s", kernel ? kernel : "(library dispatch)",
              kernel || math == GEMMKIT_MATH_FP32 ? "" : ", math ", kernel || math == GEMMKIT_MATH_FP32 ? "" : gemmkit_math_name(math));
 }

@@ -45,9 +45,11 @@ void gk_cli_report(const char *what, gemmkit_status status);
 /* Argument checks (cli_args.c). A whole decimal integer in [lo, hi]: 0 and
  * *out, or -1 ("abc", "64x64", "1.5", "2abc" and out-of-range values). */
 int gk_cli_parse_int(const char *text, long lo, long hi, long *out);
-/* A math mode for --math: fp32, 3xtf32 or tf32 (any case); -1 otherwise. */
+/* A math mode for --math: fp32, 3xtf32, tf32 or int8x (any case); -1 otherwise. */
 int gk_cli_parse_math(const char *text, gemmkit_math *out);
-#define GK_CLI_MATH_HELP "fp32 (default), 3xtf32 (fp32 accuracy on tensor cores) or tf32 (faster, less accurate)"
+#define GK_CLI_MATH_HELP                                                                                          \
+    "fp32 (default), 3xtf32 (fp32 accuracy on tensor cores), tf32 (faster, less accurate) or int8x (the Ozaki "  \
+    "scheme: INT8 products of integer slices, GEMMKIT_OZAKI_MODULI)"
 /* Prints "gemmkit COMMAND: <message>" and where help is; returns GK_EXIT_USAGE. */
 int gk_cli_usage_error(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
 int gk_cli_usage_errorv(const char *command, const char *format, va_list args);

@@ -102,8 +102,8 @@ static int parse_args(const gk_cli *cli, gemm_args *g)
             if (!is_alpha) g->beta_given = 1;
             i++;
         } else if (strcmp(arg, "--math") == 0) {
-            if (!next) return usage_error("%s needs a mode: fp32, 3xtf32 or tf32", arg);
-            if (gk_cli_parse_math(next, &g->math)) return usage_error("--math \"%s\": expected fp32, 3xtf32 or tf32", next);
+            if (!next) return usage_error("%s needs a mode: fp32, 3xtf32, tf32 or int8x", arg);
+            if (gk_cli_parse_math(next, &g->math)) return usage_error("--math \"%s\": expected fp32, 3xtf32, tf32 or int8x", next);
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return usage_error("unknown option %s", arg);

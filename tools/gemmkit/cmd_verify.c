@@ -107,7 +107,7 @@ int gk_cmd_verify(const gk_cli *cli)
     }
     gemmkit_math math = GEMMKIT_MATH_DEFAULT;
     if (math_text && gk_cli_parse_math(math_text, &math))
-        return gk_cli_usage_error("verify", "--math \"%s\": expected fp32, 3xtf32 or tf32", math_text);
+        return gk_cli_usage_error("verify", "--math \"%s\": expected fp32, 3xtf32, tf32 or int8x", math_text);
     int rc = check_request(kernel, params);
     if (rc) return rc;
     gemmkit_context *ctx = gk_cli_open(cli);

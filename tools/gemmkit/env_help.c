@@ -6,7 +6,7 @@
 
 #include "cli.h"
 
-#define MAX_PER_GROUP 12
+#define MAX_PER_GROUP 14
 
 typedef struct env_var {
     const char *name;
@@ -37,8 +37,12 @@ static const struct {
        "any value but empty or 0: every kernel a call launches is timed and printed on stderr (kernel, "
        "parameters, grid, device time), to see where a call's time goes; each launch then waits for the device"},
       {"GEMMKIT_MATH", "fp32",
-       "math mode of every new context's SGEMM calls: fp32, 3xtf32 (fp32 accuracy on tensor cores) or tf32 "
-       "(faster, less accurate); a mode the device cannot run fails those calls (docs/MATH.md)"},
+       "math mode of every new context's SGEMM calls: fp32, 3xtf32 (fp32 accuracy on tensor cores), tf32 "
+       "(faster, less accurate) or int8x (the Ozaki scheme: exact INT8 products of integer slices); a mode the "
+       "device cannot run fails those calls (docs/MATH.md)"},
+      {"GEMMKIT_OZAKI_MODULI", "8",
+       "moduli of math mode int8x, 2 to 20, read by each call: more is slower and more accurate (about 4 bits "
+       "each); the default's error is at or below fp32's (docs/MATH.md)"},
       {"GEMMKIT_DEVICE_MEMORY_LIMIT", "3/4 of the device's memory",
        "bytes (or with K, M, G) of device memory a host-array SGEMM may use per device; operands beyond it "
        "are tiled out-of-core (gemmkit_context_set_memory_limit)"},

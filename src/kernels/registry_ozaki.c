@@ -1,0 +1,70 @@
+/* Registry entries of the Ozaki scheme II (math mode int8x, docs/MATH.md): its INT8 product kernels (the main
+ * kernels of the mode's plan, plan_ozaki.c) and the helpers around them, the operands' slicing and the
+ * recombination. */
+#include "registry.h"
+
+/* Helpers by position (gk_ozaki_helper). */
+enum { IGEMM, SLICE, CRT };
+
+static const gk_kernel_def kernels[] = {
+    {
+        .name = "ozaki-igemm",
+        .contract = GK_CONTRACT_GEMM_OZAKI,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 30,
+        .source = "library/igemm.cl",
+        .function = "gk_ozaki_igemm",
+        .summary = "math int8x (Ozaki scheme II), portable: exact int8 x int8 -> int32 products of the operands' "
+                   "residues, one modulus per grid z, tiled in local memory",
+        .params = {{"TS", 16, "8,16", "work-group edge"},
+                   {"WPT", 2, "1,2,4", "sums per work-item per dimension"},
+                   {"KT", 32, "16,32,64", "k per local-memory step"}},
+        .constraints = {"TS * TS <= 1024", "WPT >= 1 && WPT <= 8", "KT == 16 || KT == 32 || KT == 64"},
+        .local_x = "TS", .local_y = "TS",
+        .tile_m = "TS*WPT", .tile_n = "TS*WPT",
+        .k_multiple = "KT",
+        .local_mem_bytes = "2 * KT * (TS*WPT + 1) * 4",
+        .math = GK_MATH_INT8X,
+    },
+    {
+        .name = "ozaki-slice",
+        .contract = GK_CONTRACT_OZAKI_SLICE,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 96,
+        .source = "library/ozaki_slice.cl",
+        .function = "gk_ozaki_slice",
+        .summary = "int8x helper: an operand's rows scaled by powers of two, rounded, reduced mod each modulus",
+        .params = {{"LOCAL", 64, "32,64,128", "work-items per row (a power of two)"}},
+        .constraints = {"LOCAL == 32 || LOCAL == 64 || LOCAL == 128 || LOCAL == 256"},
+        .local_x = "LOCAL", .local_y = "1",
+        .tile_m = "1", .tile_n = "1",
+        .k_multiple = "1",
+        .local_mem_bytes = "LOCAL * 8",
+        .math = GK_MATH_INT8X,
+    },
+    {
+        .name = "ozaki-crt",
+        .contract = GK_CONTRACT_OZAKI_CRT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 97,
+        .source = "library/ozaki_crt.cl",
+        .function = "gk_ozaki_crt",
+        .summary = "int8x helper: residues recombined by the CRT in fp64, scaled back, alpha/beta into C",
+        .params = {{"TS", 16, "8,16", "work-group edge"}},
+        .constraints = {"TS * TS <= 1024"},
+        .local_x = "TS", .local_y = "TS",
+        .tile_m = "TS", .tile_n = "TS",
+        .k_multiple = "1",
+        .local_mem_bytes = "400 * 4",
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+        .math = GK_MATH_INT8X,
+    },
+};
+
+const gk_kernel_def *gk_ozaki_helper(gk_helper which)
+{
+    return which == GK_HELPER_OZAKI_SLICE ? &kernels[SLICE] : which == GK_HELPER_OZAKI_CRT ? &kernels[CRT] : NULL;
+}
+
+const gk_kernel_def *const gk_ozaki_kernels = kernels;
+const size_t gk_ozaki_kernel_count = sizeof kernels / sizeof kernels[0];
