@@ -1222,7 +1222,7 @@ static void test_cost_lines_round_trip(void **state)
     assert_true(skinny->rate_gflops == 900.25 && skinny->occupancy == 8 && skinny->bw_efficiency == 0.85);
     /* The model predicts with them: skinny-m's candidate at 1 x 8192 x 8192 as under constants written here. */
     gk_cost_constants written = {.copy_gbs = 3123.5, .launch_us = 4.25, .calibrated = 1, .count = 1};
-    written.lines[0] = (gk_cost_line){"skinny-m", 900.25, 8, 0.85, {0}};
+    written.lines[0] = (gk_cost_line){"skinny-m", 900.25, 8, 0.85, {0}, 0};
     const gk_sgemm_problem p = gemm_problem(1, 8192, 8192, 0, 0, 0);
     const gk_cost_problem cp = {1, 8192, 8192, 0, gk_sgemm_in_place(&p), 0, 0};
     const int count = check_model(gk_policy_builtin(), &info, &tuned, &p);

@@ -48,8 +48,9 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
      * hide it but for the first wave's and the last's, OCC / L of it. */
     const double per_unit = ceil(groups / cus), occupancy = fmax(line->occupancy, 1.0);
     const double per_unit_groups = per_unit + (occupancy - 1.0) * fmin(1.0, occupancy / per_unit);
-    const double compute_ms = per_unit_groups * (double)tm * (double)tn *
-                              (double)(kslice + GK_COST_GROUP_OVERHEAD_K) / (per_unit_rate > 0 ? per_unit_rate : 1.0);
+    const double group_overhead_k = line->group_overhead_k > 0 ? line->group_overhead_k : GK_COST_GROUP_OVERHEAD_K;
+    const double compute_ms = per_unit_groups * (double)tm * (double)tn * ((double)kslice + group_overhead_k) /
+                              (per_unit_rate > 0 ? per_unit_rate : 1.0);
     const double c_passes = splits > 1 ? splits : (p->beta_nonzero && !r->packed ? 2.0 : 1.0);
     const double kernel_bytes = r->packed ? 4.0 * (mp * kp + kp * np + mp * np * splits)
                                           : 4.0 * (m * k + k * n + (splits > 1 ? round_up(p->m, 4) : m) * n * c_passes);
@@ -92,7 +93,7 @@ double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *in
 {
     const gk_cost_line *found = gk_cost_find(c, line);
     gk_cost_line fallback = {"", rate_fallback > 0 ? rate_fallback : fmax(info->peak_gflops * 0.25, 1.0),
-                             GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF, {0}};
+                             GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF, {0}, 0};
     const shape_of_run r = {g->tile_m, g->tile_n, g->k_multiple, gk_kernel_packs_operands(config->def),
                             gk_cost_packs_b(config->def)};
     return predict(c, info->compute_units, &r, found ? found : &fallback, p, splits, parts);
@@ -129,14 +130,11 @@ double gk_cost_fit_orientation(const gk_cost_constants *c, const gemmkit_device_
     return best;
 }
 
-/* A grid over the three constants, then a finer one around the best: the error is piecewise smooth (the max of
- * compute and memory), with no gradient to follow across the pieces. */
-double gk_cost_fit_line(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
-                        int count, gk_cost_line *line)
+/* RATE, OCC and BWEFF for one GOK: a grid over the three, then a finer one around the best (the error is piecewise
+ * smooth, the max of compute and memory, with no gradient to follow across the pieces). */
+static double fit_at(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
+                     int count, gk_cost_line *line)
 {
-    int usable = 0;
-    for (int i = 0; i < count; i++) usable += samples[i].measured_ms > 0;
-    if (usable == 0 || usable != count) return -1;
     const double peak = info->peak_gflops > 0 ? info->peak_gflops : 1000.0;
     double best = INFINITY;
     gk_cost_line trial = *line, best_line = *line;
@@ -162,8 +160,31 @@ double gk_cost_fit_line(const gk_cost_constants *c, const gemmkit_device_info *i
         occ_lo = fmax(1.0, best_line.occupancy - occ_step), occ_hi = best_line.occupancy + occ_step;
         eff_lo = fmax(0.01, best_line.bw_efficiency - eff_step), eff_hi = fmin(1.0, best_line.bw_efficiency + eff_step);
     }
+    *line = best_line;
+    return best;
+}
+
+/* GOK's candidates: from none to a long K's worth (0 is stored as a tiny positive value, GK_COST_GROUP_OVERHEAD_K
+ * being what 0 means). */
+static const double group_overheads_k[] = {0.5, 8, 16, 32, 64, 128, 256, 512};
+
+double gk_cost_fit_line(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
+                        int count, gk_cost_line *line)
+{
+    int usable = 0;
+    for (int i = 0; i < count; i++) usable += samples[i].measured_ms > 0;
+    if (usable == 0 || usable != count) return -1;
+    double best = INFINITY;
+    gk_cost_line best_line = *line;
+    for (size_t g = 0; g < sizeof group_overheads_k / sizeof group_overheads_k[0]; g++) {
+        gk_cost_line trial = *line;
+        trial.group_overhead_k = group_overheads_k[g];
+        const double error = fit_at(c, info, samples, count, &trial);
+        if (error < best) best = error, best_line = trial;
+    }
     line->rate_gflops = best_line.rate_gflops;
     line->occupancy = best_line.occupancy;
     line->bw_efficiency = best_line.bw_efficiency;
+    line->group_overhead_k = best_line.group_overhead_k;
     return best;
 }

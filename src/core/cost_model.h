@@ -3,7 +3,7 @@
  * instead of following fitted thresholds (docs/ARCHITECTURE.md, "Choosing by cost").
  *
  * A candidate's time is its launches plus, per step, the larger of its arithmetic and its memory traffic:
- *   kernel:  (L + (OCC - 1) min(1, OCC / L)) * tile_m * tile_n * (kslice + GK_COST_GROUP_OVERHEAD_K) / (RATE / CUS)
+ *   kernel:  (L + (OCC - 1) min(1, OCC / L)) * tile_m * tile_n * (kslice + GOK) / (RATE / CUS)
  *            with L = ceil(groups * splits / CUS) work-groups on the busiest compute unit,
  *            against the bytes it must move (each operand once, C, split-K's partials) at BWEFF * COPY;
  *   copies:  packing, unpacking, split-K's partials (their stores beyond C's, the reduction's reads): their bytes
@@ -13,12 +13,13 @@
  * and op(B) transposed or not) scale RATE and BWEFF from the NN figures, 1 where a line does not say.
  * RATE is a line's multiply-add rate with every compute unit busy, OCC how latency bounds it (a unit's few
  * work-groups run at RATE / CUS * L / (L + OCC - 1): one alone takes as long as OCC at the full rate; over many
- * waves only the first and last pay), BWEFF the
+ * waves only the first and last pay), GOK a work-group's fixed cost (its first loads' latency, storing its tile) as
+ * so many more steps along K (GK_COST_GROUP_OVERHEAD_K where a line has none), BWEFF the
  * fraction of the copy bandwidth its loads reach where memory bounds it.
  *
  * The constants are tuning-database lines (tuning.h), matched device -> architecture -> vendor like kernel lines:
  *   "cost:device"       COPY=<GB/s>,LAUNCH=<us>         the copy bandwidth and a launch's device time;
- *   "cost:LINE"         RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>[,NT=<x>,TN=<x>,TT=<x>]  LINE a tuned line's name:
+ *   "cost:LINE"         RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>[,GOK=<k>][,NT=<x>,TN=<x>,TT=<x>]  LINE a tuned line's name:
  *                                                    "xgemm-direct/small"; NT, TN, TT its orientations' factors.
  * `gemmkit tune --calibrate` measures and saves them (tools/gemmkit/tune_calibrate.c). A line without constants
  * takes its tuned line's score as RATE, OCC 2 and BWEFF 0.5; a device without "cost:device" takes
@@ -39,8 +40,9 @@
 #define GK_COST_DEFAULT_OCC 2.0
 #define GK_COST_DEFAULT_BWEFF 0.5
 /* A work-group's fixed cost (its first loads' latency, storing its tile) as so many more steps along K (a 128 x 128
- * tile at 50 TFLOPS: ~0.09 us a step; its ring's filling and its 64 KiB of C take some microseconds): what makes one slice of K cheaper than two
- * half-length ones of the same waves. */
+ * tile at 50 TFLOPS: ~0.09 us a step; its ring's filling and its 64 KiB of C take some microseconds): what makes one
+ * slice of K cheaper than two half-length ones of the same waves. A line's GOK, fitted by the calibration, replaces
+ * it: without it a line's RATE rises to explain short calls and overshoots long ones. */
 #define GK_COST_GROUP_OVERHEAD_K 64
 
 /* Whether a tuning line's kernel field names a cost line ("cost:..."). */
@@ -54,6 +56,7 @@ typedef struct gk_cost_line {
     char name[64]; /* "xgemm-direct/small", "skinny-m" */
     double rate_gflops, occupancy, bw_efficiency;
     double orientation[4]; /* by trans_a * 2 + trans_b: NN (unused), NT, TN, TT; 0 reads as 1 */
+    double group_overhead_k; /* GOK; 0 reads as GK_COST_GROUP_OVERHEAD_K */
 } gk_cost_line;
 
 /* line's factor for op(A), op(B) transposed or not (1 for NN and where it has none). */
@@ -122,7 +125,7 @@ double gk_cost_fit_orientation(const gk_cost_constants *c, const gemmkit_device_
 /* Whether def, a packing kernel, copies B whatever B's storage (it reads B as N x K). */
 int gk_cost_packs_b(const gk_kernel_def *def);
 
-/* Fits line's RATE, OCC and BWEFF to the samples (least squares on log time, the device's copy and launch
+/* Fits line's RATE, OCC, BWEFF and GOK to the samples (least squares on log time, the device's copy and launch
  * constants held); returns the root-mean-square log error, or -1 when there are no samples. */
 double gk_cost_fit_line(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
                         int count, gk_cost_line *line);

@@ -19,8 +19,8 @@
 /* Random shapes drawn (`gemmkit bench --sizes random:GK_CALIBRATE_POOL:SEED`), of which each line times the first
  * GK_CALIBRATE_RANDOM at which the model weighs it, beside the designed ones. */
 #define GK_CALIBRATE_POOL 64
-#define GK_CALIBRATE_RANDOM 4
-#define GK_CALIBRATE_MAX_SHAPES 16
+#define GK_CALIBRATE_RANDOM 10
+#define GK_CALIBRATE_MAX_SHAPES 24
 /* Shapes per line at the least: a line that no designed arrangement serves takes probes up to this count. */
 #define GK_CALIBRATE_MIN_SHAPES 3
 

@@ -24,6 +24,11 @@ void gk_calibrate_line_params(const gk_cost_line *line, char *out, size_t size)
     gk_calibrate_number(line->occupancy, occ, sizeof occ);
     gk_calibrate_number(line->bw_efficiency, eff, sizeof eff);
     int used = snprintf(out, size, "RATE=%s,OCC=%s,BWEFF=%s", rate, occ, eff);
+    if (line->group_overhead_k > 0 && (size_t)used < size) {
+        char gok[32];
+        gk_calibrate_number(line->group_overhead_k, gok, sizeof gok);
+        used += snprintf(out + used, size - (size_t)used, ",GOK=%s", gok);
+    }
     static const char *const names[4] = {"", "NT", "TN", "TT"};
     for (int i = 1; i < 4 && used > 0 && (size_t)used < size; i++) {
         if (!(line->orientation[i] > 0)) continue;
