@@ -10,8 +10,8 @@
 #   3. the accuracy table (bench/ozaki_accuracy.py, OUTDIR/accuracy.md): max / median componentwise relative
 #      error, max error of (|A||B|)ij and L2 relative error against float64, phi in {0, 0.5, 1, 2, 4}, int8x at
 #      6-14 moduli beside cuBLAS fp32 (PyTorch), gemmkit fp32 and 3xtf32, n = ACC_N (2048);
-#   4. one traced int8x call at 8192 per backend (GEMMKIT_TRACE: each step's device time: slicing, products,
-#      recombination), and test_ozaki on each backend.
+#   4. ozaki-igemm-tc's other parameter lines at 8192 (CUDA), one traced int8x call at 8192 per backend
+#      (GEMMKIT_TRACE: each step's device time: slicing, products, recombination), and test_ozaki on each backend.
 # Last it prints bench/math_summary.py's speed table (OUTDIR/speed.md) and the accuracy table.
 #
 # usage: bench/ozaki.sh OUTDIR [ARCHIVE.tar.gz]
@@ -73,6 +73,13 @@ cp "$out/accuracy.log" "$out/accuracy.md" 2>/dev/null
 for backend in "${backends[@]}"; do
   bench "$backend" 3xtf32
 done
+# The tensor-core kernel's other lines at 8192 (CUDA), for the next tuning step: wider warp tiles, longer K tiles.
+if [ -n "$trace_n" ] && [ "${backends[0]}" = cuda ]; then
+  for params in MI=4,NI=8 TSK=128 MI=4,NI=8,TSK=128; do
+    gk_step "tc-$params" 25 "$gemmkit" --backend cuda bench --kernel ozaki-igemm-tc --params "$params" \
+      --sizes "$trace_n" --repeat 3 --max-time 2 --no-baseline
+  done
+fi
 if [ -n "$trace_n" ]; then
   for backend in "${backends[@]}"; do
     GEMMKIT_DEVICE=$(device_of "$backend") GEMMKIT_TRACE=1 gk_step "trace-$backend" 30 "$gemmkit" --backend \
@@ -100,5 +107,8 @@ for backend in "${backends[@]}"; do
   echo "--- verify-$backend ---"
   tail -4 "$out/verify-$backend.log" 2>/dev/null
   [ -s "$out/trace-$backend.log" ] && grep "gemmkit trace" "$out/trace-$backend.log" | tail -8
+done
+for log in "$out"/tc-*.log; do
+  [ -s "$log" ] && { echo "--- $(basename "$log" .log) ---"; grep -E "ozaki-igemm-tc|TFLOPS|GFLOPS" "$log" | tail -3; }
 done
 gk_steps_end
