@@ -75,7 +75,7 @@ for backend in "${backends[@]}"; do
 done
 # The tensor-core kernel's other lines at 8192 (CUDA), for the next tuning step: wider warp tiles, longer K tiles.
 if [ -n "$trace_n" ] && [ "${backends[0]}" = cuda ]; then
-  for params in MI=4,NI=8 TSK=128 MI=4,NI=8,TSK=128; do
+  for params in MI=4,NI=8 TSK=128 WARPS_M=4,WARPS_N=2,MI=2,NI=8; do
     gk_step "tc-$params" 25 "$gemmkit" --backend cuda bench --kernel ozaki-igemm-tc --params "$params" \
       --sizes "$trace_n" --repeat 3 --max-time 2 --no-baseline
   done

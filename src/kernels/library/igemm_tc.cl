@@ -55,8 +55,11 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void gk_ozaki_igemm_tc(const int Mp, const int Np, const int Kp, const __global char* RA, const __global char* RB,
                        __global char* S)
 {
-    __local uint As[TSM * ROW];
-    __local uint Bs[TSN * ROW];
+    // Declared as uint4, so that the tiles' 16-byte stores are aligned (ROW is a multiple of 4 words).
+    __local uint4 As4[TSM * ROW / 4];
+    __local uint4 Bs4[TSN * ROW / 4];
+    __local uint* As = (__local uint*)As4;
+    __local uint* Bs = (__local uint*)Bs4;
     const int z = (int)get_group_id(2), p = gk_modulus(z);
     const __global char* A = RA + (size_t)Mp * 4 + (size_t)z * Mp * Kp;
     const __global char* B = RB + (size_t)Np * 4 + (size_t)z * Np * Kp;
