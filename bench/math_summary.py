@@ -18,14 +18,14 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from summary import call_rate, size_text  # noqa: E402
 
-MODES = ("fp32", "3xtf32", "tf32")
+MODES = ("fp32", "3xtf32", "tf32", "int8x")
 BACKENDS = ("cuda", "opencl")
 PEERS = {"cublas": "cuBLAS fp32", "cublas-tf32": "cuBLAS TF32"}
 ACCURACY_SIZES = (1024, 4096, 8192, 16384)  # the issue's accuracy target, for both kinds of inputs
 
 
 def mode_of(name):
-    """The math mode of gemmkit's dispatch runner: best (fp32), best-3xtf32, best-tf32; None otherwise."""
+    """The math mode of gemmkit's dispatch runner: best (fp32), best-3xtf32, best-tf32, best-int8x; None otherwise."""
     if name == "best":
         return "fp32"
     if name.startswith("best-") and name[5:] in MODES:

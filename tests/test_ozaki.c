@@ -190,6 +190,7 @@ static void test_accuracy_by_phi(void **state)
     static const double phis[] = {0.0, 0.5, 1.0, 2.0, 4.0};
     for (size_t i = 0; i < sizeof phis / sizeof phis[0]; i++) accuracy_case(96, 80, 1024, phis[i], phis[i] <= 1.0);
     accuracy_case(64, 48, 4096, 0.5, 1);
+    accuracy_case(8, 12, 70000, 0.5, 1); /* past 65536: the int32 sums reduced mod p on the way */
 }
 
 /* Every layout and transpose, odd sizes, leading dimensions past the tight ones, alpha/beta (beta = 0: C

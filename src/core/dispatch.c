@@ -110,7 +110,7 @@ static int set_variables(const gemm_state *s, const gk_config *c, int64_t *value
 static int runs_here(const gemm_state *s, const gk_kernel_def *def)
 {
     if (s->ctx) return gk_plan_kernel_runs_here(s->ctx, def);
-    return def->backends == 0 && def->arch_specific == 0;
+    return def->backends == 0 && def->arch_specific == 0 && def->min_capability == 0;
 }
 
 static int kernel_variables(const gk_policy_rule *rule, int64_t *values, void *data)

@@ -147,7 +147,8 @@ static int row_applies(const gk_model_call *call, const gk_policy_rule *r)
 {
     return gk_policy_class_fits(r->device, call->info->is_gpu) && r->kernel && r->kernel->math == call->math &&
            (call->ctx ? gk_plan_kernel_runs_here(call->ctx, r->kernel)
-                      : r->kernel->backends == 0 && r->kernel->arch_specific == 0);
+                      : r->kernel->backends == 0 && r->kernel->arch_specific == 0 &&
+                            r->kernel->min_capability == 0);
 }
 
 int gk_model_applies(const gk_policy *policy, const gk_model_call *call)

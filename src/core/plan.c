@@ -2,6 +2,7 @@
 #include "plan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "status.h"
@@ -31,6 +32,12 @@ static int arch_matches(const gemmkit_context *ctx, int arch)
     return strcmp(ctx->arch, want) == 0;
 }
 
+/* 90 for "sm_90"; 0 where the context's arch is unknown (no NVIDIA GPU). */
+static int capability(const gemmkit_context *ctx)
+{
+    return strncmp(ctx->arch, "sm_", 3) == 0 ? atoi(ctx->arch + 3) : 0;
+}
+
 gemmkit_status gk_plan_check_backend(const gemmkit_context *ctx, const gk_kernel_def *def)
 {
     if (!gk_kernel_runs_on(def, ctx->ops->bit))
@@ -41,12 +48,21 @@ gemmkit_status gk_plan_check_backend(const gemmkit_context *ctx, const gk_kernel
                        "kernel \"%s\" uses instructions of compute capability %d.%d only (sm_%da); %s is %s",
                        def->name, def->arch_specific / 10, def->arch_specific % 10, def->arch_specific,
                        ctx->info.name, ctx->arch[0] ? ctx->arch : "no NVIDIA GPU");
+    /* Its arithmetic (tensor-core instructions) is what the device lacks, as for a mode's device test. */
+    if (def->min_capability && capability(ctx) < def->min_capability)
+        return gk_fail(GEMMKIT_ERROR_UNSUPPORTED_MATH,
+                       "kernel \"%s\" needs the tensor cores of an NVIDIA GPU of compute capability %d.%d or newer; "
+                       "%s is %s",
+                       def->name,
+                       def->min_capability / 10, def->min_capability % 10, ctx->info.name,
+                       ctx->arch[0] ? ctx->arch : "none");
     return GEMMKIT_SUCCESS;
 }
 
 int gk_plan_kernel_runs_here(const gemmkit_context *ctx, const gk_kernel_def *def)
 {
-    return gk_kernel_runs_on(def, ctx->ops->bit) && (!def->arch_specific || arch_matches(ctx, def->arch_specific));
+    return gk_kernel_runs_on(def, ctx->ops->bit) && (!def->arch_specific || arch_matches(ctx, def->arch_specific)) &&
+           (!def->min_capability || capability(ctx) >= def->min_capability);
 }
 
 gemmkit_status gk_plan_add(const gemmkit_context *ctx, gk_plan *plan, const gk_config *config,

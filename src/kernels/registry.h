@@ -204,6 +204,10 @@ typedef struct gk_kernel_def {
      * wgmma): it runs only on devices of exactly that capability, through a backend that
      * compiles for the "a" target (the define GK_ARCH_SPECIFIC=1 asks for it); 0: none. */
     int arch_specific;
+    /* The least NVIDIA compute capability its instructions need (80: mma.sync with s8 operands), either backend;
+     * 0: none. For kernels whose math mode's device test does not imply it (int8x runs everywhere; its
+     * tensor-core kernel only on NVIDIA GPUs from 8.0). */
+    int min_capability;
 } gk_kernel_def;
 
 /* All registered kernels, in ladder order; count via gk_kernel_count(). */

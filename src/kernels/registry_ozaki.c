@@ -4,7 +4,7 @@
 #include "registry.h"
 
 /* Helpers by position (gk_ozaki_helper). */
-enum { IGEMM, SLICE, CRT };
+enum { IGEMM, IGEMM_TC, SLICE, CRT };
 
 static const gk_kernel_def kernels[] = {
     {
@@ -25,6 +25,29 @@ static const gk_kernel_def kernels[] = {
         .k_multiple = "KT",
         .local_mem_bytes = "2 * KT * (TS*WPT + 1) * 4",
         .math = GK_MATH_INT8X,
+    },
+    {
+        .name = "ozaki-igemm-tc",
+        .contract = GK_CONTRACT_GEMM_OZAKI,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 31,
+        .source = "library/igemm_tc.cl",
+        .function = "gk_ozaki_igemm_tc",
+        .summary = "math int8x (Ozaki scheme II) on tensor cores: mma.sync.m16n8k32 s8 x s8 -> s32 per modulus "
+                   "(NVIDIA, compute capability 8.0+, either backend)",
+        .params = {{"WARPS_M", 2, "1,2,4", "warps along M"}, {"WARPS_N", 4, "1,2,4", "warps along N"},
+                   {"MI", 4, "1,2,4", "m16 tiles per warp along M"}, {"NI", 4, "2,4,8", "n8 tiles per warp along N"},
+                   {"TSK", 64, "32,64,128", "k (bytes) per local-memory tile"}},
+        .constraints = {"WARPS_M * WARPS_N <= 32", "MI >= 1 && NI >= 1 && MI * NI <= 32",
+                        "TSK == 32 || TSK == 64 || TSK == 128",
+                        "(WARPS_M * MI * 16 * TSK / 16) % (WARPS_M * WARPS_N * 32) == 0",
+                        "(WARPS_N * NI * 8 * TSK / 16) % (WARPS_M * WARPS_N * 32) == 0"},
+        .local_x = "WARPS_M*WARPS_N*32", .local_y = "1",
+        .tile_m = "WARPS_M*MI*16", .tile_n = "WARPS_N*NI*8",
+        .k_multiple = "TSK",
+        .local_mem_bytes = "(WARPS_M*MI*16 + WARPS_N*NI*8) * (TSK + 16)",
+        .math = GK_MATH_INT8X,
+        .min_capability = 80,
     },
     {
         .name = "ozaki-slice",
