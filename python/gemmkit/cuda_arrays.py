@@ -263,7 +263,7 @@ def stream_handle(stream):
     return value
 
 
-def _torch_stream(device):
+def current_torch_stream(device):
     torch = sys.modules["torch"]
     raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
     if raw is not None:  # the same handle as current_stream(device).cuda_stream, without making a Stream object
@@ -279,7 +279,7 @@ def _cupy_stream(device):
 
 # The libraries that keep a current stream per device: a call on their arrays runs there, after the work
 # they have enqueued and before what comes next, as their own operations would.
-CURRENT_STREAM = {"torch": _torch_stream, "cupy": _cupy_stream}
+CURRENT_STREAM = {"torch": current_torch_stream, "cupy": _cupy_stream}
 
 
 def resolve_stream(explicit, library, device, interface_streams):

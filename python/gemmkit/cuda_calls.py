@@ -7,7 +7,7 @@ import sys
 import threading
 import weakref
 
-from . import cuda_arrays, cuda_driver, cuda_results
+from . import cuda_arrays, cuda_driver, cuda_fast, cuda_results
 from ._library import lib
 from .context import Context
 from .errors import GemmkitError, check
@@ -146,7 +146,7 @@ class _Operands:
         for producer in sorted(producers):
             if not cuda_driver.same_stream(producer, self.stream):
                 cuda_driver.order_after(self.stream, producer, cu_context)
-        scratch = _scratch_of(context, cu_context)
+        scratch = scratch_of(context, cu_context)
         with scratch.lock:
             if scratch.stream is not None and not cuda_driver.same_stream(scratch.stream, self.stream):
                 cuda_driver.wait(self.stream, scratch.event, cu_context)
@@ -161,7 +161,7 @@ class _Operands:
             view.keep = None  # DLPack capsules back to their producers
 
 
-def _scratch_of(context, cu_context):
+def scratch_of(context, cu_context):
     """The context's _Scratch (made on first use), kept on the context itself for a cheap look-up and in
     _scratch for the exit handler."""
     scratch = getattr(context, "_cuda_scratch", None)
@@ -301,6 +301,10 @@ def _gemm_batched(ops, context, a, b, c, batch_shape, alpha, beta):
 def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, context=None, kernel=None,
           params=None, math=None, stream=None):
     """gemmkit.sgemm on CUDA arrays (see routines.sgemm)."""
+    if stream is None and kernel is None and params is None and math is None and context is None:
+        done = cuda_fast.gemm(a, b, c, float(alpha), float(beta), trans_a, trans_b)
+        if done is not None:
+            return done
     _refuse_options(kernel, params, math)
     ops = _Operands((("a", a), ("b", b), ("c", c)), stream)
     _needs(ops.views, "abc", (2,), "sgemm")
@@ -320,6 +324,10 @@ def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, co
 
 def matmul(a, b, out=None, *, context=None, math=None, stream=None):
     """gemmkit.matmul on CUDA arrays: numpy.matmul's shapes (vectors promoted, batch axes broadcast)."""
+    if stream is None and math is None and context is None:
+        done = cuda_fast.gemm(a, b, out, 1.0, 0.0, False, False)
+        if done is not None:
+            return done
     _refuse_options(math=math)
     ops = _Operands((("a", a), ("b", b), ("out", out)), stream)
     va, vb = ops.get("a"), ops.get("b")

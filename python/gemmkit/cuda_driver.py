@@ -157,6 +157,11 @@ def destroy_event(event, context):
         _call("cuEventDestroy", event)  # released by the driver once pending waits on it have happened
 
 
+def record_here(event, stream):
+    """record() where the caller knows the event's context is current."""
+    _call("cuEventRecord", event, stream)
+
+
 def record(event, stream, context):
     """Marks the point `stream` has reached (the event completes when the work enqueued so far is done)."""
     if current_context() == context:  # (the common case: no push and pop)

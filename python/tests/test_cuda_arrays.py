@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import gemmkit
-from gemmkit import _library, cuda_arrays, cuda_calls, cuda_driver, cuda_results
+from gemmkit import _library, cuda_arrays, cuda_calls, cuda_driver, cuda_fast, cuda_results
 from conftest import assert_gemm_close, random_matrix
 
 ROW, COL, N, T = 101, 102, 111, 112
@@ -328,6 +328,92 @@ def test_torch_tensors_through_their_accessors(gpu, rng, monkeypatch):
              "a: float32 arrays only.*torch.float64")
     _refused(gpu, lambda: gemmkit.matmul(Tensor(a, device=0), Tensor(b.T, device=1)), gemmkit.GemmkitError,
              "different GPUs")
+
+
+class FastTorch(FakeTorch):
+    """FakeTorch whose tensors say is_cuda and dim(), as PyTorch's do: cuda_fast's short path takes them."""
+
+    class Tensor(FakeTorch.Tensor):
+        __module__ = "torch"
+        is_cuda = True
+
+        def dim(self):
+            return self.array.ndim
+
+    @staticmethod
+    def empty(shape, dtype, device):
+        return FastTorch.Tensor(np.empty(shape, np.float32), device.index)
+
+
+def _general_only(monkeypatch, call):
+    """call() through cuda_calls' general path alone; its enqueued record."""
+    with monkeypatch.context() as m:
+        m.setattr(cuda_fast, "gemm", lambda *args: None)
+        return call()
+
+
+@pytest.mark.parametrize("order_a,order_b,order_c", [("C", "C", "C"), ("F", "C", "F"), ("C", "F", "F"),
+                                                     ("F", "F", "C")])
+def test_the_common_torch_call_takes_the_short_path(gpu, rng, monkeypatch, order_a, order_b, order_c):
+    monkeypatch.setitem(sys.modules, "torch", FastTorch)
+    monkeypatch.setattr(cuda_fast, "_known", {})
+    monkeypatch.setattr(cuda_driver, "current_context", lambda: 0xC1)
+    monkeypatch.setattr(cuda_driver, "record_here", lambda *args: gpu.append(("record_here",) + args))
+    Tensor = FastTorch.Tensor
+    a, b = random_matrix(rng, (9, 6), order_a), random_matrix(rng, (6, 5), order_b)
+    c0 = random_matrix(rng, (9, 5), order_c)
+    ta, tb = Tensor(a, device=1), Tensor(b, device=1)
+    cases = [  # (call, op(A), op(B), alpha, beta): every argument form the short path takes
+        (lambda c: gemmkit.sgemm(ta, tb, c, alpha=0.5, beta=-1.5), a, b, 0.5, -1.5),
+        (lambda c: gemmkit.sgemm(Tensor(a.T, device=1), tb, c, trans_a=True), a, b, 1.0, 0.0),
+        (lambda c: gemmkit.sgemm(ta, Tensor(np.asfortranarray(b.T), device=1), c, trans_b=True), a, b, 1.0, 0.0),
+        (lambda c: gemmkit.matmul(ta, tb, out=c), a, b, 1.0, 0.0),
+    ]
+    gemmkit.matmul(ta, tb)  # the first call: the general path, which makes the context's stream known
+    for call, op_a, op_b, alpha, beta in cases:
+        short = Tensor(np.array(c0, order=order_c), device=1)
+        general = Tensor(np.array(c0, order=order_c), device=1)
+        assert call(short) is short
+        assert gpu[-1][0] == "record_here", "the short path was not taken"
+        fast_enqueued = enqueued(gpu)[-1]
+        assert _general_only(monkeypatch, lambda: call(general)) is general
+        assert gpu[-1][0] == "record"
+        assert enqueued(gpu)[-1] == fast_enqueued  # the same call either way
+        assert_gemm_close(short.array, op_a, op_b, alpha, beta, c0)
+        np.testing.assert_array_equal(short.array, general.array)
+    c = gemmkit.matmul(ta, tb)  # C made by the short path: torch's row-major tensor on the operands' device
+    assert isinstance(c, Tensor) and c.index == 1 and gpu[-1][0] == "record_here"
+    assert_gemm_close(c.array, a, b)
+
+
+def test_the_short_path_leaves_the_rest_to_the_general_one(gpu, rng, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", FastTorch)
+    monkeypatch.setattr(cuda_fast, "_known", {})
+    monkeypatch.setattr(cuda_driver, "current_context", lambda: 0xC1)
+    monkeypatch.setattr(cuda_driver, "record_here", lambda *args: gpu.append(("record_here",) + args))
+    Tensor = FastTorch.Tensor
+    a, b = random_matrix(rng, (9, 6)), random_matrix(rng, (6, 5))
+    ta, tb = Tensor(a, device=1), Tensor(b, device=1)
+    gemmkit.matmul(ta, tb)
+    gemmkit.matmul(ta, tb)
+    assert gpu[-1][0] == "record_here"
+    # Another current stream: the general path, which waits for the context's last call on the old one.
+    monkeypatch.setattr(FastTorch.cuda, "current_stream",
+                        staticmethod(lambda device: type("Stream", (), {"cuda_stream": 0x9900})()))
+    gemmkit.matmul(ta, tb)
+    assert [c[0] for c in gpu[-3:]] == ["wait", "sgemm", "record"] and gpu[-2][2] == 0x9900
+    gemmkit.matmul(ta, tb)  # then the short path again, on the new stream
+    assert gpu[-1][0] == "record_here" and enqueued(gpu)[-1][2] == 0x9900
+    # Errors are the general path's, with its messages, and nothing enqueued.
+    _refused(gpu, lambda: gemmkit.matmul(Tensor(a.astype(np.float64), device=1), tb), TypeError,
+             "a: float32 arrays only")
+    _refused(gpu, lambda: gemmkit.matmul(Tensor(a, device=1, requires_grad=True), tb), TypeError, "requires grad")
+    _refused(gpu, lambda: gemmkit.matmul(ta, Tensor(b, device=0)), gemmkit.GemmkitError, "different GPUs")
+    _refused(gpu, lambda: gemmkit.matmul(ta, Tensor(random_matrix(rng, (5, 5)), device=1)), ValueError, "differ")
+    # A context that is not the current one: the general path (which pushes it).
+    monkeypatch.setattr(cuda_driver, "current_context", lambda: 0xD0)
+    gemmkit.matmul(ta, tb)
+    assert gpu[-1][0] == "record"
 
 
 def test_immutable_results_are_waited_for(gpu, rng, monkeypatch):
