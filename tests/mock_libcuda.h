@@ -3,7 +3,10 @@
 #ifndef GK_MOCK_LIBCUDA_H
 #define GK_MOCK_LIBCUDA_H
 
+#include <dlfcn.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define MOCK_MAX_PARAMS 16
 #define MOCK_RECENT 8 /* launches kept in order (mock_cuda_state_t.recent) */
@@ -53,5 +56,18 @@ typedef struct mock_cuda_state_t {
 } mock_cuda_state_t;
 
 typedef mock_cuda_state_t *(*mock_cuda_state_fn)(void);
+
+/* Points the backend at the stand-in driver at `path` (GEMMKIT_LIBCUDA: before the first CUDA call, which loads
+ * the driver once) and returns what it records, or NULL when it cannot be loaded. */
+static inline mock_cuda_state_t *mock_cuda_load(const char *path)
+{
+    setenv("GEMMKIT_LIBCUDA", path, 1);
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return NULL;
+    mock_cuda_state_fn get_state;
+    void *sym = dlsym(lib, "mock_cuda_state");
+    memcpy(&get_state, &sym, sizeof sym);
+    return get_state ? get_state() : NULL;
+}
 
 #endif

@@ -4,7 +4,6 @@
  * argument marshalling, timing, refusals, build logs, and that every
  * resource is released with the context made current around each call.
  * Kernels are not run (no GPU): the GPU check is bench/cuda-check.sh. */
-#include <dlfcn.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -519,15 +518,7 @@ static void test_everything_released(void **state)
 int main(void)
 {
 #ifdef GK_MOCK_LIBCUDA
-    /* Before the first CUDA call: the backend loads the driver once. */
-    setenv("GEMMKIT_LIBCUDA", GK_MOCK_LIBCUDA, 1);
-    void *lib = dlopen(GK_MOCK_LIBCUDA, RTLD_NOW | RTLD_LOCAL);
-    if (lib) {
-        mock_cuda_state_fn get_state;
-        void *sym = dlsym(lib, "mock_cuda_state");
-        memcpy(&get_state, &sym, sizeof sym);
-        if (get_state) mock = get_state();
-    }
+    mock = mock_cuda_load(GK_MOCK_LIBCUDA);
 #endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_info),

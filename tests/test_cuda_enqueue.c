@@ -4,7 +4,6 @@
  * when too small, argument errors come before any launch, and the thread's current context is the same after a
  * call. Kernels do not run on the mock: results are checked on a GPU by gemmkit_cuda_stream_check. Without the
  * CUDA backend the entry points answer GEMMKIT_ERROR_UNSUPPORTED_BACKEND. */
-#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -342,14 +341,7 @@ static void test_other_backends_refused(void **state)
 int main(void)
 {
 #ifdef GK_MOCK_LIBCUDA
-    setenv("GEMMKIT_LIBCUDA", GK_MOCK_LIBCUDA, 1);
-    void *lib = dlopen(GK_MOCK_LIBCUDA, RTLD_NOW | RTLD_LOCAL);
-    if (lib) {
-        mock_cuda_state_fn get_state;
-        void *sym = dlsym(lib, "mock_cuda_state");
-        memcpy(&get_state, &sym, sizeof sym);
-        if (get_state) mock = get_state();
-    }
+    mock = mock_cuda_load(GK_MOCK_LIBCUDA);
 #endif
     const struct CMUnitTest tests[] = {
 #ifdef GK_MOCK_LIBCUDA
