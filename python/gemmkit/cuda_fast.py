@@ -68,16 +68,17 @@ def gemm(a, b, c, alpha, beta, trans_a, trans_b):
     device = a.get_device()
     if b.get_device() != device:
         return None
-    if c is None:
+    if c is None:  # made below, once the call is known to take this path: torch's row-major m x n
         if beta != 0:
             return None
-        c = torch.empty((m, n), dtype=float32, device=a.device)
-    elif tuple(c.shape) != (m, n) or c.get_device() != device:
-        return None
-    c0, c1 = c.stride()
-    layout, ldc = (_ROW, c0) if c1 == 1 and c0 >= n else (_COL, c1) if c0 == 1 and c1 >= m else (None, 0)
-    if layout is None:
-        return None
+        layout, ldc = _ROW, n
+    else:
+        if tuple(c.shape) != (m, n) or c.get_device() != device:
+            return None
+        c0, c1 = c.stride()
+        layout, ldc = (_ROW, c0) if c1 == 1 and c0 >= n else (_COL, c1) if c0 == 1 and c1 >= m else (None, 0)
+        if layout is None:
+            return None
     fa, fb = _stored(m, k, a0, a1, layout), _stored(k, n, b0, b1, layout)
     if fa is None or fb is None:
         return None
@@ -86,6 +87,8 @@ def gemm(a, b, c, alpha, beta, trans_a, trans_b):
     if known is None:
         return None
     _, context, scratch = known
+    if c is None:
+        c = torch.empty((m, n), dtype=float32, device=a.device)
     with scratch.lock:
         if scratch.stream != stream:
             return None
