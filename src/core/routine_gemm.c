@@ -3,6 +3,7 @@
  * peeled strips, or the kernel's contract's planner, plan_gemm.c), and the
  * public entry points on host arrays and buffers. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "math_mode.h"
 #include "multi_gemm.h"
@@ -113,12 +114,10 @@ static gemmkit_status choose_kernel(const gemmkit_context *ctx, const gemmkit_op
  * offsets read in place. */
 #define GK_UNPACKED_FALLBACK "xgemm-direct"
 
-/* The whole problem's steps, appended to the plan. */
-static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
-                                 gk_plan *plan)
+/* The whole problem's steps on config's kernel, appended to the plan. */
+static gemmkit_status plan_config(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
+                                  gk_config config, gk_plan *plan)
 {
-    gk_config config;
-    GK_TRY(choose_kernel(ctx, options, p, &config));
     /* Reject what the device cannot run before anything is planned. */
     gk_geometry g;
     GK_TRY(gk_config_geometry(&config, p->m, p->n, p->k, &g));
@@ -141,6 +140,15 @@ static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *op
     return gk_sgemm_plan_kernel(&planning, plan);
 }
 
+/* The whole problem's steps, appended to the plan. */
+static gemmkit_status plan_whole(gemmkit_context *ctx, const gemmkit_options *options, const gk_sgemm_problem *p,
+                                 gk_plan *plan)
+{
+    gk_config config;
+    GK_TRY(choose_kernel(ctx, options, p, &config));
+    return plan_config(ctx, options, p, config, plan);
+}
+
 /* The rows [row0, row0 + rows) and columns [col0, col0 + cols) of p's C, with the parts of A and B they read. */
 static gk_sgemm_problem sub_problem(const gk_sgemm_problem *p, int64_t row0, int64_t rows, int64_t col0, int64_t cols)
 {
@@ -153,14 +161,35 @@ static gk_sgemm_problem sub_problem(const gk_sgemm_problem *p, int64_t row0, int
     return s;
 }
 
-/* A strip runs in one step on the operands as stored (the skinny kernels): no scratch buffer, which the main
- * block's steps hold. */
-static int strip_runs_in_place(const gemmkit_context *ctx, const gk_sgemm_problem *strip)
+/* A choice that runs a strip in one step on the operands as stored (the skinny kernels): no scratch buffer,
+ * which the main block's steps hold. */
+static int runs_in_place(const gemmkit_context *ctx, const gk_sgemm_choice *choice, const gk_sgemm_problem *strip)
+{
+    return choice->def && choice->def->contract == GK_CONTRACT_GEMM_DIRECT &&
+           gk_sgemm_copy_choose(gk_policy_builtin(), &ctx->info, &choice->config, strip, 0) == GK_COPY_NONE &&
+           gk_sgemm_copy_choose(gk_policy_builtin(), &ctx->info, &choice->config, strip, 1) == GK_COPY_NONE;
+}
+
+/* A strip's configuration: the policy's choice where it runs in place, else the model's cheapest candidate
+ * that does (a strip's best choice is often a split-K build whose partials need scratch, with an in-place
+ * skinny line predicted within a few percent of it); 0 when none does. */
+static int strip_config(const gemmkit_context *ctx, const gk_sgemm_problem *strip, gk_config *config)
 {
     const gk_sgemm_choice choice = gk_sgemm_default_kernel_for(ctx, strip);
-    return choice.def && choice.def->contract == GK_CONTRACT_GEMM_DIRECT &&
-           gk_sgemm_copy_choose(gk_policy_builtin(), &ctx->info, &choice.config, strip, 0) == GK_COPY_NONE &&
-           gk_sgemm_copy_choose(gk_policy_builtin(), &ctx->info, &choice.config, strip, 1) == GK_COPY_NONE;
+    if (runs_in_place(ctx, &choice, strip)) {
+        *config = choice.config;
+        return 1;
+    }
+    gk_sgemm_candidate *cands = malloc(GK_SGEMM_MAX_CANDIDATES * sizeof *cands);
+    const int count = cands ? gk_sgemm_candidates_for(ctx, strip, cands, GK_SGEMM_MAX_CANDIDATES) : 0;
+    int found = 0;
+    for (int i = 0; i < count && !found; i++)
+        if (runs_in_place(ctx, &cands[i].choice, strip)) {
+            *config = cands[i].choice.config;
+            found = 1;
+        }
+    free(cands);
+    return found;
 }
 
 /* The policy's peel row (multiple > 0): C's rows and columns past the last multiple, where at most
@@ -177,10 +206,12 @@ static int plan_peeled(gemmkit_context *ctx, const gemmkit_options *options, con
     const gk_sgemm_problem main = sub_problem(p, 0, main_m, 0, main_n);
     gk_sgemm_problem right = sub_problem(p, 0, main_m, main_n, edge_n), bottom = sub_problem(p, main_m, edge_m, 0, p->n);
     right.math = bottom.math = GK_MATH_FP32;
-    if ((edge_n && !strip_runs_in_place(ctx, &right)) || (edge_m && !strip_runs_in_place(ctx, &bottom))) return 0;
+    gk_config right_config, bottom_config;
+    if ((edge_n && !strip_config(ctx, &right, &right_config)) || (edge_m && !strip_config(ctx, &bottom, &bottom_config)))
+        return 0;
     *status = plan_whole(ctx, options, &main, plan);
-    if (*status == GEMMKIT_SUCCESS && edge_n) *status = plan_whole(ctx, options, &right, plan);
-    if (*status == GEMMKIT_SUCCESS && edge_m) *status = plan_whole(ctx, options, &bottom, plan);
+    if (*status == GEMMKIT_SUCCESS && edge_n) *status = plan_config(ctx, options, &right, right_config, plan);
+    if (*status == GEMMKIT_SUCCESS && edge_m) *status = plan_config(ctx, options, &bottom, bottom_config, plan);
     return 1;
 }
 
