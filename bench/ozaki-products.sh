@@ -13,7 +13,7 @@
 # usage: bench/ozaki-products.sh OUTDIR
 # Environment: BUDGET (seconds, default 240), BUILD (default build-gpu), SIZES (default 4096,8192), KERNELS
 #   (default ozaki-igemm-wgmma,ozaki-igemm-tc), LINES (';'-separated parameter lines of ozaki-igemm-wgmma),
-#   GEMMKIT_OZAKI_MODULI (the library's, default 8).
+#   GEMMKIT_OZAKI_MODULI (the library's, default 8), SEED (the timed calls' inputs, default 38).
 set -uo pipefail
 
 . "$(dirname "$0")/usage.sh"
@@ -26,9 +26,8 @@ GK_TARGETS="gemmkit_cli gemmkit" gk_build "${BUILD:-$root/build-gpu}" || exit 1
 gemmkit=$gk_gemmkit
 gk_has_cuda "$gemmkit" || { gk_log "no CUDA device (or no CUDA backend): nothing to do"; exit 1; }
 sizes=${SIZES:-4096,8192} moduli=${GEMMKIT_OZAKI_MODULI:-8}
-export GEMMKIT_SEED=${SEED:-38}
-
-gk_step verify 60 "$gemmkit" --backend cuda verify --math int8x
+gk_step verify 60 "$gemmkit" --backend cuda verify --math int8x # fresh inputs: a seed of its own
+export GEMMKIT_SEED=${SEED:-38} # the timed calls' inputs
 
 # traced NAME KERNEL N [PARAMS]: one traced call set of KERNEL at N; a row of the table from its fastest steps.
 rows=()
@@ -36,9 +35,9 @@ traced() {
   local log="$out/$1.log"
   GEMMKIT_TRACE=1 gk_step "$1" 30 "$gemmkit" --backend cuda bench --kernel "$2" ${4:+--params "$4"} --sizes "$3" \
     --repeat 3 --max-time 1 --no-baseline || return
-  rows+=("$(awk -v k="$2${4:+ $4}" -v n="$3" -v mod="$moduli" '
-    /gemmkit trace: step/ { ms = $NF == "ms" ? $(NF - 1) : $NF; name = $4
-      if (/\(main\)/) { if (!main || ms < main) main = ms } else if (!(name in best) || ms < best[name]) best[name] = ms }
+  rows+=("$(awk -v kern="$2" -v k="$2${4:+ $4}" -v n="$3" -v mod="$moduli" '
+    /gemmkit trace: step/ && $5 ~ /^ozaki-/ { ms = $NF == "ms" ? $(NF - 1) : $NF; name = $4
+      if ($5 == kern) { if (!main || ms < main) main = ms } else if (!(name in best) || ms < best[name]) best[name] = ms }
     END { other = 0; for (s in best) other += best[s]
       printf "| %s | %d | %.3f | %.0f | %.3f |", k, n, main, main ? 2 * n * n * n * mod / main / 1e9 : 0, other }' "$log")")
 }

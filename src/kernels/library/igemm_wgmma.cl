@@ -27,7 +27,7 @@
 // reduced mod p every 65536 k (K = 65536 tiles of igemm_tc.cl's rule), with the wgmmas drained first.
 //
 // The result: the accumulators (the layout of NI mma.m16n8 tiles per warp: c0 (g, 2t), c1 (g, 2t+1), c2 (g+8,
-// 2t), c3 (g+8, 2t+1)) reduced to residues, put column by column into local memory (the ring, free once every
+// 2t), c3 (g+8, 2t+1)) reduced to residues (symmetric_residue), put column by column into local memory (the ring, free once every
 // consumer has drained its wgmmas), then stored 16 bytes a work-item: each column's 64 rows of a warpgroup are
 // two whole 32-byte sectors, where byte stores from the registers would touch four columns per instruction.
 
@@ -75,13 +75,16 @@
 #define B_SLOT(s) (L + (s) * STAGE_FLOATS)
 #define A_SLOT(s) (L + (s) * STAGE_FLOATS + B_FLOATS)
 
-// x's symmetric residue mod p (gk_symmetric's, |x| < 2^31 - p), through fp64 rather than an integer division:
-// x * (1/p) is within 2^-28 of x / p, whose distance to a half-integer is 0 (p = 256, where 1/p and the product
-// are exact) or at least 1 / (2p), so q is x / p rounded to nearest and |x - q p| <= p / 2; a tie (p = 256)
-// leaves +128, moved to -128.
+// x's symmetric residue mod p (gk_symmetric's, |x| < 2^31 - p) in fp64 rather than by an integer division, and with
+// no conversion instruction (a quarter of fp64's rate on Hopper): x becomes a double as the low word of 2^52 + 2^31
+// + x less that constant, exactly; fma(x, 1/p, 1.5 2^52) rounds x / p to an integer q held in its low word. x (1/p)
+// is within 2^-28 of x / p, whose distance to a half-integer is 0 (p = 256, where 1/p and the product are exact) or
+// at least 1 / (2p), so q is x / p rounded to nearest and |x - q p| <= p / 2; a tie (p = 256) leaves +128, moved
+// to -128.
 HELPER int symmetric_residue(const int x, const int p, const double inv_p)
 {
-    const int q = (int)rint((double)x * inv_p);
+    const double xd = __hiloint2double(0x43300000, x ^ (int)0x80000000) - 4503601774854144.0; // 2^52 + 2^31
+    const int q = __double2loint(fma(xd, inv_p, 6755399441055744.0)); // 1.5 2^52
     const int r = x - q * p;
     return 2 * r >= p ? r - p : r;
 }

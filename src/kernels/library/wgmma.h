@@ -1,6 +1,7 @@
 // Hopper's warpgroup tensor-core instruction (wgmma, sm_90a) and the local
 // memory it reads, for the kernels built on it (xgemm_wgmma.cl, the cp.async
-// ring; xgemm_wgmma_tma.cl, the tensor memory accelerator's). They define TSM,
+// ring; xgemm_wgmma_tma.cl, the tensor memory accelerator's; igemm_wgmma.cl,
+// its s8 form for math mode int8x). They define TSM,
 // TSN (the work-group's tile of C) and NI (n8 tiles per warp: wgmma's N / 8)
 // first. CUDA only.
 #ifndef GK_WGMMA_H
