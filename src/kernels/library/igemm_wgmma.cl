@@ -23,13 +23,15 @@
 // arrival with the slot's bytes, completed by the copies), EMPTY (each consumer warp once the wgmmas reading the
 // slot are done). The consumers keep one group of wgmmas in flight.
 //
-// Exactness: |residue| <= 128, so a product is at most 2^14 and 2^16 of them stay below 2^31 - p: the sums are
-// reduced mod p every 65536 k (K = 65536 tiles of igemm_tc.cl's rule), with the wgmmas drained first.
+// Exactness: |residue| <= 128, so a product is at most 2^14 and a sum of 2^16 of them (plus a residue carried
+// over) stays within 2^30 + 128: the sums are reduced mod p every 65536 k, as igemm_tc.cl's, with the wgmmas
+// drained first.
 //
 // The result: the accumulators (the layout of NI mma.m16n8 tiles per warp: c0 (g, 2t), c1 (g, 2t+1), c2 (g+8,
-// 2t), c3 (g+8, 2t+1)) reduced to residues (symmetric_residue), put column by column into local memory (the ring, free once every
-// consumer has drained its wgmmas), then stored 16 bytes a work-item: each column's 64 rows of a warpgroup are
-// two whole 32-byte sectors, where byte stores from the registers would touch four columns per instruction.
+// 2t), c3 (g+8, 2t+1)) reduced to residues (symmetric_residue), put column by column into local memory (the
+// ring, free once every consumer has drained its wgmmas), then stored 16 bytes a work-item: each column's 64 rows
+// of a warpgroup are two whole 32-byte sectors, where byte stores from the registers would touch four columns
+// per instruction.
 
 #include "ozaki.h"
 
