@@ -3,8 +3,9 @@
 # order of what matters should the budget run out:
 #   1. a Release build of the command, the library and (where cmocka is carried) test_ozaki;
 #   2. per backend (CUDA when built and it sees a device, then OpenCL): `gemmkit verify --math int8x` (every
-#      int8x kernel by name, the tensor-core ozaki-igemm-tc and the portable ozaki-igemm, against float64 with
-#      fresh inputs and a NaN-poisoned C) and the call by policy at 4096 and 8192 beside cuBLAS fp32
+#      int8x kernel by name, ozaki-igemm-wgmma (Hopper, CUDA), the tensor-core ozaki-igemm-tc and the portable
+#      ozaki-igemm, against float64 with fresh inputs and a NaN-poisoned C) and the call by policy at 4096 and
+#      8192 beside cuBLAS fp32
 #      (`gemmkit bench --kernel best --math int8x --peers cublas`, OUTDIR/BACKEND-int8x-uniform.json), then
 #      3xtf32 the same way for the comparison;
 #   3. the accuracy table (bench/ozaki_accuracy.py, OUTDIR/accuracy.md): max / median componentwise relative

@@ -3,8 +3,8 @@
 # on any machine (no GPU): build/cuda_build compiles it through NVRTC, nvdisasm
 # disassembles it, and this prints what decides its speed before it is timed:
 # registers per work-item, stack (spills), the instruction mix (FFMA share of
-# a SIMT kernel; HGMMA and the WARPGROUP waits of a wgmma kernel: a wait
-# after every HGMMA is ptxas serializing them), barriers and local-memory
+# a SIMT kernel; HGMMA (IGMMA for s8) and the WARPGROUP waits of a wgmma
+# kernel: a wait after every one is ptxas serializing them), barriers and local-memory
 # traffic.
 #
 # usage: bench/sass-report.sh KERNEL [PARAMS] [CUDA_BUILD_OPTION...]
@@ -54,7 +54,7 @@ total=$(wc -l <"$work/ops")
 echo "instructions: $total"
 sort "$work/ops" | uniq -c | sort -rn | head -12 |
   awk -v t="$total" '{printf "  %-10s %6d  %5.1f%%\n", $2, $1, 100 * $1 / t}'
-for op in BAR LDL STL HGMMA; do
+for op in BAR LDL STL HGMMA IGMMA; do
   printf '%s: %d\n' "$op" "$(grep -cx "$op" "$work/ops")"
 done
 waits=$(grep -oE 'WARPGROUP\.DEPBAR[^;]*' "$work/kernel.sass" | sort | uniq -c)

@@ -358,6 +358,63 @@ static void test_tensor_maps(void **state)
     gemmkit_context_destroy(ctx);
 }
 
+/* Math mode int8x's wgmma products: the sliced residues described to cuTensorMapEncodeTiled as floats (Kp / 4 a row,
+ * Mp or Np rows after the rows' int32 exponents, one part per modulus), padded to the kernel's 128 x 256 tiles and K
+ * to whole 16 bytes; one work-group z per modulus. And the policy's choice of it on the stand-in H200. */
+static void test_ozaki_tensor_maps(void **state)
+{
+    (void)state;
+    require_mock();
+    gemmkit_context *ctx = NULL;
+    assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, "mock"), GEMMKIT_SUCCESS);
+    const int64_t m = 300, n = 200, k = 100, mp = 384, np = 256, kp = 112, moduli = 8;
+    gemmkit_buffer *d = NULL;
+    assert_int_equal(gemmkit_buffer_create(ctx, 200000, &d), GEMMKIT_SUCCESS);
+    mock->expected_params = 6;
+    const gemmkit_options named = {.kernel = "ozaki-igemm-wgmma"}, by_policy = {.math = GEMMKIT_MATH_INT8X};
+    const gemmkit_options *options[] = {&named, &by_policy};
+    for (int i = 0; i < 2; i++) {
+        const int launches = mock->launches, maps = mock->tensor_maps;
+        const gemmkit_status status = gemmkit_sgemm_buffers(ctx, options[i], GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
+                                                            GEMMKIT_NO_TRANS, m, n, k, 1.0f, d, 0, m, d, 40000, k, 0.0f,
+                                                            d, 80000, m);
+        if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+        assert_int_equal(mock->launches, launches + 4); /* slice A, slice B, the products, the recombination */
+        assert_int_equal(mock->tensor_maps, maps + 2);
+        const mock_launch *products = &mock->recent[(launches + 2) % MOCK_RECENT];
+        assert_string_equal(products->function, "gk_ozaki_igemm_wgmma");
+        assert_int_equal(products->block[0], 8 * 32 + 128); /* two consumer warpgroups and the producer */
+        assert_int_equal(products->grid[0], mp / 128);
+        assert_int_equal(products->grid[1], np / 256);
+        assert_int_equal(products->grid[2], moduli);
+        assert_int_equal(products->shared, 4 * 128 * (128 + 256) + 1024 + 128); /* 4 slots of 128 k */
+        /* the ints in the low 4 of each parameter's 8 bytes */
+        assert_true((uint32_t)products->params[0] == mp && (uint32_t)products->params[1] == np &&
+                    (uint32_t)products->params[2] == kp);
+        const mock_tensor_map *a = &mock->maps[maps % MOCK_MAPS], *b = &mock->maps[(maps + 1) % MOCK_MAPS];
+        assert_true(products->params[3] == a->address && products->params[4] == b->address);
+        assert_int_equal(a->rank, 3);
+        assert_int_equal(a->data_type, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+        assert_int_equal(a->swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+        assert_int_equal(a->dims[0], kp / 4);
+        assert_int_equal(a->dims[1], mp);
+        assert_int_equal(a->dims[2], moduli);
+        assert_int_equal(a->strides[0], kp);
+        assert_int_equal(a->strides[1], mp * kp);
+        assert_int_equal(a->box[0], 32);
+        assert_int_equal(a->box[1], 128);
+        assert_int_equal(a->box[2], 1);
+        assert_int_equal(b->dims[0], kp / 4);
+        assert_int_equal(b->dims[1], np);
+        assert_int_equal(b->strides[1], np * kp);
+        assert_int_equal(b->box[1], 256);
+        assert_int_equal(a->address % 16, 0);
+        assert_int_equal(b->address % 16, 0);
+    }
+    gemmkit_buffer_destroy(d);
+    gemmkit_context_destroy(ctx);
+}
+
 /* A device newer than NVRTC knows gets PTX, which the driver compiles. */
 static void test_newer_device_gets_ptx(void **state)
 {
@@ -527,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_newer_device_gets_ptx),
         cmocka_unit_test(test_3xtf32_split_by_waves),
         cmocka_unit_test(test_tensor_maps),
+        cmocka_unit_test(test_ozaki_tensor_maps),
         cmocka_unit_test(test_tiled_copies),
         cmocka_unit_test(test_staged_buffer_copies),
 #ifdef GK_MOCK_LIBCUDA

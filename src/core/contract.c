@@ -94,6 +94,18 @@ static unsigned gemm_ozaki(const gk_operands *o, const gk_geometry *g, gk_arg *o
                 GK_MEM(o->ozaki.s));
 }
 
+/* The residues of one operand (4 rows bytes of exponents, then rows x Kp bytes per modulus) seen by the copy engine
+ * as floats: Kp / 4 a row, a part per modulus, in boxes of 128 k by box_rows rows. */
+#define MAP_RESIDUES(residues, count, box)                                                                         \
+    GK_TENSOR_MAP(.mem = (residues), .offset = (count), .ld = o->ozaki.kp / 4, .part_stride = (count) * o->ozaki.kp / 4, \
+                  .inner = o->ozaki.kp / 4, .rows = (count), .parts = o->ozaki.moduli, .box_rows = (int)(box))
+
+static unsigned gemm_ozaki_tma(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->ozaki.mp), I(o->ozaki.np), I(o->ozaki.kp), MAP_RESIDUES(o->ozaki.ra, o->ozaki.mp, g->tile_m),
+                MAP_RESIDUES(o->ozaki.rb, o->ozaki.np, g->tile_n), GK_MEM(o->ozaki.s));
+}
+
 static unsigned ozaki_slice(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     const int64_t sr = o->ozaki.rows_strided ? o->a.ld : 1, sk = o->ozaki.rows_strided ? 1 : o->a.ld;
@@ -166,6 +178,7 @@ static const struct {
     [GK_CONTRACT_REDUCE] = {GK_OP_HELPER, reduce},
     [GK_CONTRACT_SPLIT] = {GK_OP_HELPER, split},
     [GK_CONTRACT_GEMM_OZAKI] = {GK_OP_SGEMM, gemm_ozaki, 0, .ozaki = 1},
+    [GK_CONTRACT_GEMM_OZAKI_TMA] = {GK_OP_SGEMM, gemm_ozaki_tma, 0, .ozaki = 1},
     [GK_CONTRACT_OZAKI_SLICE] = {GK_OP_HELPER, ozaki_slice},
     [GK_CONTRACT_OZAKI_CRT] = {GK_OP_HELPER, ozaki_crt},
 };

@@ -294,6 +294,7 @@ static const struct {
     {GK_CONTRACT_GEMM_SPLIT_TMA_K, plan_split_step},
     {GK_CONTRACT_GEMM_TMA, plan_tma_step},
     {GK_CONTRACT_GEMM_OZAKI, gk_sgemm_plan_ozaki},
+    {GK_CONTRACT_GEMM_OZAKI_TMA, gk_sgemm_plan_ozaki},
 };
 
 gemmkit_status gk_sgemm_plan_kernel(const gk_sgemm_planning *s, gk_plan *plan)

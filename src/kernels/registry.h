@@ -90,6 +90,10 @@ typedef enum gk_contract {
      * residue: RA (4 Mp bytes of row exponents, then per modulus Mp x Kp residues, K contiguous), RB likewise
      * (Np x Kp), S (per modulus an Mp x Np residue matrix, leading dimension Mp): (Mp, Np, Kp, RA, RB, S). */
     GK_CONTRACT_GEMM_OZAKI,
+    /* The same products with RA's and RB's residues as tensor maps (CUDA, GK_CAP_TENSOR_MAPS; gk_tensor_view
+     * over the bytes as floats: Kp / 4 a row, Mp or Np rows, one part per modulus, boxes of 128 k by tile_m or
+     * tile_n rows), S as GK_CONTRACT_GEMM_OZAKI's: (Mp, Np, Kp, mapA, mapB, S). */
+    GK_CONTRACT_GEMM_OZAKI_TMA,
     /* Its slicing: each row r < rows of X (element k at X[offX + r*sr + k*sk]) scaled by a power of two from
      * its norm, rounded to an integer and reduced mod each modulus into R (GK_CONTRACT_GEMM_OZAKI's RA/RB):
      *   (rows, K, Kp, rows_p, moduli, X, offX, sr, sk, R). */
@@ -233,7 +237,7 @@ int gk_kernel_slices_k(const gk_kernel_def *def);
 /* Whether it runs on a backend (a gk_backend_bit). */
 int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit);
 
-/* The Ozaki scheme's products (GK_CONTRACT_GEMM_OZAKI): the plan slices the operands first and recombines after. */
+/* The Ozaki scheme's products (GK_CONTRACT_GEMM_OZAKI, _OZAKI_TMA): the plan slices the operands first and recombines after. */
 int gk_kernel_ozaki(const gk_kernel_def *def);
 
 /* The embedded text of a kernel source file, or NULL. */

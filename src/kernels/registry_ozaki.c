@@ -4,7 +4,11 @@
 #include "registry.h"
 
 /* Helpers by position (gk_ozaki_helper). */
-enum { IGEMM, IGEMM_TC, SLICE, CRT };
+enum { IGEMM, IGEMM_TC, IGEMM_WGMMA, SLICE, CRT };
+
+/* The wgmma row's local memory: a ring of STAGES slots of TSK bytes of K by TSM + TSN rows, 1024 bytes to align the
+ * swizzle and 128 for the mbarriers; at most Hopper's opt-in 227 KiB. */
+#define WGMMA_LOCAL_BYTES "STAGES * TSK * (WARPS_M*16 + NI*8) + 1024 + 128"
 
 static const gk_kernel_def kernels[] = {
     {
@@ -48,6 +52,33 @@ static const gk_kernel_def kernels[] = {
         .local_mem_bytes = "(WARPS_M*MI*16 + WARPS_N*NI*8) * (TSK + 16)",
         .math = GK_MATH_INT8X,
         .min_capability = 80,
+    },
+    {
+        /* No problem defines: the contract's operands are the plan's residues, K-major as s8 wgmma requires. */
+        .name = "ozaki-igemm-wgmma",
+        .contract = GK_CONTRACT_GEMM_OZAKI_TMA,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 32,
+        .source = "library/igemm_wgmma.cl",
+        .function = "gk_ozaki_igemm_wgmma",
+        .summary = "math int8x (Ozaki scheme II) on Hopper: wgmma m64nNk32 s8 x s8 -> s32 per modulus on tiles "
+                   "the tensor memory accelerator copies under a producer warpgroup (sm_90a, CUDA)",
+        .params = {{"WARPS_M", 8, "4,8", "consumer warps along M (4 per warpgroup of 64 rows)"},
+                   {"NI", 32, "8,16,32", "n8 tiles per warp: the instruction's N / 8 (64, 128, 256)"},
+                   {"TSK", 128, "128,256", "k (bytes) per slot (whole 128-byte swizzle atoms)"},
+                   {"STAGES", 4, "3,4,5", "slots in the ring"},
+                   {"SWIZZLE", 16, "1,8,16", "tile rows per band of the work-group order (1: plain)"}},
+        .constraints = {"WARPS_M == 4 || WARPS_M == 8", "NI == 8 || NI == 16 || NI == 32", "TSK == 128 || TSK == 256",
+                        "STAGES >= 2 && STAGES <= 8", "SWIZZLE >= 1 && SWIZZLE <= 64",
+                        WGMMA_LOCAL_BYTES " <= 232448"},
+        .local_x = "WARPS_M*32 + 128", .local_y = "1", /* and the producer warpgroup */
+        .tile_m = "WARPS_M*16", .tile_n = "NI*8",
+        .k_multiple = "16", /* the maps' rows whole 16 bytes; the copy engine zero-fills the last slot past Kp */
+        .local_mem_bytes = WGMMA_LOCAL_BYTES,
+        .flags = GK_FLAG_DYNAMIC_LOCAL,
+        .backends = GK_BACKEND_BIT_CUDA,
+        .arch_specific = 90,
+        .math = GK_MATH_INT8X,
     },
     {
         .name = "ozaki-slice",

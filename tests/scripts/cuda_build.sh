@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/cuda_build (one kernel through NVRTC into a CUBIN file, no GPU) and
 # bench/sass-report.sh on it: a CUBIN for each kind of kernel (SIMT for sm_90,
-# wgmma for sm_90a), usage and lookup errors with nothing written, a target
+# wgmma for sm_90a, TF32 and int8x's s8), usage and lookup errors with nothing written, a target
 # that is kept when the build fails. Skipped (77) without NVRTC; the report
 # only where nvdisasm is found.
 # usage: cuda_build.sh CUDA_BUILD SOURCE_DIR
@@ -24,6 +24,9 @@ echo "$out" | grep -q "ASYNC_STAGES=3" || fail "the parameters are not in the de
 out=$("$tool" --kernel xgemm-wgmma-tf32 --params PIPE=1 --trans NT --out "$work/w.cubin" 2>&1) || fail "wgmma: $out"
 echo "$out" | grep -q "sm_90a" || fail "wgmma: not sm_90a: $out"
 echo "$out" | grep -q "TRANS_B=1" || fail "wgmma: --trans NT: $out"
+# int8x's s8 wgmma on tiles the tensor memory accelerator copies (tensor-map arguments, no problem defines).
+out=$("$tool" --kernel ozaki-igemm-wgmma --out "$work/o.cubin" 2>&1) || fail "ozaki-igemm-wgmma: $out"
+echo "$out" | grep -q "CUBIN for sm_90a " || fail "ozaki-igemm-wgmma: not sm_90a: $out"
 
 # Bad usage: 2, an unknown kernel or parameter: 1; the earlier file untouched either way.
 cp "$work/x.cubin" "$work/keep"
@@ -38,5 +41,8 @@ if command -v nvdisasm >/dev/null || [ -n "${NVDISASM:-}" ]; then
   report=$(BUILD=$(dirname "$tool") bash "$root/bench/sass-report.sh" xgemm-wgmma-tf32 PIPE=1) || fail "sass-report failed"
   echo "$report" | grep -q "^HGMMA: [1-9]" || fail "sass-report: no HGMMA: $report"
   echo "$report" | grep -q "^registers per work-item: [1-9]" || fail "sass-report: no registers: $report"
+  report=$(BUILD=$(dirname "$tool") bash "$root/bench/sass-report.sh" ozaki-igemm-wgmma) || fail "sass-report failed"
+  echo "$report" | grep -q "^IGMMA: [1-9]" || fail "sass-report: ozaki-igemm-wgmma has no IGMMA: $report"
+  echo "$report" | grep -q "^stack frame (spills and local arrays), bytes: 0$" || fail "ozaki-igemm-wgmma spills: $report"
 fi
 echo "cuda_build: ok"

@@ -1,6 +1,7 @@
 // Hopper's warpgroup tensor-core instruction (wgmma, sm_90a) and the local
 // memory it reads, for the kernels built on it (xgemm_wgmma.cl, the cp.async
-// ring; xgemm_wgmma_tma.cl, the tensor memory accelerator's). They define TSM,
+// ring; xgemm_wgmma_tma.cl, the tensor memory accelerator's; igemm_wgmma.cl,
+// its s8 form for math mode int8x). They define TSM,
 // TSN (the work-group's tile of C) and NI (n8 tiles per warp: wgmma's N / 8)
 // first. CUDA only.
 #ifndef GK_WGMMA_H
@@ -48,20 +49,29 @@ HELPER void phase_wait(__local ulong* bar, const int parity)
 #define P10(t) "%" #t "0, %" #t "1, %" #t "2, %" #t "3, %" #t "4, %" #t "5, %" #t "6, %" #t "7, %" #t "8, %" #t "9, "
 #define F4(d, j) "+f"((d)[j][0]), "+f"((d)[j][1]), "+f"((d)[j][2]), "+f"((d)[j][3])
 #define F32(d, j) F4(d, j), F4(d, j + 1), F4(d, j + 2), F4(d, j + 3), F4(d, j + 4), F4(d, j + 5), F4(d, j + 6), F4(d, j + 7)
+// The same for integer accumulators (s8 x s8 -> s32): a "+r" per register.
+#define R4(d, j) "+r"((d)[j][0]), "+r"((d)[j][1]), "+r"((d)[j][2]), "+r"((d)[j][3])
+#define R32(d, j) R4(d, j), R4(d, j + 1), R4(d, j + 2), R4(d, j + 3), R4(d, j + 4), R4(d, j + 5), R4(d, j + 6), R4(d, j + 7)
 #if NI == 8
 #define WG_N "64"
 #define WG_OPERANDS "{" P10() P10(1) P10(2) "%30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1;\n"
 #define WG_SCALE "%37"
 #define WG_SS_OPERANDS "{" P10() P10(1) P10(2) "%30, %31}, %32, %33, p, 1, 1;\n"
 #define WG_SS_SCALE "%34"
+#define WG_S8_OPERANDS "{" P10() P10(1) P10(2) "%30, %31}, %32, %33, p;\n"
+#define WG_S8_SCALE "%34"
 #define WG_D(d) F32(d, 0)
+#define WG_R(d) R32(d, 0)
 #elif NI == 16
 #define WG_N "128"
 #define WG_OPERANDS "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) "%60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1;\n"
 #define WG_SCALE "%69"
 #define WG_SS_OPERANDS "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) "%60, %61, %62, %63}, %64, %65, p, 1, 1;\n"
 #define WG_SS_SCALE "%66"
+#define WG_S8_OPERANDS "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) "%60, %61, %62, %63}, %64, %65, p;\n"
+#define WG_S8_SCALE "%66"
 #define WG_D(d) F32(d, 0), F32(d, 8)
+#define WG_R(d) R32(d, 0), R32(d, 8)
 #elif NI == 32
 #define WG_N "256"
 #define WG_OPERANDS                                                                                             \
@@ -72,7 +82,12 @@ HELPER void phase_wait(__local ulong* bar, const int parity)
     "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) P10(6) P10(7) P10(8) P10(9) P10(10) P10(11)                   \
     "%120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\n"
 #define WG_SS_SCALE "%130"
+#define WG_S8_OPERANDS                                                                                          \
+    "{" P10() P10(1) P10(2) P10(3) P10(4) P10(5) P10(6) P10(7) P10(8) P10(9) P10(10) P10(11)                   \
+    "%120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p;\n"
+#define WG_S8_SCALE "%130"
 #define WG_D(d) F32(d, 0), F32(d, 8), F32(d, 16), F32(d, 24)
+#define WG_R(d) R32(d, 0), R32(d, 8), R32(d, 16), R32(d, 24)
 #else
 #error "NI must be 8, 16 or 32 (wgmma N = 64, 128, 256)"
 #endif
@@ -90,6 +105,26 @@ HELPER void phase_wait(__local ulong* bar, const int parity)
                  "wgmma.mma_async.sync.aligned.m64n" WG_N "k8.f32.tf32.tf32 " WG_SS_OPERANDS "}\n"            \
                  : WG_D(d)                                                                                    \
                  : "l"(adesc), "l"(bdesc), "r"(scale_d))
+
+// d (int) = the 64 x 32 bytes of A at adesc times the 32 x TSN bytes of B at
+// bdesc, s8 x s8 -> s32 (exact; wrapping past 2^31), plus d unless scale_d is
+// 0. Both operands K-major, as s8 requires: a k32 step is 32 bytes, the byte
+// geometry of a TF32 k8 step, so the swizzled tiles, tile_descriptor and
+// K_STEP below serve unchanged. Asynchronous until WGMMA_WAIT covers it.
+#define WGMMA_S8_SS(d, adesc, bdesc, scale_d)                                                                  \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " WG_S8_SCALE ", 0;\n"                                     \
+                 "wgmma.mma_async.sync.aligned.m64n" WG_N "k32.s32.s8.s8 " WG_S8_OPERANDS "}\n"              \
+                 : WG_R(d)                                                                                    \
+                 : "l"(adesc), "l"(bdesc), "r"(scale_d))
+
+// Keeps the compiler from reading integer accumulators before WGMMA_WAIT.
+HELPER void fence_registers_int(int (*d)[4])
+{
+    #pragma unroll
+    for (int j = 0; j < NI; j++)
+        #pragma unroll
+        for (int q = 0; q < 4; q++) asm volatile("" : "+r"(d[j][q])::"memory");
+}
 
 // Keeps the compiler from reading accumulators before WGMMA_WAIT.
 HELPER void fence_registers(float (*d)[4])
@@ -116,7 +151,8 @@ HELPER ulong tile_descriptor(const __local float* tile)
 {
     return (ulong)((LOCAL_ADDRESS(tile) & 0x3FFFF) >> 4) | (1ul << 16) | ((ulong)(1024 >> 4) << 32) | (1ul << 62);
 }
-// The k8 step kk of a tile of ROWS rows from its descriptor, in 16-byte units.
+// The k8 step kk (TF32; the k32 step of s8: 32 bytes either way) of a tile of ROWS rows from its descriptor, in
+// 16-byte units.
 #define K_STEP(kk, ROWS) ((ulong)(((kk) / 4) * (ROWS) * 8 + ((kk) % 4) * 2))
 #define B_STEP(kk) K_STEP(kk, TSN)
 #define A_STEP(kk) K_STEP(kk, TSM)

@@ -82,27 +82,7 @@
 #include "wgmma.h" // HELPER, LOCAL_ADDRESS, wgmma_tile_ss, STAGGER_*, phase_*, tile_descriptor
 #include "tf32.h" // store_m16n8
 #include "tile_order.h" // tile_of_group
-
-// ---- The tensor memory accelerator (PTX ISA: cp.async.bulk.tensor) ---------
-// The generic address of a tensor map kernel argument (param space, read by
-// the copy engine in place: GK_TENSOR_MAP is __grid_constant__).
-#define MAP_ADDRESS(map) ((ulong)&(map))
-HELPER void prefetch_map(const ulong map) { asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory"); }
-// The box of the map at (k, row, part) into dst; its bytes counted on bar.
-HELPER void copy_box(__local float* dst, const ulong map, const int k, const int row, const int part,
-                     __local ulong* bar)
-{
-    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
-                 "%4}], [%5];" ::"r"(LOCAL_ADDRESS(dst)),
-                 "l"(map), "r"(k), "r"(row), "r"(part), "r"(LOCAL_ADDRESS(bar))
-                 : "memory");
-}
-// The producer's arrival on bar, announcing `bytes` to come from the copies.
-HELPER void phase_expect(__local ulong* bar, const int bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(LOCAL_ADDRESS(bar)), "r"(bytes)
-                 : "memory");
-}
+#include "tma.h" // MAP_ADDRESS, prefetch_map, copy_box, phase_expect
 
 // Slot s of the ring: B's parts, then A's.
 #define B_SLOT(s, part) (L + (s) * STAGE_FLOATS + (part) * B_FLOATS)
