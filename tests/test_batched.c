@@ -207,6 +207,25 @@ static void test_tiled_ring(void **state)
     assert_true(test_each_choice_of(def, tiled.params, "ASYNC_STAGES", tiled_ring_cases, NULL) >= 3); /* 0 and rings */
 }
 
+/* Tiles that are no power of two (24 x 24: a 24^3 batch in whole tiles, 36 work-items a group) and CUDA's
+ * MIN_GROUPS (the plain work-group size on PoCL): the ring's cases above, then whole 24^3 tiles and their edges. */
+static void test_tiled_24_and_min_groups(void **state)
+{
+    (void)state;
+    static const char *params[] = {"TSM=24,TSN=24,TSK=12,WPTM=4,WPTN=4", "TSM=24,TSN=24,TSK=24,WPTM=4,WPTN=4,MIN_GROUPS=16",
+                                   "TSM=32,TSN=32,TSK=16,WPTM=4,WPTN=4,MIN_GROUPS=16"};
+    for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
+        tiled_ring_cases(params[p], NULL, NULL);
+        const gemmkit_options o = {.kernel = "xgemm-direct-batched", .params = params[p]};
+        for (int l = 0; l < 2; l++)
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2; b++) {
+                    assert_batch_ok(&o, gk_batched_tight(make(layouts[l], a, b, 24, 24, 24, 1.0f, 0.0f), 5));
+                    assert_batch_ok(&o, gk_batched_tight(make(layouts[l], a, b, 25, 23, 26, -1.5f, 0.5f), 3));
+                }
+    }
+}
+
 static void test_buffers_with_offsets(void **state)
 {
     (void)state;
@@ -575,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_errors_write_nothing),       cmocka_unit_test(test_dense_and_general_paths),
         cmocka_unit_test(test_small_parameter_extremes),   cmocka_unit_test(test_small_policy_sizes),
         cmocka_unit_test(test_small_local_memory_is_the_registry_formula), cmocka_unit_test(test_tiled_ring),
+        cmocka_unit_test(test_tiled_24_and_min_groups),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
 }

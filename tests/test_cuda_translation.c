@@ -474,6 +474,30 @@ static void test_async_rings_compile_for_sm80_and_sm90(void **state)
     assert_true(copy16 > 0 && zfill16 > 0 && copy4 > 0 && zfill4 > 0);
 }
 
+/* MIN_GROUPS (the transposes' and xgemm-direct-batched's CUDA launch bounds): every row that takes it builds for
+ * sm_90 with a value, and its PTX carries the work-groups an SM as .minnctapersm (0, the default, none). */
+static void test_min_groups_reach_the_launch_bounds(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    int rows = 0;
+    for (size_t i = 0; i < gk_kernel_count(); i++) {
+        const gk_kernel_def *def = gk_kernel_at(i);
+        if (!takes_param(def, "MIN_GROUPS")) continue;
+        rows++;
+        gk_cuda_image image = build_variant(def, "MIN_GROUPS=4", 0, 90);
+        assert_true(image.is_cubin);
+        free(image.data);
+        gk_cuda_image ptx = build_variant(def, "MIN_GROUPS=4", 0, 9990);
+        if (!strstr(ptx.data, ".minnctapersm 4")) fail_msg("kernel %s: no .minnctapersm 4 in the PTX", def->name);
+        free(ptx.data);
+        ptx = build_variant(def, NULL, 0, 9990);
+        if (strstr(ptx.data, ".minnctapersm")) fail_msg("kernel %s: .minnctapersm without MIN_GROUPS", def->name);
+        free(ptx.data);
+    }
+    assert_true(rows >= 4); /* transpose-fast, copy-fast, transpose-aligned, xgemm-direct-batched */
+}
+
 /* Every idiom cl_to_cuda.h documents, in one OpenCL C source. */
 static const char idioms[] =
     "#ifndef WIDTH\n#define WIDTH 4\n#endif\n"
@@ -645,6 +669,7 @@ int main(void)
         cmocka_unit_test(test_tensor_core_kernels_compile_for_sm80_and_sm90),
         cmocka_unit_test(test_arch_specific_kernels_compile_for_their_target),
         cmocka_unit_test(test_async_rings_compile_for_sm80_and_sm90),
+        cmocka_unit_test(test_min_groups_reach_the_launch_bounds),
         cmocka_unit_test(test_header_idioms_compile),
         cmocka_unit_test(test_float4_pointers_give_vector_loads),
         cmocka_unit_test(test_build_errors_return_the_log),

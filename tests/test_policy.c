@@ -99,8 +99,9 @@ static const char *old_omatcopy_kernel(const gemmkit_device_info *info, const gk
 {
     if (!p->trans) return "copy-fast";
     if (!info->is_gpu) return "lecture-transpose-naive";
-    const int64_t starts = (int64_t)p->a.offset | p->a.ld | (int64_t)p->b.offset | p->b.ld;
-    return starts % 32 == 0 ? "transpose-fast" : "transpose-aligned";
+    /* B's columns on 32-byte sectors (policy.tsv; the rule was every column of A and B on 128-byte lines). */
+    const int64_t starts = (int64_t)p->b.offset | p->b.ld;
+    return starts % 8 == 0 ? "transpose-fast" : "transpose-aligned";
 }
 
 /* ---- Devices. */

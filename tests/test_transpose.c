@@ -82,9 +82,11 @@ static void test_fast_paths(void **state)
     (void)state;
     static const char *transpose_params[] = {
         NULL,           "GROUPS=1",         "GROUPS=1,TILES=3",    "ORDER=1",     "ORDER=2,BAND=2,GROUPS=1,TILES=2",
-        "VW=2",         "VW=1,BLOCK_ROWS=4", "TILE=32,BLOCK_ROWS=8", "ORDER=2,BAND=3",
+        "VW=2",         "VW=1,BLOCK_ROWS=4", "TILE=32,BLOCK_ROWS=8", "ORDER=2,BAND=3", "ORDER=2,MIN_GROUPS=5",
     };
-    static const char *copy_params[] = {NULL, "GROUPS=1", "GROUPS=1,TILES=3", "VW=2", "VW=1", "TILE=32,BLOCK_ROWS=32"};
+    static const char *copy_params[] = {NULL,     "GROUPS=1", "GROUPS=1,TILES=3", "VW=2", "VW=1", "TILE=32,BLOCK_ROWS=32",
+                                        "GROUPS=1,TILES=3,COPY_PREFETCH=1", "VW=1,GROUPS=1,TILES=2,COPY_PREFETCH=1",
+                                        "COPY_PREFETCH=1,MIN_GROUPS=4"};
     /* lda/ldb slack and offsets: aligned to 4 (wide) or not (scalar), mixed. */
     static const int64_t layouts_of_memory[][4] = {{0, 0, 0, 0}, {4, 8, 4, 0}, {1, 0, 0, 3}, {0, 3, 8, 4}, {4, 4, 1, 2}};
     static const int64_t shapes[][2] = {{256, 192}, {203, 131}, {64, 320}, {321, 66}};
@@ -121,9 +123,11 @@ static void test_fast_misalignments(void **state)
     static const int64_t sizes[] = {1, 3, 63, 64, 65, 129};
     enum { NS = sizeof sizes / sizeof sizes[0] };
     static const float some_alphas[] = {1.0f, -2.5f, 0.75f, 0.0f};
-    static const char *params[] = {NULL, "GROUPS=1,TILES=3", "VW=2,TILE=32,BLOCK_ROWS=8", "VW=1"};
+    static const char *params[] = {NULL, "GROUPS=1,TILES=3", "VW=2,TILE=32,BLOCK_ROWS=8", "VW=1",
+                                   "GROUPS=1,TILES=2,COPY_PREFETCH=1"};
     for (int op = 0; op < 2; op++)
         for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
+            if (!op && params[p] && strstr(params[p], "COPY_PREFETCH")) continue; /* the copy's parameter only */
             const gemmkit_options options = {.kernel = op ? "copy-fast" : "transpose-fast", .params = params[p]};
             /* Every combination of the four remainders, sizes and layouts rotating. */
             for (int m = 0; m < 256; m++) {

@@ -98,13 +98,15 @@ static void explain_kernel(gk_bench_session *s)
     snprintf(note, len, "kernel: %s (%s); parameters: %s", def->name, why, params);
 }
 
-/* The kernel the batched routine picks for a size, as the record's resolved name. */
-static const char *batched_choice(const gk_bench_session *s, const gk_bench_size *size)
+/* The kernel the batched routine picks for a size, as the record's resolved name, and its parameters (the
+ * kernel's or the policy variant's tuning line, else the registry's defaults) into params, for the record's note. */
+static const char *batched_choice(const gk_bench_session *s, const gk_bench_size *size, char *params, size_t len)
 {
     const int rm = size->layout == GEMMKIT_ROW_MAJOR;
     const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &s->ctx->info, &s->ctx->tuned,
                                                   rm ? size->n : size->m, rm ? size->m : size->n, size->k,
                                                   s->args->batch);
+    if (c.def) snprintf(params, len, "line: %.200s", c.config.options);
     return c.def ? c.def->name : GK_POLICY_PER_MATRIX;
 }
 
@@ -197,11 +199,17 @@ void gk_bench_sgemm(gk_bench_session *s)
                 continue;
             }
             const char *resolved = NULL;
-            if (!defs[k] && s->args->batch) resolved = batched_choice(s, size);
+            char line[GK_BENCH_ERR] = "";
+            if (!defs[k] && s->args->batch) resolved = batched_choice(s, size, line, sizeof line);
             else if (!defs[k]) /* the kernel the public SGEMM picks for this case, in the context's math mode
                                   (bench --math sets it) */
                 resolved = gk_case_default_kernel(s->ctx, &kase.gemm);
             gk_bench_measure(s, kernels[k], &in, resolved);
+            if (line[0] && s->report.count) { /* which line ran, before the bandwidth note */
+                gk_bench_record *rec = &s->report.records[s->report.count - 1];
+                const size_t used = strlen(rec->note);
+                snprintf(rec->note + used, sizeof rec->note - used, "%s%s", used ? "; " : "", line);
+            }
             note_bandwidth(s);
         }
         if (candidates) gk_bench_candidates_measure(s, &s->candidates, &in, kernels[0]);

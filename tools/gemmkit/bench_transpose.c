@@ -7,16 +7,38 @@
 
 #include "bench.h"
 #include "registry.h"
+#include "transpose.h"
+#include "tuning.h"
 
 #define REFERENCE_COPY "copy-fast" /* timed beside a single named transpose: %copy needs a copy */
 enum { MAX_KERNELS = 64 };
+
+/* The kernel gemmkit_somatcopy runs for the case (the policy's omatcopy rows) as the record's resolved name, and
+ * its parameters (the tuning line, else the registry's defaults) in its note, so that a run says which line ran. */
+static const char *omatcopy_choice(const gk_bench_session *s, const gk_omatcopy_case *c, char *params, size_t len)
+{
+    const int rm = c->layout == GEMMKIT_ROW_MAJOR;
+    const gk_transpose_problem p = {c->trans != GEMMKIT_NO_TRANS, rm ? c->cols : c->rows, rm ? c->rows : c->cols,
+                                    c->alpha, {NULL, c->offset_a, c->lda}, {NULL, c->offset_b, c->ldb}};
+    const gk_kernel_def *def = gk_omatcopy_choose(gk_policy_builtin(), &s->ctx->info, &p);
+    const gk_tuned *tuned = gk_tuning_find(&s->ctx->tuned, def->name);
+    snprintf(params, len, "line: %.200s", tuned && tuned->level != GK_TUNING_NO_MATCH ? tuned->line.params
+                                                                                    : "registry defaults");
+    return def->name;
+}
 
 /* The inputs serve a transpose and a copy alike (A and a poisoned B of as
  * many elements, tight): the case only says which one runs. */
 static void measure(gk_bench_inputs *in, gk_bench_session *s, gk_runner *r, const gk_case *c)
 {
     in->kase = *c;
-    gk_bench_measure(s, r, in, NULL);
+    char params[GK_BENCH_ERR] = "";
+    const int best = strcmp(r->kind, "gemmkit") == 0 && strcmp(r->name, "best") == 0;
+    gk_bench_measure(s, r, in, best ? omatcopy_choice(s, &c->omatcopy, params, sizeof params) : NULL);
+    gk_bench_record *rec = s->report.count ? &s->report.records[s->report.count - 1] : NULL;
+    if (!best || !rec) return;
+    const size_t used = strlen(rec->note);
+    snprintf(rec->note + used, sizeof rec->note - used, "%s%s", used ? "; " : "", params);
 }
 
 static int is_variant(const gk_kernel_def *def)

@@ -47,6 +47,9 @@
 // dimension ldp, alpha 1, beta 0); the plan's reduction then sums the partials
 // in order and applies alpha and beta once.
 
+#ifndef MIN_GROUPS
+#define MIN_GROUPS 0 // CUDA: work-groups an SM must hold at once (registers capped to fit); 0: the compiler's choice
+#endif
 #ifndef TSM
 #define TSM 128 // tile of C in M per work-group
 #endif
@@ -281,7 +284,14 @@ HELPER void copy_floats(__local float4* tile, const __global float* X, const int
 #endif
 #endif
 
+// CUDA with MIN_GROUPS > 0 (xgemm-direct-batched's parameter): launch bounds that also ask for MIN_GROUPS
+// work-groups an SM, so the registers are capped to fit them (more groups resident: shorter last waves of
+// small matrices). OpenCL has no such attribute; 0 is the plain work-group size.
+#if defined(__CUDACC__) && MIN_GROUPS > 0
+__kernel __attribute__((launch_bounds(RTSM * RTSN, MIN_GROUPS)))
+#else
 __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
+#endif
 #if SPLITK
 void gk_xgemm_direct(SPLIT_K_ARGS)
 {

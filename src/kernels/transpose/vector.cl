@@ -25,6 +25,23 @@
 #ifndef BAND
 #define BAND 8 // tile rows per band (ORDER 2)
 #endif
+#ifndef COPY_PREFETCH
+#define COPY_PREFETCH 0 // copy: 1 loads the next tile before storing the current one
+#endif
+
+#ifndef MIN_GROUPS
+#define MIN_GROUPS 0 // CUDA: work-groups an SM must hold at once (registers capped to fit); 0: the compiler's choice
+#endif
+
+// The work-group's size, and on CUDA with MIN_GROUPS > 0 also the work-groups
+// per SM that the register allocation must leave room for: these kernels hold a
+// tile or two in registers, and the compiler's own count can leave an SM fewer
+// work-groups than its local memory allows. OpenCL has no such attribute.
+#if defined(__CUDACC__) && MIN_GROUPS > 0
+#define GROUP_SHAPE(x, y) __attribute__((launch_bounds((x) * (y), MIN_GROUPS)))
+#else
+#define GROUP_SHAPE(x, y) __attribute__((reqd_work_group_size(x, y, 1)))
+#endif
 
 #define LX (TILE / VW)          // the work-group's first dimension
 #define CPW (TILE / BLOCK_ROWS) // columns of a tile per work-item
@@ -96,7 +113,7 @@ static void load_tile(float v[CPW][VW], const __global float* restrict A, const 
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(LX, BLOCK_ROWS, 1)))
+__kernel GROUP_SHAPE(LX, BLOCK_ROWS)
 void gk_transpose_vector(const int rows, const int cols, const float alpha,
                          const __global float* restrict A, const int offA, const int lda,
                          __global float* restrict B, const int offB, const int ldb)
@@ -150,7 +167,7 @@ void gk_transpose_vector(const int rows, const int cols, const float alpha,
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(LX, BLOCK_ROWS, 1)))
+__kernel GROUP_SHAPE(LX, BLOCK_ROWS)
 void gk_copy_vector(const int rows, const int cols, const float alpha,
                     const __global float* restrict A, const int offA, const int lda,
                     __global float* restrict B, const int offB, const int ldb)
@@ -164,10 +181,20 @@ void gk_copy_vector(const int rows, const int cols, const float alpha,
     A += offA;
     B += offB;
 
+    float v[CPW][VW];
+#if COPY_PREFETCH
+    if (first < last) load_tile(v, A, lda, rows, cols, r0, first * TILE, wide);
+#endif
     for (int t = first; t < last; t++) {
         const int c0 = t * TILE;
-        float v[CPW][VW];
+#if COPY_PREFETCH
+        // The next tile's loads go out before this one's stores, so that a work-item
+        // keeps loads in flight while it stores (twice the registers for the tile).
+        float next[CPW][VW];
+        if (t + 1 < last) load_tile(next, A, lda, rows, cols, r0, c0 + TILE, wide);
+#else
         load_tile(v, A, lda, rows, cols, r0, c0, wide); // all loads first: CPW in flight
+#endif
 #pragma unroll
         for (int j = 0; j < CPW; j++) {
             const int c = c0 + ty + j * BLOCK_ROWS;
@@ -183,6 +210,14 @@ void gk_copy_vector(const int rows, const int cols, const float alpha,
                 }
             }
         }
+#if COPY_PREFETCH
+        if (t + 1 < last) {
+#pragma unroll
+            for (int j = 0; j < CPW; j++)
+#pragma unroll
+                for (int k = 0; k < VW; k++) v[j][k] = next[j][k];
+        }
+#endif
     }
 }
 
@@ -260,7 +295,7 @@ static inline __attribute__((always_inline)) void store_words(__local float (*ri
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(TILE / 4, BLOCK_ROWS, 1)))
+__kernel GROUP_SHAPE(TILE / 4, BLOCK_ROWS)
 void gk_transpose_aligned(const int rows, const int cols, const float alpha,
                           const __global float* restrict A, const int offA, const int lda,
                           __global float* restrict B, const int offB, const int ldb)
