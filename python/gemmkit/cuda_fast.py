@@ -13,11 +13,22 @@ from ._library import lib
 from .errors import check
 
 _ROW, _COL, _NO_TRANS, _TRANS = 101, 102, 111, 112
-_known = {}  # device ordinal -> (CUcontext, gemmkit context handle, its scratch), filled by the first call of each
-# The driver's functions, bound once the driver is loaded (by the first call's _learn): called straight, not
-# through cuda_driver's name look-up. capturing is None where the driver has no cuStreamIsCapturing.
-_driver = {"current": None, "record": None, "capturing": None}
-_c_ptr, _c_int, _byref = ctypes.c_void_p, ctypes.c_int, ctypes.byref
+_known = {}  # device ordinal -> its _Device, made by the first call on it that may take this path
+
+
+class _Device:
+    """What the short path needs of a device, found once: the CUcontext its gemmkit context was made on, that
+    context's handle and scratch (cuda_calls), the driver's functions bound (called straight, not looked up by
+    name; capturing is None where the driver has no cuStreamIsCapturing), and the out-parameters of the two
+    queries, made once: they are used only under the scratch's lock, so no two threads share them at once."""
+
+    def __init__(self, cu_context, context, scratch):
+        self.cu_context, self.handle, self.scratch = cu_context, context.handle, scratch
+        self.get_current = cuda_driver.function_or_none("cuCtxGetCurrent")
+        self.capturing = cuda_driver.function_or_none("cuStreamIsCapturing")
+        self.record = cuda_driver.function_or_none("cuEventRecord")
+        self.current, self.status = ctypes.c_void_p(), ctypes.c_int()
+        self.current_ref, self.status_ref = ctypes.byref(self.current), ctypes.byref(self.status)
 
 
 def _stored(rows, cols, s0, s1, layout):
@@ -32,38 +43,38 @@ def _stored(rows, cols, s0, s1, layout):
 
 
 def _learn(device):
-    """The device's entry of _known, where the device's context is the current one (else None: the general
-    path pushes it)."""
+    """The device's _Device, where the device's context is the current one (else None: the general path
+    pushes it)."""
     current = cuda_driver.current_context()
     if cuda_driver.context_for_device(device) != current:
         return None
     context = cuda_calls.context_for(device, current)
-    _driver["current"] = cuda_driver.function_or_none("cuCtxGetCurrent")
-    _driver["record"] = cuda_driver.function_or_none("cuEventRecord")
-    _driver["capturing"] = cuda_driver.function_or_none("cuStreamIsCapturing")
-    known = _known[device] = (current, context.handle, cuda_calls.scratch_of(context, current))
+    known = _known[device] = _Device(current, context, cuda_calls.scratch_of(context, current))
     return known
 
 
 def gemm(a, b, c, alpha, beta, trans_a, trans_b):
     """c = alpha op(a) op(b) + beta c on PyTorch tensors, enqueued; c (made when None) or None: not this path."""
-    tensor = cuda_arrays.torch_cuda_tensor_type()
+    torch = sys.modules.get("torch")
+    seen = cuda_arrays.torch_seen  # torch_cuda_tensor_type's cached answer, read in place (a call less)
+    tensor = seen[1] if torch is seen[0] else cuda_arrays.torch_cuda_tensor_type()
     if tensor is None or not isinstance(a, tensor) or not isinstance(b, tensor):
         return None
-    float32 = sys.modules["torch"].float32
-    try:  # a stand-in without these is not PyTorch's tensor: the general path reads it
+    float32 = torch.float32
+    try:  # a stand-in without these accessors is not PyTorch's tensor, a shape of another length not a matrix:
+        # the general path reads those
+        (ra, ca), (rb, cb) = a.shape, b.shape
         # float32, no autograd, not a lazily negated view (a conjugate view is complex only)
-        if (a.is_cuda is not True or b.is_cuda is not True or a.dim() != 2 or b.dim() != 2 or
-                a.dtype is not float32 or b.dtype is not float32 or a.requires_grad or b.requires_grad or
-                a.is_neg() or b.is_neg()):
+        if (a.is_cuda is not True or b.is_cuda is not True or a.dtype is not float32 or b.dtype is not float32 or
+                a.requires_grad or b.requires_grad or a.is_neg() or b.is_neg()):
             return None
-        if c is not None and (not isinstance(c, tensor) or c.is_cuda is not True or c.dim() != 2 or
-                              c.dtype is not float32 or c.requires_grad or c.is_neg()):
-            return None
-    except AttributeError:
+        if c is not None:
+            if (not isinstance(c, tensor) or c.is_cuda is not True or c.dtype is not float32 or c.requires_grad or
+                    c.is_neg()):
+                return None
+            rc, cc = c.shape
+    except (AttributeError, ValueError):
         return None
-    ra, ca = a.shape
-    rb, cb = b.shape
     a0, a1 = a.stride()
     b0, b1 = b.stride()
     if trans_a:
@@ -81,7 +92,7 @@ def gemm(a, b, c, alpha, beta, trans_a, trans_b):
             return None
         layout, ldc = _ROW, n
     else:
-        if c.shape != (m, n) or c.get_device() != device:
+        if rc != m or cc != n or c.get_device() != device:
             return None
         c0, c1 = c.stride()
         if c1 == 1 and c0 >= n:
@@ -93,31 +104,28 @@ def gemm(a, b, c, alpha, beta, trans_a, trans_b):
     fa, fb = _stored(m, k, a0, a1, layout), _stored(k, n, b0, b1, layout)
     if fa is None or fb is None:
         return None
-    stream = cuda_arrays.current_torch_stream(device)
+    raw = cuda_arrays.raw_stream  # torch._C's getter of the current stream, when it is this torch's
+    stream = raw[1](device) if raw[0] is torch and raw[1] is not None else cuda_arrays.current_torch_stream(device)
     known = _known.get(device)
     if known is None:
         known = _learn(device)
         if known is None:
             return None
-    current = _c_ptr()
-    if _driver["current"](_byref(current)) != 0 or current.value != known[0]:
-        return None  # another context current (or a driver error, which the general path reports)
-    capturing = _driver["capturing"]
-    if capturing is not None:
-        status = _c_int()
-        if capturing(stream, _byref(status)) != 0 or status.value != 0:
-            return None  # a stream being captured into a CUDA graph: cuda_capture's rules (the general path)
-    scratch = known[2]
+    scratch = known.scratch
     if scratch.stream != stream:  # the context's last call was on another stream: to be waited for
         return None
-    if c is None:
-        c = sys.modules["torch"].empty((m, n), dtype=float32, device=a.device)
     with scratch.lock:
-        if scratch.stream != stream:
-            return None
-        check(lib.gemmkit_sgemm_cuda_enqueue(known[1], stream, layout, fa[0], fb[0], m, n, k, alpha,
+        if (scratch.stream != stream or known.get_current(known.current_ref) != 0 or
+                known.current.value != known.cu_context):
+            return None  # another context current (or a driver error, which the general path reports)
+        capturing = known.capturing
+        if capturing is not None and (capturing(stream, known.status_ref) != 0 or known.status.value != 0):
+            return None  # a stream being captured into a CUDA graph: cuda_capture's rules (the general path)
+        if c is None:  # only now: a call that leaves for the general path has made nothing
+            c = torch.empty((m, n), dtype=float32, device=a.device)
+        check(lib.gemmkit_sgemm_cuda_enqueue(known.handle, stream, layout, fa[0], fb[0], m, n, k, alpha,
                                              a.data_ptr(), fa[1], b.data_ptr(), fb[1], beta, c.data_ptr(), ldc))
-        result = _driver["record"](scratch.event, stream)  # the context is current (checked above)
+        result = known.record(scratch.event, stream)  # the context is current (checked above)
         if result != 0:
             cuda_driver.fail("cuEventRecord", result)
     return c

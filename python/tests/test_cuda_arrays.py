@@ -392,7 +392,6 @@ def _short_path(monkeypatch, gpu, current=0xC1):
     """FastTorch as torch, the short path's driver a FakeDriver whose current context is `current`."""
     monkeypatch.setitem(sys.modules, "torch", FastTorch)
     monkeypatch.setattr(cuda_fast, "_known", {})
-    monkeypatch.setattr(cuda_fast, "_driver", dict(cuda_fast._driver))
     driver = FakeDriver(gpu, current)
     monkeypatch.setattr(cuda_driver, "current_context", lambda: driver.current)
     monkeypatch.setattr(cuda_driver, "function_or_none", lambda name: getattr(driver, name, None))
