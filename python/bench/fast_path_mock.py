@@ -111,12 +111,21 @@ def main():
             ("cuda_fast.gemm called straight", lambda: cuda_fast.gemm(a, b, c, 1.0, 0.0, False, False)),
             ("ctypes enqueue, arguments made once", lambda: enqueue(*direct))]
     times = {name: per_call_us(call, args.calls) for name, call in rows}
+    # The same call with the enqueue a no-op: Python's work alone, without the C call's own time (which varies
+    # with the machine's load more than the difference above can show)
+    lib.gemmkit_sgemm_cuda_enqueue = lambda *arguments: 0
+    try:
+        alone = per_call_us(lambda: gemmkit.sgemm(a, b, c), args.calls)
+    finally:
+        del lib.gemmkit_sgemm_cuda_enqueue  # the library's function again (ctypes caches it on first look-up)
+        lib.gemmkit_sgemm_cuda_enqueue = enqueue
     print("host time per call, %d calls at %d^3 on the stand-in driver, best of 15 (Python %s)" %
           (args.calls, n, sys.version.split()[0]))
     for name, _ in rows:
         print("  %-38s %8.2f us" % (name, times[name]))
     print("Python's own work per gemmkit.sgemm call (over the ctypes enqueue): %.2f us" %
           (times["gemmkit.sgemm(a, b, c)"] - times["ctypes enqueue, arguments made once"]))
+    print("Python's own work per gemmkit.sgemm call, the enqueue a no-op:          %.2f us" % alone)
     if args.profile:
         profile = cProfile.Profile()
         profile.enable()
