@@ -84,3 +84,23 @@ def test_captured_batched_calls(gpu, rng, monkeypatch):
     for z in range(3):
         assert_gemm_close(lists[z].array, a[z], b)
     assert len(enqueued(gpu)) == 5
+
+
+def test_a_driver_without_capture(gpu, rng, monkeypatch):
+    """A driver before CUDA 10 has no cuStreamIsCapturing (nor graphs): the short path goes on without asking,
+    and cuda_driver.is_capturing says no."""
+    from gemmkit import cuda_driver
+    driver = test_cuda_arrays._short_path(monkeypatch, gpu)
+    functions = {"cuCtxGetCurrent": driver.cuCtxGetCurrent, "cuEventRecord": driver.cuEventRecord}
+    monkeypatch.setattr(cuda_driver, "function_or_none", functions.get)
+    Tensor = FastTorch.Tensor
+    a, b = random_matrix(rng, (5, 4)), random_matrix(rng, (4, 3))
+    ta, tb = Tensor(a, device=1), Tensor(b, device=1)
+    gemmkit.matmul(ta, tb)
+    c = gemmkit.matmul(ta, tb)
+    assert gpu[-1][0] == "record_here"
+    assert_gemm_close(c.array, a, b)
+    monkeypatch.undo()
+    monkeypatch.setattr(cuda_driver, "_functions", {})
+    monkeypatch.setattr(cuda_driver, "function_or_none", lambda name: None)
+    assert cuda_driver.is_capturing(0x7701, 0xC1) is False
