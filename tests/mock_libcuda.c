@@ -194,6 +194,14 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream stream)
     return need_context();
 }
 
+/* Never capturing: the stand-in records launches, it builds no graphs. */
+CUresult CUDAAPI cuStreamIsCapturing(CUstream stream, CUstreamCaptureStatus *status)
+{
+    (void)stream;
+    *status = CU_STREAM_CAPTURE_STATUS_NONE;
+    return need_context();
+}
+
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *ptr, size_t bytes)
 {
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;

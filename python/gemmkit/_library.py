@@ -143,6 +143,12 @@ _SIGNATURES = {
                                                           _u64, _i64, _i64, _u64, _i64, _i64, _f32, _u64, _i64,
                                                           _i64, _i64]),
     "gemmkit_somatcopy_cuda_enqueue": (_int, [_ptr, _ptr, _int, _int, _i64, _i64, _f32, _u64, _i64, _u64, _i64]),
+    "gemmkit_cuda_workspace_size": (_int, [_ptr, _int, _int, _int, _i64, _i64, _i64, _f32, _u64, _i64, _u64, _i64,
+                                           _f32, _u64, _i64, ctypes.POINTER(_size)]),
+    "gemmkit_cuda_strided_batched_workspace_size": (_int, [_ptr, _int, _int, _int, _i64, _i64, _i64, _f32, _u64,
+                                                           _i64, _i64, _u64, _i64, _i64, _f32, _u64, _i64, _i64,
+                                                           _i64, ctypes.POINTER(_size)]),
+    "gemmkit_cuda_set_workspace": (_int, [_ptr, _u64, _size]),
 }
 
 lib, path = _load()

@@ -2,7 +2,8 @@
 on arrays of more than two dimensions, through gemmkit_sgemm_strided_batched."""
 import numpy as np
 
-from . import cuda_calls
+from . import cuda_calls, cuda_lists
+from .cuda_arrays import is_cuda_array
 from ._call import options, pick_context
 from ._library import lib
 from .device_array import DeviceArray
@@ -71,8 +72,14 @@ def sgemm_batched(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=F
     params, math: as for sgemm. Raises ValueError for shapes that do not
     multiply, before any call; GemmkitError when the library fails (C is
     then unchanged). CUDA arrays of other libraries: as for sgemm (the
-    stream rule, in place, the caller's type back).
+    stream rule, in place, the caller's type back); a, b and c may also
+    be lists or tuples of CUDA matrices of one shape (the pointer-array
+    form: one enqueue per matrix; c None gives a new list).
     """
+    sequences = [x for x in (a, b, c) if cuda_lists.is_sequence(x)]
+    if any(x and is_cuda_array(x[0]) for x in sequences):  # lists of CUDA matrices alone: their CUDA form
+        return cuda_calls.sgemm_batched(a, b, c, alpha=alpha, beta=beta, trans_a=trans_a, trans_b=trans_b,
+                                        context=context, kernel=kernel, params=params, math=math, stream=stream)
     if stream is not None:
         raise ValueError("gemmkit: stream= applies to CUDA device arrays (PyTorch, CuPy, JAX ...), not to numpy "
                          "arrays")

@@ -48,19 +48,19 @@ def library_of(array):
     return library
 
 
-_torch_seen = [None, None]  # the torch module last looked at, and torch_cuda_tensor_type's answer for it
+torch_seen = [None, None]  # the torch module last looked at, and torch_cuda_tensor_type's answer for it
 
 
 def torch_cuda_tensor_type():
     """torch.Tensor where PyTorch is imported and built for CUDA (not ROCm, whose tensors say is_cuda and
     are not CUDA memory to DLPack), else None: a tensor of that type with is_cuda True is a CUDA array."""
     torch = sys.modules.get("torch")
-    if torch is _torch_seen[0]:  # asked on every call: answered once per module
-        return _torch_seen[1]
+    if torch is torch_seen[0]:  # asked on every call: answered once per module
+        return torch_seen[1]
     found = None
     if torch is not None and getattr(getattr(torch, "version", None), "hip", None) is None:
         found = getattr(torch, "Tensor", None)
-    _torch_seen[:] = [torch, found]
+    torch_seen[:] = [torch, found]
     return found
 
 
@@ -270,14 +270,14 @@ def stream_handle(stream):
     return value
 
 
-_raw_stream = [None, None]  # the torch module, and its torch._C._cuda_getCurrentRawStream (None: it has none)
+raw_stream = [None, None]  # the torch module, and its torch._C._cuda_getCurrentRawStream (None: it has none)
 
 
 def current_torch_stream(device):
     torch = sys.modules["torch"]
-    if _raw_stream[0] is not torch:
-        _raw_stream[:] = [torch, getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)]
-    raw = _raw_stream[1]
+    if raw_stream[0] is not torch:
+        raw_stream[:] = [torch, getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)]
+    raw = raw_stream[1]
     if raw is not None:  # the same handle as current_stream(device).cuda_stream, without making a Stream object
         return raw(device)
     return torch.cuda.current_stream(device).cuda_stream

@@ -7,10 +7,10 @@ import sys
 import threading
 import weakref
 
-from . import cuda_arrays, cuda_driver, cuda_fast, cuda_results
+from . import cuda_arrays, cuda_capture, cuda_driver, cuda_fast, cuda_results
 from ._library import lib
 from .context import Context
-from .errors import GemmkitError, check
+from .errors import GemmkitError, Status, check
 from .operands import COL_MAJOR, NO_TRANS, ROW_MAJOR, TRANS, Operand, output_layout
 from .stacks import extent
 
@@ -129,12 +129,17 @@ class _Operands:
             raise ValueError("gemmkit: %s is read-only" % name)
         return view
 
-    def run(self, context, enqueue):
+    def run(self, context, enqueue, measure=None):
         """Orders the stream after the streams the operands' interfaces named and after the context's last
-        call on another stream (its scratch), enqueues, and (for JAX, whose arrays carry no stream) waits."""
+        call on another stream (its scratch), enqueues, and (for JAX, whose arrays carry no stream) waits.
+        On a stream being captured into a CUDA graph, cuda_capture's rules instead (measure(handle): the
+        call's scratch bytes, for its capture workspace; None: a call that uses no scratch)."""
         if self.device is None:  # every operand is empty: nothing to compute
             return
         cu_context = cuda_driver.context_for_device(self.device)
+        if cuda_driver.is_capturing(self.stream, cu_context):
+            self._captured(context, cu_context, enqueue, measure)
+            return
         if context is None:
             context = context_for(self.device, cu_context)
         views = self.views.values()
@@ -159,6 +164,30 @@ class _Operands:
             cuda_driver.synchronize(self.stream, cu_context)
         for view in views:
             view.keep = None  # DLPack capsules back to their producers
+
+    def _captured(self, context, cu_context, enqueue, measure):
+        """The call recorded into the capture of its stream (cuda_capture): no wait, no allocation by the
+        driver, the scratch's event untouched; every refusal before anything is enqueued."""
+        if self.library in cuda_results.IMMUTABLE:
+            raise GemmkitError(Status.INVALID_ARGUMENT, "%s arrays carry no stream, so a call on them waits: it "
+                               "cannot be captured into a CUDA graph" % self.library)
+        if context is None:
+            context = made_context(self.device, cu_context)
+            if context is None:  # making one opens the device and allocates: not while capturing
+                raise GemmkitError(Status.INVALID_ARGUMENT, "stream 0x%x is being captured into a CUDA graph, and "
+                                   "gemmkit has made no context on CUDA device %d yet: make one call of each "
+                                   "shape before capturing (as for any library's warm-up)" % (self.stream,
+                                                                                                self.device))
+        cuda_capture.check_producers(self.views.values(), self.stream, cu_context)
+        like = next(iter(self.views.values()))
+        cuda_capture.enqueue(context, scratch_of(context, cu_context), self.stream, like, enqueue, measure)
+        for view in self.views.values():
+            view.keep = None
+
+
+def made_context(device, cu_context):
+    """The context already made for (device, cu_context), else None (nothing is made)."""
+    return _contexts.get((device, cu_context))
 
 
 def scratch_of(context, cu_context):
@@ -275,7 +304,9 @@ def _gemm(ops, context, a, b, c, alpha, beta):
     trans = (NO_TRANS, TRANS)
     ops.run(context, lambda handle, stream: lib.gemmkit_sgemm_cuda_enqueue(
         handle, stream, layout, trans[ta], trans[tb], m, n, k, alpha, a.pointer, lda, b.pointer, ldb, beta,
-        c.pointer, ldc))
+        c.pointer, ldc), lambda handle: cuda_capture.size_of(lambda size: lib.gemmkit_cuda_workspace_size(
+            handle, layout, trans[ta], trans[tb], m, n, k, alpha, a.pointer, lda, b.pointer, ldb, beta, c.pointer,
+            ldc, size)))
 
 
 def _gemm_batched(ops, context, a, b, c, batch_shape, alpha, beta):
@@ -295,7 +326,10 @@ def _gemm_batched(ops, context, a, b, c, batch_shape, alpha, beta):
     trans = (NO_TRANS, TRANS)
     ops.run(context, lambda handle, stream: lib.gemmkit_sgemm_strided_batched_cuda_enqueue(
         handle, stream, layout, trans[ta], trans[tb], m, n, k, alpha, a.pointer, lda, stride_a, b.pointer, ldb,
-        stride_b, beta, c.pointer, ldc, stride_c, batch))
+        stride_b, beta, c.pointer, ldc, stride_c, batch),
+        lambda handle: cuda_capture.size_of(lambda size: lib.gemmkit_cuda_strided_batched_workspace_size(
+            handle, layout, trans[ta], trans[tb], m, n, k, alpha, a.pointer, lda, stride_a, b.pointer, ldb,
+            stride_b, beta, c.pointer, ldc, stride_c, batch, size)))
 
 
 def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, context=None, kernel=None,
@@ -368,8 +402,12 @@ def _broadcast(first, second):
 
 def sgemm_batched(a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, context=None, kernel=None,
                   params=None, math=None, stream=None):
-    """gemmkit.sgemm_batched on CUDA arrays: 3-D stacks, or a matrix (2-D, or a stack of one) repeated."""
+    """gemmkit.sgemm_batched on CUDA arrays: 3-D stacks, or a matrix (2-D, or a stack of one) repeated; lists
+    or tuples of matrices are cuda_lists' pointer-array form."""
     _refuse_options(kernel, params, math)
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)) or isinstance(c, (list, tuple)):
+        from . import cuda_lists  # here, not at the top: cuda_lists builds on this module
+        return cuda_lists.sgemm_batched(a, b, c, alpha, beta, trans_a, trans_b, context, stream)
     ops = _Operands((("a", a), ("b", b), ("c", c)), stream)
     _needs(ops.views, "ab", (2, 3), "sgemm_batched")
     if c is not None and len(ops.get("c").shape) != 3:

@@ -32,6 +32,7 @@ _ARGTYPES = {
     "cuStreamWaitEvent": [_c_ptr, _c_ptr, _c_uint],
     "cuStreamSynchronize": [_c_ptr],
     "cuPointerGetAttribute": [_c_ptr, _c_int, ctypes.c_uint64],
+    "cuStreamIsCapturing": [_c_ptr, ctypes.POINTER(_c_int)],
 }
 
 _lock = threading.Lock()
@@ -73,11 +74,24 @@ def _function(name):
     return function
 
 
+def function_or_none(name):
+    """The driver's function `name` (argtypes set), or None where this driver has none."""
+    try:
+        return _function(name)
+    except GemmkitError:
+        return None
+
+
 def _call(name, *args):
     function = _functions.get(name)
     result = (function if function is not None else _function(name))(*args)
     if result != 0:
         _fail(name, result)
+
+
+def fail(name, result):
+    """Raises the GemmkitError of a CUresult other than CUDA_SUCCESS."""
+    _fail(name, result)
 
 
 def _fail(name, result):
@@ -157,11 +171,6 @@ def destroy_event(event, context):
         _call("cuEventDestroy", event)  # released by the driver once pending waits on it have happened
 
 
-def record_here(event, stream):
-    """record() where the caller knows the event's context is current."""
-    _call("cuEventRecord", event, stream)
-
-
 def record(event, stream, context):
     """Marks the point `stream` has reached (the event completes when the work enqueued so far is done)."""
     if current_context() == context:  # (the common case: no push and pop)
@@ -191,6 +200,23 @@ def order_after(stream, producer_stream, context):
         wait(stream, event, context)
     finally:
         destroy_event(event, context)
+
+
+def is_capturing(stream, context):
+    """True while `stream` is being captured into a CUDA graph (cuStreamIsCapturing, which is legal during a
+    capture, unlike a query or a synchronisation). A driver without it (before CUDA 10) has no capture."""
+    function = _functions.get("cuStreamIsCapturing") or function_or_none("cuStreamIsCapturing")
+    if function is None:
+        return False
+    status = _c_int()
+    if current_context() == context:
+        result = function(stream, ctypes.byref(status))
+    else:
+        with _Current(context):  # stream 0 and the legacy handle mean the current context's stream
+            result = function(stream, ctypes.byref(status))
+    if result != 0:
+        _fail("cuStreamIsCapturing", result)
+    return status.value != 0  # CU_STREAM_CAPTURE_STATUS_ACTIVE, or _INVALIDATED (a capture already failed)
 
 
 def synchronize(stream, context):

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from .cuda_arrays import has_interface, is_cuda_array, is_torch_cuda, torch_cuda_tensor_type
+from .cuda_arrays import has_interface, is_cuda_array, torch_cuda_tensor_type, torch_seen
 from .device_array import DeviceArray
 from .errors import GemmkitError, Status
 
@@ -63,7 +63,10 @@ def exchanges(inputs, output, cuda_call):
 
         @functools.wraps(routine)
         def call(*args, **kwargs):
-            if args and is_torch_cuda(args[0], torch_cuda_tensor_type()):  # the common case, checked first
+            # the common case first, torch_cuda_tensor_type's cached answer read in place (a call less)
+            tensor = torch_seen[1] if sys.modules.get("torch") is torch_seen[0] else torch_cuda_tensor_type()
+            if (args and tensor is not None and isinstance(args[0], tensor) and
+                    getattr(args[0], "is_cuda", False) is True):
                 return cuda_call(*args, **kwargs)
             if not any(foreign(v) for v in args) and not any(foreign(v) for v in kwargs.values()):
                 return routine(*args, **kwargs)

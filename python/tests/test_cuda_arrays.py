@@ -70,11 +70,19 @@ class FakeContext:
         self.handle, self.device = 0x1000 + device, device
 
 
+class Calls(list):
+    """The gpu fixture's record of calls, and the state its stand-ins answer from: the streams being captured
+    into a CUDA graph, and the scratch bytes the workspace-size queries report."""
+    def __init__(self):
+        super().__init__()
+        self.capturing, self.scratch_bytes = set(), 0
+
+
 @pytest.fixture
 def gpu(monkeypatch, context):
     """The CUDA entry points as recorders that compute through the host entry points (see the module's
     docstring); driver calls recorded; this module's producers allocate their results like a library."""
-    calls = []
+    calls = Calls()
     host = context.handle
 
     def sgemm(handle, stream, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):
@@ -91,6 +99,19 @@ def gpu(monkeypatch, context):
         calls.append(("omatcopy", handle, stream, layout, trans, rows, cols, lda, ldb))
         return _library.lib.gemmkit_somatcopy(host, layout, trans, rows, cols, alpha, a, lda, b, ldb)
 
+    def workspace_size(handle, *args):
+        calls.append(("workspace_size", handle))
+        args[-1]._obj.value = calls.scratch_bytes
+        return 0
+
+    def set_workspace(handle, pointer, size):
+        calls.append(("set_workspace", handle, pointer, size))
+        return 0
+
+    monkeypatch.setattr(_library.lib, "gemmkit_cuda_workspace_size", workspace_size)
+    monkeypatch.setattr(_library.lib, "gemmkit_cuda_strided_batched_workspace_size", workspace_size)
+    monkeypatch.setattr(_library.lib, "gemmkit_cuda_set_workspace", set_workspace)
+    monkeypatch.setattr(cuda_driver, "is_capturing", lambda stream, cu_context: stream in calls.capturing)
     monkeypatch.setattr(_library.lib, "gemmkit_sgemm_cuda_enqueue", sgemm)
     monkeypatch.setattr(_library.lib, "gemmkit_sgemm_strided_batched_cuda_enqueue", batched)
     monkeypatch.setattr(_library.lib, "gemmkit_somatcopy_cuda_enqueue", omatcopy)
@@ -105,6 +126,7 @@ def gpu(monkeypatch, context):
     monkeypatch.setattr(cuda_calls, "_scratch", {})
     contexts = {}
     monkeypatch.setattr(cuda_calls, "context_for", lambda device, cu_context=None: contexts.setdefault(device, FakeContext(device)))
+    monkeypatch.setattr(cuda_calls, "made_context", lambda device, cu_context: contexts.get(device))
     module = __name__.split(".")[-1]
     monkeypatch.setitem(cuda_results.ALLOCATORS, module, _allocate)
     return calls
@@ -345,6 +367,37 @@ class FastTorch(FakeTorch):
         return FastTorch.Tensor(np.empty(shape, np.float32), device.index)
 
 
+class FakeDriver:
+    """The driver functions the short path calls straight (cuda_fast binds them through
+    cuda_driver.function_or_none), called as ctypes calls them: out-parameters by reference. It answers from
+    the gpu fixture's state (the streams being captured) and records the event records in its calls."""
+
+    def __init__(self, calls, current):
+        self.calls, self.current = calls, current
+
+    def cuCtxGetCurrent(self, out):
+        out._obj.value = self.current
+        return 0
+
+    def cuEventRecord(self, event, stream):
+        self.calls.append(("record_here", event, stream))
+        return 0
+
+    def cuStreamIsCapturing(self, stream, out):
+        out._obj.value = 1 if stream in self.calls.capturing else 0  # CU_STREAM_CAPTURE_STATUS_ACTIVE
+        return 0
+
+
+def _short_path(monkeypatch, gpu, current=0xC1):
+    """FastTorch as torch, the short path's driver a FakeDriver whose current context is `current`."""
+    monkeypatch.setitem(sys.modules, "torch", FastTorch)
+    monkeypatch.setattr(cuda_fast, "_known", {})
+    driver = FakeDriver(gpu, current)
+    monkeypatch.setattr(cuda_driver, "current_context", lambda: driver.current)
+    monkeypatch.setattr(cuda_driver, "function_or_none", lambda name: getattr(driver, name, None))
+    return driver
+
+
 def _general_only(monkeypatch, call):
     """call() through cuda_calls' general path alone; its enqueued record."""
     with monkeypatch.context() as m:
@@ -355,10 +408,7 @@ def _general_only(monkeypatch, call):
 @pytest.mark.parametrize("order_a,order_b,order_c", [("C", "C", "C"), ("F", "C", "F"), ("C", "F", "F"),
                                                      ("F", "F", "C")])
 def test_the_common_torch_call_takes_the_short_path(gpu, rng, monkeypatch, order_a, order_b, order_c):
-    monkeypatch.setitem(sys.modules, "torch", FastTorch)
-    monkeypatch.setattr(cuda_fast, "_known", {})
-    monkeypatch.setattr(cuda_driver, "current_context", lambda: 0xC1)
-    monkeypatch.setattr(cuda_driver, "record_here", lambda *args: gpu.append(("record_here",) + args))
+    _short_path(monkeypatch, gpu)
     Tensor = FastTorch.Tensor
     a, b = random_matrix(rng, (9, 6), order_a), random_matrix(rng, (6, 5), order_b)
     c0 = random_matrix(rng, (9, 5), order_c)
@@ -387,10 +437,7 @@ def test_the_common_torch_call_takes_the_short_path(gpu, rng, monkeypatch, order
 
 
 def test_the_short_path_leaves_the_rest_to_the_general_one(gpu, rng, monkeypatch):
-    monkeypatch.setitem(sys.modules, "torch", FastTorch)
-    monkeypatch.setattr(cuda_fast, "_known", {})
-    monkeypatch.setattr(cuda_driver, "current_context", lambda: 0xC1)
-    monkeypatch.setattr(cuda_driver, "record_here", lambda *args: gpu.append(("record_here",) + args))
+    driver = _short_path(monkeypatch, gpu)
     Tensor = FastTorch.Tensor
     a, b = random_matrix(rng, (9, 6)), random_matrix(rng, (6, 5))
     ta, tb = Tensor(a, device=1), Tensor(b, device=1)
@@ -411,7 +458,7 @@ def test_the_short_path_leaves_the_rest_to_the_general_one(gpu, rng, monkeypatch
     _refused(gpu, lambda: gemmkit.matmul(ta, Tensor(b, device=0)), gemmkit.GemmkitError, "different GPUs")
     _refused(gpu, lambda: gemmkit.matmul(ta, Tensor(random_matrix(rng, (5, 5)), device=1)), ValueError, "differ")
     # A context that is not the current one: the general path (which pushes it).
-    monkeypatch.setattr(cuda_driver, "current_context", lambda: 0xD0)
+    driver.current = 0xD0
     gemmkit.matmul(ta, tb)
     assert gpu[-1][0] == "record"
 

@@ -3,8 +3,9 @@
 arrays"). Every result is compared with a float64 numpy reference within the float32 bound 2 (k + 2) eps32 of
 each element's magnitude, on fresh random inputs; outputs given as out=/c= are NaN-poisoned first. Checks:
 torch (odd sizes, transposed views, alpha/beta, the current stream and stream=, ordering on non-default streams,
-two streams in turn, the batched strided form on 3-D tensors, matmul on stacks, omatcopy, errors), CuPy (the
-same on its current stream), JAX (if importable; result type, out= refused). Then times a 1000-call PyTorch loop,
+two streams in turn, the batched strided form on 3-D tensors, sgemm_batched on lists of tensors, a call
+captured in a torch.cuda.graph and replayed on new contents of its operands, omatcopy, errors), CuPy (the same
+on its current stream, and a capture through Stream.begin_capture), JAX (if importable; result type, out= refused). Then times a 1000-call PyTorch loop,
 gemmkit.matmul against torch.matmul (TF32 off), at 64^3, 256^3 and 1024^3 (issue 37's target: 1024^3 within 5%).
 
 Each check prints PASS or FAIL (the timings print INFO); the exit status is 1 if any check failed.
@@ -172,6 +173,57 @@ def torch_checks(gemmkit, torch, rng):
         assert tuple(r.shape) == (2, 3, m, 19)
         assert_close(host(r), four, w, what="4-D stack")
 
+    def lists_of_matrices():
+        """The pointer-array form: a list of separate tensors (one enqueue each, on the current stream)."""
+        m, n, k = 29, 41, 53
+        a = [uniform(rng, (m, k)) for _ in range(4)]
+        b = uniform(rng, (k, n))
+        c0 = [uniform(rng, (m, n)) for _ in range(4)]
+        tc = [gpu(x) for x in c0]
+        ta = [gpu(a[0]), gpu(a[1].T).T, gpu(a[2]), gpu(a[3])]  # one of them a transposed view
+        assert gemmkit.sgemm_batched(ta, gpu(b), tc, alpha=1.5, beta=-1.0) is tc
+        for z in range(4):
+            assert_close(host(tc[z]), a[z], b, 1.5, -1.0, c0[z], what="c[%d]" % z)
+        new = gemmkit.sgemm_batched(ta, [gpu(b)] * 4)
+        assert isinstance(new, list) and all(isinstance(t, torch.Tensor) for t in new)
+        for z in range(4):
+            assert_close(host(new[z]), a[z], b, what="new[%d]" % z)
+
+    def graph_capture():
+        """gemmkit.matmul(a, b, out=c) captured in a torch.cuda.graph, a and b changed in place, replayed: c
+        is the product of the new contents (for a shape needing no scratch, and one that does: odd sizes
+        whose operands are copied into the kernels' layout), compared with torch.matmul (TF32 off)."""
+        notes = []
+        for m, n, k in ((256, 128, 512), (129, 67, 301)):
+            a, b = torch.empty((m, k), device=dev), torch.empty((k, n), device=dev)
+            c = torch.full((m, n), float("nan"), device=dev)
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):  # warm-up off the default stream, as torch's graph docs ask
+                a.copy_(gpu(uniform(rng, (m, k))))
+                b.copy_(gpu(uniform(rng, (k, n))))
+                for _ in range(2):
+                    gemmkit.matmul(a, b, out=c)
+            torch.cuda.current_stream().wait_stream(side)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                gemmkit.matmul(a, b, out=c)
+            for round_ in range(3):
+                na, nb = uniform(rng, (m, k)), uniform(rng, (k, n))
+                a.copy_(gpu(na))
+                b.copy_(gpu(nb))
+                c.fill_(float("nan"))
+                graph.replay()
+                want = torch.matmul(gpu(na), gpu(nb))
+                torch.cuda.synchronize()
+                assert_close(host(c), na, nb, what="C (replay %d, %dx%dx%d)" % (round_, m, n, k))
+                assert_close(host(want), na, nb, what="torch.matmul (TF32 off)")
+            gemmkit.matmul(a, b, out=c)  # an eager call after the capture, on the default stream
+            assert_close(host(c), na, nb, what="C (eager after the capture)")
+            workspace = gemmkit.cuda_capture.workspace_of(gemmkit.cuda_context(0)).blocks
+            notes.append("%dx%dx%d: capture workspace %s" % (m, n, k, workspace[-1][1] if workspace else "none"))
+        return "; ".join(notes)
+
     def omatcopy():
         a = uniform(rng, (123, 77))
         t = gemmkit.omatcopy(gpu(a), alpha=2.0)
@@ -199,7 +251,8 @@ def torch_checks(gemmkit, torch, rng):
     for name, check in (("odd sizes, transposes, blocks", odd_sizes_and_transposes), ("alpha/beta, out=",
                         alpha_beta_out), ("current stream, stream=, ordering", current_stream_and_ordering),
                         ("two streams in turn", two_streams), ("sgemm_batched, matmul on stacks",
-                        batched_and_stacks), ("omatcopy", omatcopy), ("errors", errors)):
+                        batched_and_stacks), ("sgemm_batched on lists", lists_of_matrices),
+                        ("CUDA graph capture and replay", graph_capture), ("omatcopy", omatcopy), ("errors", errors)):
         run_check("torch: " + name, check)
 
 
@@ -236,8 +289,34 @@ def cupy_checks(gemmkit, cupy, rng):
         t = gemmkit.omatcopy(cupy.asarray(a[0]))
         assert np.array_equal(cupy.asnumpy(t), a[0].T)
 
+    def graph_capture():
+        """The same capture through CuPy's stream capture (Stream.begin_capture / end_capture)."""
+        stream = cupy.cuda.Stream(non_blocking=True)
+        if not hasattr(stream, "begin_capture"):
+            raise Skip("this CuPy has no Stream.begin_capture")
+        m, n, k = 192, 96, 320
+        with stream:
+            a, b = cupy.asarray(uniform(rng, (m, k))), cupy.asarray(uniform(rng, (k, n)))
+            c = cupy.full((m, n), cupy.nan, dtype=cupy.float32)
+            gemmkit.matmul(a, b, out=c)  # warm-up: kernels built, the stream known
+            stream.synchronize()
+            stream.begin_capture()
+            try:
+                gemmkit.matmul(a, b, out=c)
+            finally:
+                graph = stream.end_capture()
+            for round_ in range(3):
+                na, nb = uniform(rng, (m, k)), uniform(rng, (k, n))
+                a.set(na, stream=stream)
+                b.set(nb, stream=stream)
+                c.fill(cupy.nan)
+                graph.launch(stream)
+                stream.synchronize()
+                assert_close(cupy.asnumpy(c), na, nb, what="C (replay %d)" % round_)
+
     for name, check in (("products", products), ("its stream, out=", stream_and_out),
-                        ("batched, omatcopy", batched_and_omatcopy)):
+                        ("batched, omatcopy", batched_and_omatcopy), ("CUDA graph capture and replay",
+                                                                        graph_capture)):
         run_check("cupy: " + name, check)
 
 
