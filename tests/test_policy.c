@@ -673,6 +673,20 @@ static void test_batched_variants(void **state)
         assert_string_equal(b.def->name, "batched-small");
         assert_int_equal(gk_config_value(&b.config, "RM", 0), small[i].rm);
     }
+    /* CUDA's lines (H100): 24x24 tiles for results of 17-24, 4x8 per work-item on small matrices' 64x64 tiles. */
+    snprintf(info.backend, sizeof info.backend, "cuda");
+    gk_tuning_load(&info, "sm_90", &tuned);
+    static const struct {
+        int64_t m, n, k, tsm, wptm;
+    } cuda[] = {{24, 24, 24, 24, 4}, {20, 17, 100, 24, 4}, {32, 32, 32, 32, 4}, {100, 100, 100, 64, 4},
+                {200, 50, 300, 64, 4}, {512, 512, 512, 64, 8}};
+    for (size_t i = 0; i < sizeof cuda / sizeof cuda[0]; i++) {
+        const gk_batched_choice b =
+            gk_batched_choose(gk_policy_builtin(), &info, &tuned, cuda[i].m, cuda[i].n, cuda[i].k, 1000);
+        assert_string_equal(b.def->name, "xgemm-direct-batched");
+        assert_int_equal(gk_config_value(&b.config, "TSM", 0), cuda[i].tsm);
+        assert_int_equal(gk_config_value(&b.config, "WPTM", 0), cuda[i].wptm);
+    }
 }
 
 
