@@ -43,15 +43,21 @@ void gk_ozaki_norms(const int rows, const int K, const int rows_p, const int mod
     double acc[PER];
 #pragma unroll
     for (int j = 0; j < PER; j++) acc[j] = 0.0;
-    for (int k0 = 0; k0 < K; k0 += CLASSES) {
+    // Two steps of 64 k per pass, all 16 loads first (enough in flight where the work-groups are few: rows / 32);
+    // a square past K or rows is +0, which leaves the sums as they are.
+    for (int k0 = 0; k0 < K; k0 += 2 * CLASSES) {
+        double x[2][PER];
 #pragma unroll
-        for (int j = 0; j < PER; j++) {
-            const int row = row0 + ROW_OF(t, j), k = k0 + CLASS_OF(t, j);
-            if (row < rows && k < K) {
-                const double v = (double)X[offX + (size_t)row * sr + (size_t)k * sk];
-                acc[j] = fma(v, v, acc[j]); // Inf or NaN stays so
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int j = 0; j < PER; j++) {
+                const int row = row0 + ROW_OF(t, j), k = k0 + h * CLASSES + CLASS_OF(t, j);
+                x[h][j] = row < rows && k < K ? (double)X[offX + (size_t)row * sr + (size_t)k * sk] : 0.0;
             }
-        }
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int j = 0; j < PER; j++) acc[j] = fma(x[h][j], x[h][j], acc[j]); // Inf or NaN stays so
     }
 #pragma unroll
     for (int j = 0; j < PER; j++) part[ROW_OF(t, j)][CLASS_OF(t, j)] = acc[j];
