@@ -52,7 +52,9 @@ static inline int gk_residue(const double v, const int p)
     // Up to 14 moduli |v| <= sqrt(P/2) < 2^55, so |v / p| < 2^48: adding and subtracting 1.5 * 2^52 rounds
     // v * (1/p) to an integer q (within 1 of v / p) on the fp64 pipe, and v - q p (|x| < 1.5 p) comes out of
     // the same trick as the low word of x + 1.5 * 2^52 (two's complement): no conversion instructions, whose
-    // rate is a quarter of fp64's, and no remainder (gk_symmetric's folds suffice below 1.5 p).
+    // rate is a quarter of fp64's, and no remainder (gk_symmetric's folds suffice below 1.5 p). It needs IEEE
+    // arithmetic as written (no fast-math reassociation, which would fold (y + magic) - magic to y): the library
+    // builds every program without such options.
     const double magic = 6755399441055744.0;
     const double q = (v * (1.0 / (double)p) + magic) - magic;
     int x = gk_low_word(fma(-(double)p, q, v) + magic);
