@@ -12,8 +12,10 @@
 #      error, max error of (|A||B|)ij and L2 relative error against float64, phi in {0, 0.5, 1, 2, 4}, int8x at
 #      6-14 moduli beside cuBLAS fp32 (PyTorch), gemmkit fp32 and 3xtf32, n = ACC_N (2048);
 #   4. ozaki-igemm-tc's other parameter lines at 8192 (CUDA), one traced int8x call at 8192 per backend
-#      (GEMMKIT_TRACE: each step's device time: slicing, products, recombination), and test_ozaki on each backend.
-# Last it prints bench/math_summary.py's speed table (OUTDIR/speed.md) and the accuracy table.
+#      (GEMMKIT_TRACE: each step's device time: slicing (norms, residues), products, recombination; summed by
+#      bench/ozaki_steps.py into OUTDIR/steps-BACKEND.md with each step's least traffic and rate), and
+#      test_ozaki on each backend.
+# Last it prints bench/math_summary.py's speed table (OUTDIR/speed.md), the accuracy table and the step times.
 #
 # usage: bench/ozaki.sh OUTDIR [ARCHIVE.tar.gz]
 #   ARCHIVE: also pack OUTDIR into one file (for the device tool: "$OUT/ozaki.tar.gz")
@@ -85,6 +87,8 @@ if [ -n "$trace_n" ]; then
   for backend in "${backends[@]}"; do
     GEMMKIT_DEVICE=$(device_of "$backend") GEMMKIT_TRACE=1 gk_step "trace-$backend" 30 "$gemmkit" --backend \
       "$backend" bench --kernel best --math int8x --sizes "$trace_n" --repeat 1 --max-time 1 --no-baseline
+    python3 "$root/bench/ozaki_steps.py" "$out/trace-$backend.log" --n "$trace_n" >"$out/steps-$backend.md" 2>&1 ||
+      gk_failed+=("steps-$backend")
   done
 fi
 # test_ozaki where cmocka is carried (its own build step; a failure to build it is logged, nothing else).
@@ -107,7 +111,8 @@ for backend in "${backends[@]}"; do
   echo
   echo "--- verify-$backend ---"
   tail -4 "$out/verify-$backend.log" 2>/dev/null
-  [ -s "$out/trace-$backend.log" ] && grep "gemmkit trace" "$out/trace-$backend.log" | tail -8
+  [ -s "$out/trace-$backend.log" ] && grep "gemmkit trace" "$out/trace-$backend.log" | tail -6
+  [ -s "$out/steps-$backend.md" ] && { echo; echo "--- int8x steps at $trace_n, $backend ---"; cat "$out/steps-$backend.md"; }
 done
 for log in "$out"/tc-*.log; do
   [ -s "$log" ] && { echo "--- $(basename "$log" .log) ---"; grep -E "ozaki-igemm-tc|TFLOPS|GFLOPS" "$log" | tail -3; }

@@ -209,6 +209,9 @@ static void test_every_form(void **state)
         {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 65, 33, 200, -1.5f, 0.5f, 70, 203, 67},
         {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 17, 100, 3, 0.75f, -2.0f, 0, 0, 0},
         {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 130, 7, 513, 1.0f, 1.0f, 0, 0, 0},
+        /* the slicing's tiles (rows by 32 k) and the recombination's runs of 4 rows, whole and cut */
+        {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 96, 40, 64, 1.0f, 1.0f, 0, 0, 0},
+        {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 131, 66, 97, -1.0f, 0.25f, 0, 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gk_sgemm_case c = cases[i];
@@ -337,24 +340,36 @@ static void test_special_values(void **state)
     b[12 + 8 * k] = 1e30f;    /* column 8: large, with row 0 large: overflow to Inf in fp32 */
     for (int64_t p = 0; p < k; p++) a[0 + p * m] = 3e10f;
     reference(m, n, k, a, b, ref, abab, fp32);
-    for (int64_t i = 0; i < m * n; i++) c[i] = NAN;
-    assert_int_equal(gemmkit_sgemm_ex(test_ctx, &int8x, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, k,
-                                      1.0f, a, m, b, k, 0.0f, c, m),
-                     GEMMKIT_SUCCESS);
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++) {
-            const float got = c[i + j * m], want = fp32[i + j * m];
-            if (!isfinite(want)) { /* fp32's Inf or NaN, with its sign */
-                if (isnan(want) ? !isnan(got) : got != want)
-                    fail_msg("(%lld, %lld): %g where fp32 gives %g", (long long)i, (long long)j, got, want);
-                continue;
+    /* Each operand in both orientations: its rows with K strided and with K contiguous. */
+    float at[40 * 12], bt[10 * 40];
+    for (int64_t p = 0; p < k; p++) {
+        for (int64_t i = 0; i < m; i++) at[p + i * k] = a[i + p * m];
+        for (int64_t j = 0; j < n; j++) bt[j + p * n] = b[p + j * k];
+    }
+    for (int form = 0; form < 4; form++) {
+        const int ta = form & 1, tb = form >> 1;
+        for (int64_t i = 0; i < m * n; i++) c[i] = NAN;
+        assert_int_equal(gemmkit_sgemm_ex(test_ctx, &int8x, GEMMKIT_COL_MAJOR, ta ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
+                                          tb ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, m, n, k, 1.0f, ta ? at : a, ta ? k : m,
+                                          tb ? bt : b, tb ? n : k, 0.0f, c, m),
+                         GEMMKIT_SUCCESS);
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < m; i++) {
+                const float got = c[i + j * m], want = fp32[i + j * m];
+                if (!isfinite(want)) { /* fp32's Inf or NaN, with its sign */
+                    if (isnan(want) ? !isnan(got) : got != want)
+                        fail_msg("form %d, (%lld, %lld): %g where fp32 gives %g", form, (long long)i, (long long)j,
+                                 got, want);
+                    continue;
+                }
+                const double r = ref[i + j * m];
+                /* fp32's own error, or (denormal products, which fp32 rounds to the denormal grid) float64's */
+                const double allowed = 2.0 * (double)(k + 2) * FLT_EPSILON * abab[i + j * m] + 2.0 * FLT_TRUE_MIN;
+                if (!(fabs((double)got - r) <= allowed))
+                    fail_msg("form %d, (%lld, %lld): %.9g, reference %.9g, fp32 %.9g", form, (long long)i,
+                             (long long)j, got, r, want);
             }
-            const double r = ref[i + j * m];
-            /* fp32's own error, or (denormal products, which fp32 rounds to the denormal grid) float64's */
-            const double allowed = 2.0 * (double)(k + 2) * FLT_EPSILON * abab[i + j * m] + 2.0 * FLT_TRUE_MIN;
-            if (!(fabs((double)got - r) <= allowed))
-                fail_msg("(%lld, %lld): %.9g, reference %.9g, fp32 %.9g", (long long)i, (long long)j, got, r, want);
-        }
+    }
 }
 
 /* Settings the call refuses before anything runs: C untouched, the message naming the setting. */

@@ -106,16 +106,25 @@ static unsigned gemm_ozaki_tma(const gk_operands *o, const gk_geometry *g, gk_ar
                 MAP_RESIDUES(o->ozaki.rb, o->ozaki.np, g->tile_n), GK_MEM(o->ozaki.s));
 }
 
+/* The slicing's strides of op(X)'s rows: row r, element k at X[offX + r*sr + k*sk]. */
+#define SLICE_SR(o) ((o)->ozaki.rows_strided ? (o)->a.ld : 1)
+#define SLICE_SK(o) ((o)->ozaki.rows_strided ? 1 : (o)->a.ld)
+
+static unsigned ozaki_norms(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->ozaki.rows), I(o->k), I(o->m), I(o->ozaki.moduli), GK_MEM(o->a.mem), I(o->a.offset),
+                I(SLICE_SR(o)), I(SLICE_SK(o)), GK_MEM(o->ozaki.ra));
+}
+
 static unsigned ozaki_slice(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
-    const int64_t sr = o->ozaki.rows_strided ? o->a.ld : 1, sk = o->ozaki.rows_strided ? 1 : o->a.ld;
-    RETURN_ARGS(out, I(o->ozaki.rows), I(o->k), I(o->ozaki.kp), I(o->m), I(o->ozaki.moduli), GK_MEM(o->a.mem),
-                I(o->a.offset), I(sr), I(sk), GK_MEM(o->ozaki.ra));
+    RETURN_ARGS(out, I(o->ozaki.rows), I(o->k), I(o->ozaki.kp), I(o->m), GK_MEM(o->a.mem), I(o->a.offset),
+                I(SLICE_SR(o)), I(SLICE_SK(o)), GK_MEM(o->ozaki.ra));
 }
 
 static unsigned ozaki_crt(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
-    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), I(o->ozaki.moduli), GK_MEM(o->ozaki.s), I(o->ozaki.mp),
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), GK_MEM(o->ozaki.s), I(o->ozaki.mp),
                 I(o->ozaki.np), GK_MEM(o->ozaki.ra), GK_MEM(o->ozaki.rb), GK_FLOAT(o->alpha), GK_FLOAT(o->beta),
                 GK_MEM(o->c.mem), I(o->c.offset), I(o->c.ld), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
                 GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld));
@@ -181,6 +190,7 @@ static const struct {
     [GK_CONTRACT_GEMM_OZAKI_TMA] = {GK_OP_SGEMM, gemm_ozaki_tma, 0, .ozaki = 1},
     [GK_CONTRACT_OZAKI_SLICE] = {GK_OP_HELPER, ozaki_slice},
     [GK_CONTRACT_OZAKI_CRT] = {GK_OP_HELPER, ozaki_crt},
+    [GK_CONTRACT_OZAKI_NORMS] = {GK_OP_HELPER, ozaki_norms},
 };
 
 gk_operation gk_kernel_op(const gk_kernel_def *def) { return contracts[def->contract].op; }
@@ -254,6 +264,8 @@ int64_t gk_contract_define_value(unsigned define, const gk_operands *o)
     case GK_DEFINE_DENSE_B: /* stored B: K x N, N x K when transposed */
         return dense_batch(&o->b, o->trans_b ? o->n : o->k, o->trans_b ? o->k : o->n, o->stride_b);
     case GK_DEFINE_DENSE_C: return dense_batch(&o->c, o->m, o->n, o->stride_c);
+    case GK_DEFINE_MODULI: return o->ozaki.moduli;
+    case GK_DEFINE_K_CONTIGUOUS: return o->ozaki.rows_strided;
     default: return 0;
     }
 }

@@ -13,7 +13,8 @@ static const struct {
 } problem_defines[] = {{GK_DEFINE_TRANS_A, "TRANS_A"}, {GK_DEFINE_TRANS_B, "TRANS_B"}, {GK_DEFINE_VEC_A, "VEC_A"},
                        {GK_DEFINE_VEC_B, "VEC_B"},     {GK_DEFINE_VEC_C, "VEC_C"},
                        {GK_DEFINE_SIZE_M, "SIZE_M"},   {GK_DEFINE_SIZE_N, "SIZE_N"}, {GK_DEFINE_SIZE_K, "SIZE_K"},
-                       {GK_DEFINE_DENSE_A, "DENSE_A"}, {GK_DEFINE_DENSE_B, "DENSE_B"}, {GK_DEFINE_DENSE_C, "DENSE_C"}};
+                       {GK_DEFINE_DENSE_A, "DENSE_A"}, {GK_DEFINE_DENSE_B, "DENSE_B"}, {GK_DEFINE_DENSE_C, "DENSE_C"},
+                       {GK_DEFINE_MODULI, "MODULI"},   {GK_DEFINE_K_CONTIGUOUS, "K_CONTIGUOUS"}};
 
 _Static_assert(GK_MAX_PARAMS + sizeof problem_defines / sizeof problem_defines[0] + 1 <= GK_MAX_DEFINES,
                "a step's defines: every parameter, every problem define and GK_ARCH_SPECIFIC");

@@ -1,7 +1,7 @@
 /* The plan of math mode int8x, the Ozaki scheme II (GK_CONTRACT_GEMM_OZAKI, docs/MATH.md): slice op(A)'s rows
- * and op(B)'s columns into scaled integer residues (ozaki_slice.cl, once per operand), one exact INT8 product
- * per modulus (the chosen kernel, moduli along its grid's third dimension), and their recombination into C with
- * alpha and beta (ozaki_crt.cl). The number of moduli: GEMMKIT_OZAKI_MODULI, read by each call. */
+ * and op(B)'s columns into scaled integer residues (ozaki_norms.cl then ozaki_slice.cl, once per operand), one
+ * exact INT8 product per modulus (the chosen kernel, moduli along its grid's third dimension), and their
+ * recombination into C with alpha and beta (ozaki_crt.cl). The number of moduli: GEMMKIT_OZAKI_MODULI, read by each call. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,6 +56,15 @@ static size_t sliced_bytes(int64_t rows, int64_t kp, int moduli)
     return (size_t)(4 * rows + (int64_t)moduli * rows * kp);
 }
 
+/* One operand's slicing: the rows' exponents (a 1-D grid over the rows), then the residues (rows x Kp). */
+static gemmkit_status add_slicing(gemmkit_context *ctx, gk_plan *plan, gk_operands *slice)
+{
+    slice->n = 1;
+    GK_TRY(gk_plan_add_helper(ctx, plan, GK_HELPER_OZAKI_NORMS, slice, 0));
+    slice->n = slice->ozaki.kp;
+    return gk_plan_add_helper(ctx, plan, GK_HELPER_OZAKI_SLICE, slice, 0);
+}
+
 gemmkit_status gk_sgemm_plan_ozaki(const gk_sgemm_planning *s, gk_plan *plan)
 {
     const gk_sgemm_problem *p = s->p;
@@ -74,16 +83,16 @@ gemmkit_status gk_sgemm_plan_ozaki(const gk_sgemm_planning *s, gk_plan *plan)
     GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_A, bytes_a, &ra));
     GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_B, bytes_b, &rb));
     GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, bytes_s, &res));
-    /* op(A)'s rows: strided by lda where A is stored transposed; op(B)'s columns: where B is not. */
+    /* op(A)'s rows: strided by lda (K contiguous) where A is stored transposed; op(B)'s columns: where B is not. */
     gk_operands slice = {.m = mp, .n = 1, .k = p->k, .a = p->a,
                          .ozaki = {.moduli = moduli, .rows_strided = p->trans_a, .rows = p->m, .kp = kp, .ra = ra}};
-    GK_TRY(gk_plan_add_helper(ctx, plan, GK_HELPER_OZAKI_SLICE, &slice, 0));
+    GK_TRY(add_slicing(ctx, plan, &slice));
     slice.m = np;
     slice.a = p->b;
     slice.ozaki.rows_strided = !p->trans_b;
     slice.ozaki.rows = p->n;
     slice.ozaki.ra = rb;
-    GK_TRY(gk_plan_add_helper(ctx, plan, GK_HELPER_OZAKI_SLICE, &slice, 0));
+    GK_TRY(add_slicing(ctx, plan, &slice));
     const gk_operands products = {.m = mp, .n = np, .k = kp, .batch = moduli,
                                   .ozaki = {.moduli = moduli, .mp = mp, .np = np, .kp = kp, .ra = ra, .rb = rb, .s = res}};
     GK_TRY(gk_plan_add(ctx, plan, s->config, s->g, &products, 1));

@@ -94,14 +94,18 @@ typedef enum gk_contract {
      * over the bytes as floats: Kp / 4 a row, Mp or Np rows, one part per modulus, boxes of 128 k by tile_m or
      * tile_n rows), S as GK_CONTRACT_GEMM_OZAKI's: (Mp, Np, Kp, mapA, mapB, S). */
     GK_CONTRACT_GEMM_OZAKI_TMA,
-    /* Its slicing: each row r < rows of X (element k at X[offX + r*sr + k*sk]) scaled by a power of two from
-     * its norm, rounded to an integer and reduced mod each modulus into R (GK_CONTRACT_GEMM_OZAKI's RA/RB):
-     *   (rows, K, Kp, rows_p, moduli, X, offX, sr, sk, R). */
+    /* Its slicing, second step: each row r < rows of X (element k at X[offX + r*sr + k*sk]) scaled by the power
+     * of two GK_CONTRACT_OZAKI_NORMS left in R, rounded to an integer and reduced mod each of the MODULI moduli
+     * into R (GK_CONTRACT_GEMM_OZAKI's RA/RB; MODULI and K_CONTIGUOUS compiled in), a rows_p x Kp grid:
+     *   (rows, K, Kp, rows_p, X, offX, sr, sk, R). */
     GK_CONTRACT_OZAKI_SLICE,
     /* Its recombination: C = alpha * CRT(S) * 2^-(eA_i + eB_j) + beta * C in fp64, and fp32 dot products of the
-     * caller's A and B (TRANS_A, TRANS_B) for rows and columns that hold Inf or NaN:
-     *   (M, N, K, moduli, S, ldS, Np, RA, RB, alpha, beta, C, offC, ldc, A, offA, lda, B, offB, ldb). */
+     * caller's A and B (TRANS_A, TRANS_B) for rows and columns that hold Inf or NaN (MODULI compiled in):
+     *   (M, N, K, S, ldS, Np, RA, RB, alpha, beta, C, offC, ldc, A, offA, lda, B, offB, ldb). */
     GK_CONTRACT_OZAKI_CRT,
+    /* Its slicing, first step: each row's exponent from its 2-norm into R's first rows_p ints (K_CONTIGUOUS
+     * compiled in): (rows, K, rows_p, moduli, X, offX, sr, sk, R). */
+    GK_CONTRACT_OZAKI_NORMS,
     GK_CONTRACT_COUNT
 } gk_contract;
 
@@ -154,7 +158,12 @@ enum gk_problem_define {
      * 16 bytes (tiny batched kernels: float4 copies of whole blocks), else 0 */
     GK_DEFINE_DENSE_A = 1u << 8,
     GK_DEFINE_DENSE_B = 1u << 9,
-    GK_DEFINE_DENSE_C = 1u << 10
+    GK_DEFINE_DENSE_C = 1u << 10,
+    /* -DMODULI: the Ozaki scheme's moduli (GK_MATH_INT8X's helpers: unrolled loops, constant moduli) */
+    GK_DEFINE_MODULI = 1u << 11,
+    /* -DK_CONTIGUOUS=1 when the Ozaki slicing's rows have K contiguous (sk == 1), 0 when the rows are (sr == 1):
+     * which dimension the helpers' loads run along */
+    GK_DEFINE_K_CONTIGUOUS = 1u << 12
 };
 
 /* The arithmetic a kernel computes in (gemmkit_math in gemmkit.h, docs/MATH.md):
@@ -171,7 +180,8 @@ typedef enum gk_helper {
     GK_HELPER_REDUCE_ROWS, /* the same kernel, one row per work-item (WPT=1): small results, many partials */
     GK_HELPER_REDUCE_DEEP, /* reduce_deep.cl: lanes along the partials too, for dozens to thousands of them */
     GK_HELPER_SPLIT,
-    GK_HELPER_OZAKI_SLICE, /* ozaki_slice.cl: an operand's scaled residues (GK_MATH_INT8X) */
+    GK_HELPER_OZAKI_NORMS, /* ozaki_norms.cl: an operand's row exponents (GK_MATH_INT8X) */
+    GK_HELPER_OZAKI_SLICE, /* ozaki_slice.cl: an operand's scaled residues */
     GK_HELPER_OZAKI_CRT,   /* ozaki_crt.cl: the residues' recombination into C */
     GK_HELPER_COUNT
 } gk_helper;

@@ -267,6 +267,7 @@ const gk_kernel_def *gk_kernel_helper(gk_helper which)
     case GK_HELPER_REDUCE_ROWS: return &kernels[REDUCE];
     case GK_HELPER_REDUCE_DEEP: return &kernels[REDUCE_DEEP];
     case GK_HELPER_SPLIT: return &kernels[SPLIT_TF32];
+    case GK_HELPER_OZAKI_NORMS:
     case GK_HELPER_OZAKI_SLICE:
     case GK_HELPER_OZAKI_CRT: return gk_ozaki_helper(which);
     default: return NULL;

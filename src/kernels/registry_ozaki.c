@@ -1,10 +1,10 @@
 /* Registry entries of the Ozaki scheme II (math mode int8x, docs/MATH.md): its INT8 product kernels (the main
- * kernels of the mode's plan, plan_ozaki.c) and the helpers around them, the operands' slicing and the
- * recombination. */
+ * kernels of the mode's plan, plan_ozaki.c) and the helpers around them, the operands' slicing (norms, then
+ * residues) and the recombination. */
 #include "registry.h"
 
 /* Helpers by position (gk_ozaki_helper). */
-enum { IGEMM, IGEMM_TC, IGEMM_WGMMA, SLICE, CRT };
+enum { IGEMM, IGEMM_TC, IGEMM_WGMMA, SLICE, CRT, NORMS };
 
 /* The wgmma row's local memory: a ring of STAGES slots of TSK bytes of K by TSM + TSN rows, 1024 bytes to align the
  * swizzle and 128 for the mbarriers; at most Hopper's opt-in 227 KiB. */
@@ -87,13 +87,17 @@ static const gk_kernel_def kernels[] = {
         .step = 96,
         .source = "library/ozaki_slice.cl",
         .function = "gk_ozaki_slice",
-        .summary = "int8x helper: an operand's rows scaled by powers of two, rounded, reduced mod each modulus",
-        .params = {{"LOCAL", 64, "32,64,128", "work-items per row (a power of two)"}},
-        .constraints = {"LOCAL == 32 || LOCAL == 64 || LOCAL == 128 || LOCAL == 256"},
-        .local_x = "LOCAL", .local_y = "1",
-        .tile_m = "1", .tile_n = "1",
+        .summary = "int8x helper: an operand's rows scaled by their powers of two, rounded, reduced mod each "
+                   "modulus (TR x 32 tiles through local memory, VW-byte stores)",
+        .params = {{"TR", 64, "32,64,128", "rows per tile"},
+                   {"VW", 16, "4,8,16", "residues (bytes) per work-item and store"}},
+        .constraints = {"TR == 32 || TR == 64 || TR == 128", "VW == 4 || VW == 8 || VW == 16",
+                        "TR * 32 / VW <= 1024"},
+        .local_x = "TR*32/VW", .local_y = "1",
+        .tile_m = "TR", .tile_n = "32",
         .k_multiple = "1",
-        .local_mem_bytes = "LOCAL * 8",
+        .local_mem_bytes = "TR * 33 * 4",
+        .defines = GK_DEFINE_MODULI | GK_DEFINE_K_CONTIGUOUS,
         .math = GK_MATH_INT8X,
     },
     {
@@ -103,21 +107,45 @@ static const gk_kernel_def kernels[] = {
         .step = 97,
         .source = "library/ozaki_crt.cl",
         .function = "gk_ozaki_crt",
-        .summary = "int8x helper: residues recombined by the CRT in fp64, scaled back, alpha/beta into C",
-        .params = {{"TS", 16, "8,16", "work-group edge"}},
-        .constraints = {"TS * TS <= 1024"},
-        .local_x = "TS", .local_y = "TS",
-        .tile_m = "TS", .tile_n = "TS",
+        .summary = "int8x helper: residues recombined by the CRT in fp64, scaled back, alpha/beta into C "
+                   "(4 rows x WJ columns per work-item, the moduli compiled in)",
+        .params = {{"TX", 32, "16,32,64", "work-items along M (4 rows each)"},
+                   {"TY", 4, "1,2,4,8", "work-items along N"},
+                   {"WJ", 2, "1,2,4", "columns per work-item"}},
+        .constraints = {"TX * TY <= 1024", "TX * TY >= 32", "WJ >= 1 && WJ <= 8"},
+        .local_x = "TX", .local_y = "TY",
+        .tile_m = "4*TX", .tile_n = "TY*WJ",
         .k_multiple = "1",
-        .local_mem_bytes = "400 * 4",
-        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+        .local_mem_bytes = "20 * 20 * 4",
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_MODULI,
+        .math = GK_MATH_INT8X,
+    },
+    {
+        .name = "ozaki-norms",
+        .contract = GK_CONTRACT_OZAKI_NORMS,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 98,
+        .source = "library/ozaki_norms.cl",
+        .function = "gk_ozaki_norms",
+        .summary = "int8x helper: each row's power of two from its 2-norm (fp64, one summation order for both "
+                   "layouts), 32 rows per work-group",
+        .local_x = "256", .local_y = "1",
+        .tile_m = "32", .tile_n = "1",
+        .k_multiple = "1",
+        .local_mem_bytes = "32 * 65 * 8",
+        .defines = GK_DEFINE_K_CONTIGUOUS,
         .math = GK_MATH_INT8X,
     },
 };
 
 const gk_kernel_def *gk_ozaki_helper(gk_helper which)
 {
-    return which == GK_HELPER_OZAKI_SLICE ? &kernels[SLICE] : which == GK_HELPER_OZAKI_CRT ? &kernels[CRT] : NULL;
+    switch (which) {
+    case GK_HELPER_OZAKI_NORMS: return &kernels[NORMS];
+    case GK_HELPER_OZAKI_SLICE: return &kernels[SLICE];
+    case GK_HELPER_OZAKI_CRT: return &kernels[CRT];
+    default: return NULL;
+    }
 }
 
 const gk_kernel_def *const gk_ozaki_kernels = kernels;

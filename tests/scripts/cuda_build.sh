@@ -44,5 +44,11 @@ if command -v nvdisasm >/dev/null || [ -n "${NVDISASM:-}" ]; then
   report=$(BUILD=$(dirname "$tool") bash "$root/bench/sass-report.sh" ozaki-igemm-wgmma) || fail "sass-report failed"
   echo "$report" | grep -q "^IGMMA: [1-9]" || fail "sass-report: ozaki-igemm-wgmma has no IGMMA: $report"
   echo "$report" | grep -q "^stack frame (spills and local arrays), bytes: 0$" || fail "ozaki-igemm-wgmma spills: $report"
+  # int8x's slicing and recombination keep their digits and residues in registers (the moduli compiled in).
+  for kernel in ozaki-norms ozaki-slice ozaki-crt; do
+    report=$(BUILD=$(dirname "$tool") bash "$root/bench/sass-report.sh" $kernel --define MODULI=20 --define K_CONTIGUOUS=0) ||
+      fail "sass-report $kernel failed"
+    echo "$report" | grep -q "^stack frame (spills and local arrays), bytes: 0$" || fail "$kernel spills: $report"
+  done
 fi
 echo "cuda_build: ok"

@@ -1,5 +1,5 @@
-// The Ozaki scheme II's moduli and integer helpers (GK_MATH_INT8X, docs/MATH.md), shared by ozaki_slice.cl,
-// igemm.cl and ozaki_crt.cl. The moduli: pairwise coprime and at most 256, so that every symmetric residue fits
+// The Ozaki scheme II's moduli and integer helpers (GK_MATH_INT8X, docs/MATH.md), shared by ozaki_norms.cl,
+// ozaki_slice.cl, igemm.cl, igemm_tc.cl and ozaki_crt.cl. The moduli: pairwise coprime and at most 256, so that every symmetric residue fits
 // an int8 (-128..127 for 256, -(p-1)/2..(p-1)/2 for the odd ones), taken greedily from 256 down; their product
 // P bounds the integers the products may reach (|c| < P/2 recovers c exactly). A function rather than a table:
 // the CUDA translation has no program-scope __constant arrays.
@@ -34,12 +34,37 @@ static inline int gk_symmetric(int x, const int p)
     return x;
 }
 
-// The symmetric residue of an integer-valued double v, |v| < 2^80: q = rint(v / p) is within 2^27 of v / p, and
-// v - q p, an integer below 2^31, is exact in the fma.
+// The low 32 bits of a double's representation (little-endian devices: NVIDIA's, PoCL's).
+#ifdef GK_CUDA
+#define gk_low_word(d) __double2loint(d)
+#else
+#define gk_low_word(d) as_int2(d).x
+#endif
+
+// The symmetric residue of an integer-valued double v, |v| < 2^80. q need not be v / p rounded: any integer q
+// within 2^22 of v / p leaves v - q p an integer below 2^30, exact in the fma, and gk_symmetric's result is the
+// same for every such q. So q comes from a multiplication by 1/p (relative error 2^-53: within 2^21 of v / p at
+// |v| < 2^80) rather than a division, which costs an fp64 iteration; with p a compile-time constant (unrolled
+// loops over MODULI), 1/p is one too.
 static inline int gk_residue(const double v, const int p)
 {
-    const double q = rint(v / (double)p);
+#if defined(MODULI) && MODULI <= 14
+    // Up to 14 moduli |v| <= sqrt(P/2) < 2^55, so |v / p| < 2^48: adding and subtracting 1.5 * 2^52 rounds
+    // v * (1/p) to an integer q (within 1 of v / p) on the fp64 pipe, and v - q p (|x| < 1.5 p) comes out of
+    // the same trick as the low word of x + 1.5 * 2^52 (two's complement): no conversion instructions, whose
+    // rate is a quarter of fp64's, and no remainder (gk_symmetric's folds suffice below 1.5 p). It needs IEEE
+    // arithmetic as written (no fast-math reassociation, which would fold (y + magic) - magic to y): the library
+    // builds every program without such options.
+    const double magic = 6755399441055744.0;
+    const double q = (v * (1.0 / (double)p) + magic) - magic;
+    int x = gk_low_word(fma(-(double)p, q, v) + magic);
+    if (2 * x >= p) x -= p;
+    else if (2 * x < -p) x += p;
+    return x;
+#else
+    const double q = rint(v * (1.0 / (double)p));
     return gk_symmetric((int)fma(-(double)p, q, v), p);
+#endif
 }
 
 // The largest 2-norm a scaled row (or column) may have after rounding to integers: sqrt(P/2), less the rounding
