@@ -76,9 +76,10 @@ cp "$out/accuracy.log" "$out/accuracy.md" 2>/dev/null
 for backend in "${backends[@]}"; do
   bench "$backend" 3xtf32
 done
-# The tensor-core kernel's other lines at 8192 (CUDA), for the next tuning step: wider warp tiles, longer K tiles.
+# The tensor-core kernel's other lines at 8192 (CUDA), for the next tuning step: the 128 x 256 tile (one work-group
+# a multiprocessor), 32 x 64 warp tiles, the longest K slots that fit.
 if [ -n "$trace_n" ] && [ "${backends[0]}" = cuda ]; then
-  for params in MI=4,NI=8 TSK=128 WARPS_M=4,WARPS_N=2,MI=2,NI=8; do
+  for params in WARPS_N=4,TSK=32,STAGES=4 WARPS_M=4,WARPS_N=2,MI=2,NI=8 NI=4,TSK=128,STAGES=2; do
     gk_step "tc-$params" 25 "$gemmkit" --backend cuda bench --kernel ozaki-igemm-tc --params "$params" \
       --sizes "$trace_n" --repeat 3 --max-time 2 --no-baseline
   done

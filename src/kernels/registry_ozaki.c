@@ -10,6 +10,10 @@ enum { IGEMM, IGEMM_TC, IGEMM_WGMMA, SLICE, CRT, NORMS };
  * swizzle and 128 for the mbarriers; at most Hopper's opt-in 227 KiB. */
 #define WGMMA_LOCAL_BYTES "STAGES * TSK * (WARPS_M*16 + NI*8) + 1024 + 128"
 
+/* The mma.sync row's local memory: a ring of STAGES slots of TSK bytes of K by TSM + TSN rows, reused for the
+ * result's TSN columns of TSM + 16 bytes; static arrays, so at most 48 KiB (OpenCL has no more). */
+#define TC_LOCAL_BYTES "max(STAGES * TSK * (WARPS_M*MI*16 + WARPS_N*NI*8), WARPS_N*NI*8 * (WARPS_M*MI*16 + 16))"
+
 static const gk_kernel_def kernels[] = {
     {
         .name = "ozaki-igemm",
@@ -38,18 +42,21 @@ static const gk_kernel_def kernels[] = {
         .source = "library/igemm_tc.cl",
         .function = "gk_ozaki_igemm_tc",
         .summary = "math int8x (Ozaki scheme II) on tensor cores: mma.sync.m16n8k32 s8 x s8 -> s32 per modulus "
-                   "(NVIDIA, compute capability 8.0+, either backend)",
-        .params = {{"WARPS_M", 2, "1,2,4", "warps along M"}, {"WARPS_N", 4, "1,2,4", "warps along N"},
-                   {"MI", 4, "1,2,4", "m16 tiles per warp along M"}, {"NI", 4, "2,4,8", "n8 tiles per warp along N"},
-                   {"TSK", 64, "32,64,128", "k (bytes) per local-memory tile"}},
+                   "on ldmatrix fragments of a cp.async ring (NVIDIA, compute capability 8.0+, either backend)",
+        .params = {{"WARPS_M", 2, "1,2,4", "warps along M"}, {"WARPS_N", 2, "1,2,4", "warps along N"},
+                   {"MI", 4, "1,2,4", "m16 tiles per warp along M"},
+                   {"NI", 8, "2,4,8", "n8 tiles per warp along N (even: ldmatrix.x4 loads two)"},
+                   {"TSK", 64, "32,64,128", "k (bytes) per slot of the ring"},
+                   {"STAGES", 3, "2,3,4,6", "slots in the cp.async ring"},
+                   {"SWIZZLE", 8, "1,8,16", "tile rows per band of the work-group order (1: plain)"}},
         .constraints = {"WARPS_M * WARPS_N <= 32", "MI >= 1 && NI >= 1 && MI * NI <= 32",
-                        "TSK == 32 || TSK == 64 || TSK == 128",
-                        "(WARPS_M * MI * 16 * TSK / 16) % (WARPS_M * WARPS_N * 32) == 0",
-                        "(WARPS_N * NI * 8 * TSK / 16) % (WARPS_M * WARPS_N * 32) == 0"},
+                        "TSK == 32 || TSK == 64 || TSK == 128", "STAGES >= 2 && STAGES <= 6",
+                        "SWIZZLE >= 1 && SWIZZLE <= 64",
+                        "NI % 2 == 0", TC_LOCAL_BYTES " <= 49152"},
         .local_x = "WARPS_M*WARPS_N*32", .local_y = "1",
         .tile_m = "WARPS_M*MI*16", .tile_n = "WARPS_N*NI*8",
         .k_multiple = "TSK",
-        .local_mem_bytes = "(WARPS_M*MI*16 + WARPS_N*NI*8) * (TSK + 16)",
+        .local_mem_bytes = TC_LOCAL_BYTES,
         .math = GK_MATH_INT8X,
         .min_capability = 80,
     },

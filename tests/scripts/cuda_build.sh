@@ -50,5 +50,9 @@ if command -v nvdisasm >/dev/null || [ -n "${NVDISASM:-}" ]; then
       fail "sass-report $kernel failed"
     echo "$report" | grep -q "^stack frame (spills and local arrays), bytes: 0$" || fail "$kernel spills: $report"
   done
+  # int8x's mma.sync kernel (both backends): IMMA, and its 64 x 64 warp tiles in registers with no spills.
+  report=$(BUILD=$(dirname "$tool") bash "$root/bench/sass-report.sh" ozaki-igemm-tc) || fail "sass-report failed"
+  echo "$report" | grep -Eq "^ +IMMA +[1-9]" || fail "sass-report: ozaki-igemm-tc has no IMMA: $report"
+  echo "$report" | grep -q "^stack frame (spills and local arrays), bytes: 0$" || fail "ozaki-igemm-tc spills: $report"
 fi
 echo "cuda_build: ok"

@@ -1,4 +1,4 @@
-// The copies of the ASYNC_STAGES rings of xgemm.cl and xgemm_direct.cl: global
+// The copies of the ASYNC_STAGES rings of xgemm.cl, xgemm_direct.cl and igemm_tc.cl: global
 // to local memory, asynchronously where the device can. Not a kernel: the
 // build (cmake/embed_kernels.cmake) puts this text in place of their
 // `#include "async_copy.h"`, so every embedded source is still one text that
@@ -71,8 +71,12 @@
 #define IN_FLIGHT 1
 #elif ASYNC_STAGES == 4
 #define IN_FLIGHT 2
+#elif ASYNC_STAGES == 5
+#define IN_FLIGHT 3
+#elif ASYNC_STAGES == 6
+#define IN_FLIGHT 4
 #else
-#error "ASYNC_STAGES must be 0, 2, 3 or 4"
+#error "ASYNC_STAGES must be 0 or 2 to 6"
 #endif
 #define TILES_IN_LOCAL ASYNC_STAGES
 #else
