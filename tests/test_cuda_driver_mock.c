@@ -310,8 +310,8 @@ static void test_tensor_maps(void **state)
     a = &mock->maps[maps % MOCK_MAPS], b = &mock->maps[(maps + 1) % MOCK_MAPS];
     assert_int_equal(a->dims[0], k);
     assert_int_equal(a->dims[1], m);
-    assert_int_equal(a->strides[0], 100 * 4); /* K rounded up to whole float4 */
-    assert_int_equal(b->strides[0], 100 * 4);
+    assert_int_equal(a->strides[0], 128 * 4); /* K rounded up to whole 128-byte lines */
+    assert_int_equal(b->strides[0], 128 * 4);
 
     /* 3xTF32 on split operands: big and small parts, a matrix apart. */
     options = (gemmkit_options){.kernel = "xgemm-wgmma-3xtf32-split-tma", .math = GEMMKIT_MATH_3XTF32};
@@ -322,9 +322,9 @@ static void test_tensor_maps(void **state)
     assert_int_equal(mock->launches, launches + 3); /* the two splits, the kernel */
     a = &mock->maps[maps % MOCK_MAPS], b = &mock->maps[(maps + 1) % MOCK_MAPS];
     assert_int_equal(a->dims[2], 2);
-    assert_int_equal(a->strides[1], m * 100 * 4);
+    assert_int_equal(a->strides[1], m * 128 * 4);
     assert_int_equal(b->dims[2], 2);
-    assert_int_equal(b->strides[1], n * 100 * 4);
+    assert_int_equal(b->strides[1], n * 128 * 4);
     assert_int_equal(a->box[1], 128);
     assert_int_equal(b->box[1], 128);
     gemmkit_buffer_destroy(d);
@@ -367,7 +367,7 @@ static void test_ozaki_tensor_maps(void **state)
     require_mock();
     gemmkit_context *ctx = NULL;
     assert_int_equal(gemmkit_context_create_ex(&ctx, GEMMKIT_BACKEND_CUDA, "mock"), GEMMKIT_SUCCESS);
-    const int64_t m = 300, n = 200, k = 100, mp = 384, np = 256, kp = 112, moduli = 8;
+    const int64_t m = 300, n = 200, k = 100, mp = 384, np = 256, kp = 128, moduli = 8;
     gemmkit_buffer *d = NULL;
     assert_int_equal(gemmkit_buffer_create(ctx, 200000, &d), GEMMKIT_SUCCESS);
     mock->expected_params = 6;

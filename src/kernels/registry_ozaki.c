@@ -80,7 +80,8 @@ static const gk_kernel_def kernels[] = {
                         WGMMA_LOCAL_BYTES " <= 232448"},
         .local_x = "WARPS_M*32 + 128", .local_y = "1", /* and the producer warpgroup */
         .tile_m = "WARPS_M*16", .tile_n = "NI*8",
-        .k_multiple = "16", /* the maps' rows whole 16 bytes; the copy engine zero-fills the last slot past Kp */
+        .k_multiple = "128", /* rows of whole 128-byte lines (a row 16 bytes off a sector costs the copies a fifth
+                              * more sectors); the copy engine zero-fills the last slot past Kp */
         .local_mem_bytes = WGMMA_LOCAL_BYTES,
         .flags = GK_FLAG_DYNAMIC_LOCAL,
         .backends = GK_BACKEND_BIT_CUDA,
