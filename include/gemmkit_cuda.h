@@ -4,8 +4,8 @@
  * streams, as cuBLAS takes them (docs/INTEROP.md).
  *
  * A context made on the program's CUcontext (gemmkit_context_create_cuda(),
- * or any context on the CUDA backend) enqueues SGEMM, strided batched SGEMM
- * and omatcopy on the program's stream and returns without waiting. Needs
+ * or any context on the CUDA backend) enqueues SGEMM, strided and
+ * pointer-array batched SGEMM and omatcopy on the program's stream and returns without waiting. Needs
  * no cuda.h: the three handle types are declared here as cuda.h declares
  * them (include cuda.h before or after this header; after needs C11 or C++,
  * which allow the same typedef twice). 64-bit platforms only.
@@ -149,6 +149,40 @@ GEMMKIT_API gemmkit_status gemmkit_sgemm_strided_batched_cuda_enqueue(
     gemmkit_context *ctx, CUstream stream, gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b,
     int64_t m, int64_t n, int64_t k, float alpha, CUdeviceptr a, int64_t lda, int64_t stride_a, CUdeviceptr b,
     int64_t ldb, int64_t stride_b, float beta, CUdeviceptr c, int64_t ldc, int64_t stride_c, int64_t batch_count);
+
+/**
+ * @brief Batched SGEMM on arrays of device pointers (cublasSgemmBatched's
+ * form): C_i = alpha op(A_i) op(B_i) + beta C_i for i < batch_count, every
+ * matrix of one shape and leading dimensions, enqueued on the caller's
+ * stream in order. Returns once enqueued.
+ *
+ * The arrays are host memory (the pointers in them are device pointers),
+ * read during the call only. Each matrix runs as gemmkit_sgemm_cuda_enqueue()
+ * would run it (one plan a matrix, its steps one after another on the
+ * stream); the C_i must not overlap one another.
+ * @param a_array, b_array, c_array  batch_count device pointers each.
+ * @par Blocks
+ *   on nothing (the file's rules).
+ * @par Threads
+ *   as gemmkit_sgemm_cuda_enqueue(); the context's mutex is taken once a
+ *   matrix.
+ * @par Limits
+ *   those of gemmkit_sgemm_cuda_enqueue() for each matrix; the workspace one
+ *   matrix needs (gemmkit_cuda_workspace_size() on any of them) serves all.
+ * @retval GEMMKIT_SUCCESS  (batch_count 0: nothing to do).
+ * @retval GEMMKIT_ERROR_NULL_POINTER  an array is NULL, or a pointer in it
+ *   is 0 where its matrix is read or written.
+ * @retval GEMMKIT_ERROR_INVALID_SIZE  batch_count is negative.
+ * @retval GEMMKIT_ERROR_BACKEND_FAILURE  the driver refused a launch (the
+ *   earlier matrices stay enqueued).
+ * @retval others  each matrix's argument errors of
+ *   gemmkit_sgemm_cuda_enqueue(), the message naming the matrix, all found
+ *   before anything is enqueued.
+ */
+GEMMKIT_API gemmkit_status gemmkit_sgemm_batched_cuda_enqueue(
+    gemmkit_context *ctx, CUstream stream, gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, float alpha, const CUdeviceptr *a_array, int64_t lda, const CUdeviceptr *b_array,
+    int64_t ldb, float beta, const CUdeviceptr *c_array, int64_t ldc, int64_t batch_count);
 
 /**
  * @brief B = alpha * op(A) on device pointers (gemmkit_somatcopy()'s

@@ -297,6 +297,57 @@ static void test_errors_before_launch(void **state)
     close_on_user(ctx, stream);
 }
 
+/* Pointer arrays (cublasSgemmBatched's form): each matrix's plan on the stream, in order, nothing waited for; an
+ * argument error in any matrix is found before the first launch, its message naming the matrix. */
+static void test_pointer_arrays(void **state)
+{
+    (void)state;
+    require_mock();
+    CUstream stream = NULL;
+    gemmkit_context *ctx = open_on_user(&stream);
+    enum { M = 64, N = 48, K = 40, BATCH = 3 };
+    CUdeviceptr a[BATCH], b[BATCH], c[BATCH];
+    for (int i = 0; i < BATCH; i++) a[i] = alloc_floats(M * K), b[i] = alloc_floats(K * N), c[i] = alloc_floats(M * N);
+    const gemmkit_layout col = GEMMKIT_COL_MAJOR;
+    const gemmkit_transpose t = GEMMKIT_NO_TRANS;
+    counts before = now();
+    gemmkit_status status =
+        gemmkit_sgemm_batched_cuda_enqueue(ctx, stream, col, t, t, M, N, K, 1.0f, a, M, b, K, 0.5f, c, M, BATCH);
+    if (status != GEMMKIT_SUCCESS) fail_msg("%s", gemmkit_last_error_message());
+    assert_enqueued_only(before, stream, BATCH);
+    assert_true(current() == user);
+    /* One plan a matrix: the same kernel three times. */
+    const int first = mock->launches - BATCH;
+    for (int i = 0; i < BATCH; i++) assert_string_equal(mock->recent[(first + i) % MOCK_RECENT].function,
+                                                        mock->recent[first % MOCK_RECENT].function);
+    before = now();
+    assert_int_equal(gemmkit_sgemm_batched_cuda_enqueue(ctx, stream, col, t, t, M, N, K, 1, a, M, b, K, 0, c, M, 0),
+                     GEMMKIT_SUCCESS);
+    assert_enqueued_only(before, stream, 0);
+
+    /* Errors: nothing launched, whichever matrix holds them. */
+    float *host_c = (float *)(uintptr_t)c[0];
+    for (int i = 0; i < M * N; i++) host_c[i] = (float)i;
+    CUdeviceptr holed[BATCH] = {b[0], 0, b[2]};
+    before = now();
+    assert_int_equal(gemmkit_sgemm_batched_cuda_enqueue(ctx, stream, col, t, t, M, N, K, 1, a, M, holed, K, 0, c, M,
+                                                        BATCH),
+                     GEMMKIT_ERROR_NULL_POINTER);
+    assert_non_null(strstr(gemmkit_last_error_message(), "matrix 1 of the batch"));
+    assert_int_equal(gemmkit_sgemm_batched_cuda_enqueue(ctx, stream, col, t, t, M, N, K, 1, a, M - 1, b, K, 0, c, M,
+                                                        BATCH),
+                     GEMMKIT_ERROR_INVALID_LEADING_DIM);
+    assert_int_equal(gemmkit_sgemm_batched_cuda_enqueue(ctx, stream, col, t, t, M, N, K, 1, NULL, M, b, K, 0, c, M,
+                                                        BATCH),
+                     GEMMKIT_ERROR_NULL_POINTER);
+    assert_int_equal(gemmkit_sgemm_batched_cuda_enqueue(ctx, stream, col, t, t, M, N, K, 1, a, M, b, K, 0, c, M, -1),
+                     GEMMKIT_ERROR_INVALID_SIZE);
+    assert_enqueued_only(before, stream, 0);
+    for (int i = 0; i < M * N; i++) assert_true(host_c[i] == (float)i);
+    for (int i = 0; i < BATCH; i++) cu->cuMemFree(a[i]), cu->cuMemFree(b[i]), cu->cuMemFree(c[i]);
+    close_on_user(ctx, stream);
+}
+
 /* No context current and none given: a clear refusal. */
 static void test_no_current_context(void **state)
 {
@@ -349,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_calls_go_to_the_stream),
         cmocka_unit_test(test_workspace),
         cmocka_unit_test(test_errors_before_launch),
+        cmocka_unit_test(test_pointer_arrays),
 #endif
         cmocka_unit_test(test_other_backends_refused),
     };

@@ -4,6 +4,7 @@
  * redirected to the caller's stream (backend call_stream) and the scratch
  * cut from the caller's workspace when one is set (workspace.c). */
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gemmkit_cuda.h"
 
@@ -176,6 +177,55 @@ gemmkit_status gemmkit_cuda_workspace_size(gemmkit_context *ctx, gemmkit_layout 
     const gemmkit_status status = writes_c ? measure(ctx, run_sgemm, &p, bytes) : GEMMKIT_SUCCESS;
     release(ctx, w, 3);
     return status;
+}
+
+/* Matrix i's problem of a pointer-array batch (wrapped; released by the caller where it succeeds), its error
+ * naming the matrix. */
+static gemmkit_status batch_entry(gemmkit_context *ctx, gemmkit_layout layout, gemmkit_transpose trans_a,
+                                  gemmkit_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                                  const CUdeviceptr *a_array, int64_t lda, const CUdeviceptr *b_array, int64_t ldb,
+                                  float beta, const CUdeviceptr *c_array, int64_t ldc, int64_t i, operand w[3],
+                                  gk_sgemm_problem *p, int *writes_c)
+{
+    const CUdeviceptr ptrs[3] = {a_array[i], b_array[i], c_array[i]};
+    const gemmkit_status status =
+        sgemm_problem(ctx, layout, trans_a, trans_b, m, n, k, alpha, ptrs, lda, ldb, beta, ldc, w, p, writes_c);
+    if (status == GEMMKIT_SUCCESS) return status;
+    char why[512];
+    snprintf(why, sizeof why, "%s", gemmkit_last_error_message());
+    return gk_fail(status, "matrix %lld of the batch: %s", (long long)i, why);
+}
+
+gemmkit_status gemmkit_sgemm_batched_cuda_enqueue(
+    gemmkit_context *ctx, CUstream stream, gemmkit_layout layout, gemmkit_transpose trans_a, gemmkit_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, float alpha, const CUdeviceptr *a_array, int64_t lda, const CUdeviceptr *b_array,
+    int64_t ldb, float beta, const CUdeviceptr *c_array, int64_t ldc, int64_t batch_count)
+{
+    GK_TRY(require_cuda(ctx));
+    GK_TRY(gk_cuda_check_stream(ctx->device, stream));
+    if (batch_count < 0)
+        return gk_fail(GEMMKIT_ERROR_INVALID_SIZE, "batch_count %lld is negative", (long long)batch_count);
+    if (batch_count == 0) return GEMMKIT_SUCCESS;
+    if (!a_array || !b_array || !c_array)
+        return gk_fail(GEMMKIT_ERROR_NULL_POINTER, "%s is NULL",
+                       !a_array ? "a_array" : !b_array ? "b_array" : "c_array");
+    operand w[3];
+    gk_sgemm_problem p;
+    int writes_c = 0;
+    /* Every matrix checked before the first is enqueued, so that an argument error leaves every C untouched. */
+    for (int64_t i = 0; i < batch_count; i++) {
+        GK_TRY(batch_entry(ctx, layout, trans_a, trans_b, m, n, k, alpha, a_array, lda, b_array, ldb, beta, c_array,
+                           ldc, i, w, &p, &writes_c));
+        release(ctx, w, 3);
+    }
+    for (int64_t i = 0; i < batch_count; i++) {
+        GK_TRY(batch_entry(ctx, layout, trans_a, trans_b, m, n, k, alpha, a_array, lda, b_array, ldb, beta, c_array,
+                           ldc, i, w, &p, &writes_c));
+        const gemmkit_status status = writes_c ? run_on_stream(ctx, stream, run_sgemm, &p) : GEMMKIT_SUCCESS;
+        release(ctx, w, 3);
+        if (status != GEMMKIT_SUCCESS) return status;
+    }
+    return GEMMKIT_SUCCESS;
 }
 
 static gemmkit_status batched_problem(gemmkit_context *ctx, gemmkit_layout layout, gemmkit_transpose trans_a,

@@ -187,6 +187,45 @@ static void check_results(gemmkit_context *ctx, CUstream stream)
     }
 }
 
+/* Pointer-array batched SGEMM: three matrices of one shape, each checked against its own reference. */
+static void check_pointer_arrays(gemmkit_context *ctx, CUstream stream)
+{
+    enum { BATCH = 3 };
+    gemm_case g[BATCH];
+    CUdeviceptr a[BATCH], b[BATCH], c[BATCH];
+    int ready = 1;
+    for (int i = 0; i < BATCH; i++) {
+        g[i] = (gemm_case)CASE("batch", GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 129, 67, 301, 1.5f, 0.5f);
+        ready = ready && setup_case(&g[i], 101u + (unsigned)i);
+        if (!ready) return;
+        a[i] = g[i].da, b[i] = g[i].db, c[i] = g[i].dc;
+        cuMemcpyHtoDAsync(g[i].da, g[i].a, g[i].a_elems * 4, stream);
+        cuMemcpyHtoDAsync(g[i].db, g[i].b, g[i].b_elems * 4, stream);
+        cuMemcpyHtoDAsync(g[i].dc, g[i].c0, g[i].c_elems * 4, stream);
+        memset(g[i].c, 0xff, g[i].c_elems * 4);
+    }
+    const gemm_case *f = &g[0];
+    if (gk_ok(gemmkit_sgemm_batched_cuda_enqueue(ctx, stream, f->layout, f->ta, f->tb, f->m, f->n, f->k, f->alpha, a,
+                                                 f->lda, b, f->ldb, f->beta, c, f->ldc, BATCH),
+              "gemmkit_sgemm_batched_cuda_enqueue")) {
+        for (int i = 0; i < BATCH; i++) cuMemcpyDtoHAsync(g[i].c, g[i].dc, g[i].c_elems * 4, stream);
+        if (cu_ok(cuStreamSynchronize(stream), "cuStreamSynchronize")) {
+            int ok = 1;
+            double worst = 0.0;
+            for (int i = 0; i < BATCH; i++) {
+                double ratio = 0.0;
+                ok = compare(&g[i], &ratio) && ok;
+                if (!(ratio <= worst)) worst = ratio;
+            }
+            char what[160];
+            snprintf(what, sizeof what, "pointer-array batch of %d (129x67x301 TN, alpha 1.5, beta 0.5; error %.3f of "
+                     "the bound)", BATCH, worst);
+            result(ok, what);
+        }
+    }
+    for (int i = 0; i < BATCH; i++) free_case(&g[i]);
+}
+
 /* A call captured with a workspace set and replayed on inputs written after the capture. */
 static void check_graph(CUstream stream)
 {
@@ -386,6 +425,7 @@ int main(void)
     gemmkit_context *ctx = NULL;
     if (!gk_ok(gemmkit_context_create_cuda(context, &ctx), "gemmkit_context_create_cuda")) return 1;
     check_results(ctx, stream);
+    check_pointer_arrays(ctx, stream);
     CUcontext now = NULL;
     cuCtxGetCurrent(&now);
     result(now == context, "the thread's current context unchanged by the calls");
