@@ -124,7 +124,7 @@ static const gk_kernel_def kernels[] = {
         .local_x = "TX", .local_y = "TY",
         .tile_m = "4*TX", .tile_n = "TY*WJ",
         .k_multiple = "1",
-        .local_mem_bytes = "20 * 20 * 4",
+        .local_mem_bytes = "0",
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_MODULI,
         .math = GK_MATH_INT8X,
     },

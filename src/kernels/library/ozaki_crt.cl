@@ -10,15 +10,19 @@
 //
 // A memory-bound step (MODULI bytes in, 4 or 8 bytes of C in and out per element), written so that the
 // arithmetic keeps up: MODULI is compiled in, so the loops unroll, the digits stay in registers and every
-// reduction is by a constant modulus; each work-item takes 4 consecutive rows (one 32-bit load per modulus, a
-// float4 of C where its columns are 16-byte aligned) of WJ columns TY apart. The constants the digits need are
-// computed once per work-group into local memory.
+// reduction is by a constant modulus, every weight an immediate (gk_crt_weight); each work-item takes 4
+// consecutive rows (one 32-bit load per modulus, a float4 of C where its columns are 16-byte aligned) of WJ
+// columns TY apart. Horner's top 3 steps run in int32 and the ints become doubles through their bits (fp64 adds,
+// not conversions), the scaling is a product by a power of two: per element MODULI - 3 fp64 fmas where there were
+// MODULI - 1, and no int-to-double conversions (MODULI of them, at a quarter of the fp64 rate).
 
 #include "ozaki.h"
 
 #ifndef MODULI
 #define MODULI 8
 #endif
+#define TOP (MODULI < 3 ? MODULI : 3) // Horner's steps in int32 (no more: the bound below)
+
 #ifndef TX
 #define TX 32 // work-items along M (4 rows each)
 #endif
@@ -29,18 +33,55 @@
 #define WJ 2 // columns per work-item
 #endif
 
-// a^-1 mod m (gcd(a, m) = 1), by the extended Euclidean algorithm.
-static inline int gk_inverse(const int a, const int m)
+// weight(u, z), u < z: p_0 ... p_(u-1) mod p_z; weight(z, z): (p_0 ... p_(z-1))^-1 mod p_z. A table rather than
+// a computation, so that with u and z compile-time constants (the unrolled loops over MODULI) every weight is an
+// immediate (no local-memory loads); generated from that definition (the earlier kernel computed it per
+// work-group: the same digits, hence byte-identical results for 2 to 20 moduli).
+static inline int gk_crt_weight(const int u, const int z)
 {
-    int t = 0, nt = 1, r = m, nr = a % m;
-    while (nr != 0) {
-        const int q = r / nr, t2 = t - q * nt, r2 = r - q * nr;
-        t = nt;
-        nt = t2;
-        r = nr;
-        nr = r2;
+    switch (z) {
+    case 1: switch (u) { case 0: return 1; case 1: return 1; default: return 0; }
+    case 2: switch (u) { case 0: return 1; case 1: return 3; case 2: return 211; default: return 0; }
+    case 3: switch (u) { case 0: return 1; case 1: return 5; case 2: return 20; case 3: return 182; default: return 0; }
+    case 4: switch (u) { case 0: return 1; case 1: return 9; case 2: return 72; case 3: return 185; case 4: return 246; default: return 0; }
+    case 5: switch (u) { case 0: return 1; case 1: return 15; case 2: return 210; case 3: return 110; case 4: return 136; case 5: return 184; default: return 0; }
+    case 6: switch (u) { case 0: return 1; case 1: return 17; case 2: return 33; case 3: return 223; case 4: return 47; case 5: return 137; case 6: return 41; default: return 0; }
+    case 7: switch (u) { case 0: return 1; case 1: return 23; case 2: return 40; case 3: return 101; case 4: return 187; case 5: return 55; case 6: return 207; case 7: return 115; default: return 0; }
+    case 8: switch (u) { case 0: return 1; case 1: return 27; case 2: return 15; case 3: return 131; case 4: return 134; case 5: return 122; case 6: return 90; case 7: return 213; case 8: return 161; default: return 0; }
+    case 9: switch (u) { case 0: return 1; case 1: return 29; case 2: return 131; case 3: return 1; case 4: return 24; case 5: return 26; case 6: return 137; case 7: return 55; case 8: return 103; case 9: return 54; default: return 0; }
+    case 10: switch (u) { case 0: return 1; case 1: return 33; case 2: return 164; case 3: return 14; case 4: return 169; case 5: return 42; case 6: return 87; case 7: return 54; case 8: return 94; case 9: return 118; case 10: return 163; default: return 0; }
+    case 11: switch (u) { case 0: return 1; case 1: return 39; case 2: return 180; case 3: return 187; case 4: return 65; case 5: return 214; case 6: return 145; case 7: return 152; case 8: return 45; case 9: return 106; case 10: return 192; case 11: return 149; default: return 0; }
+    case 12: switch (u) { case 0: return 1; case 1: return 45; case 2: return 81; case 3: return 26; case 4: return 196; case 5: return 93; case 6: return 47; case 7: return 50; case 8: return 45; case 9: return 177; case 10: return 89; case 11: return 13; case 12: return 46; default: return 0; }
+    case 13: switch (u) { case 0: return 1; case 1: return 57; case 2: return 8; case 3: return 34; case 4: return 176; case 5: return 90; case 6: return 198; case 7: return 159; case 8: return 33; case 9: return 194; case 10: return 59; case 11: return 23; case 12: return 16; case 13: return 142; default: return 0; }
+    case 14: switch (u) { case 0: return 1; case 1: return 59; case 2: return 73; case 3: return 148; case 4: return 112; case 5: return 84; case 6: return 150; case 7: return 193; case 8: return 53; case 9: return 120; case 10: return 54; case 11: return 25; case 12: return 106; case 13: return 105; case 14: return 91; default: return 0; }
+    case 15: switch (u) { case 0: return 1; case 1: return 63; case 2: return 46; case 3: return 58; case 4: return 83; case 5: return 43; case 6: return 134; case 7: return 181; case 8: return 99; case 9: return 90; case 10: return 165; case 11: return 125; case 12: return 105; case 13: return 153; case 14: return 146; case 15: return 116; default: return 0; }
+    case 16: switch (u) { case 0: return 1; case 1: return 65; case 2: return 149; case 3: return 70; case 4: return 189; case 5: return 79; case 6: return 130; case 7: return 128; case 8: return 28; case 9: return 109; case 10: return 104; case 11: return 81; case 12: return 5; case 13: return 100; case 14: return 36; case 15: return 25; case 16: return 149; default: return 0; }
+    case 17: switch (u) { case 0: return 1; case 1: return 75; case 2: return 120; case 3: return 133; case 4: return 79; case 5: return 146; case 6: return 72; case 7: return 13; case 8: return 133; case 9: return 49; case 10: return 82; case 11: return 5; case 12: return 180; case 13: return 151; case 14: return 3; case 15: return 48; case 16: return 33; case 17: return 164; default: return 0; }
+    case 18: switch (u) { case 0: return 1; case 1: return 77; case 2: return 124; case 3: return 47; case 4: return 162; case 5: return 97; case 6: return 107; case 7: return 155; case 8: return 136; case 9: return 177; case 10: return 83; case 11: return 72; case 12: return 51; case 13: return 21; case 14: return 62; case 15: return 42; case 16: return 51; case 17: return 75; case 18: return 37; default: return 0; }
+    case 19: switch (u) { case 0: return 1; case 1: return 83; case 2: return 59; case 3: return 49; case 4: return 16; case 5: return 146; case 6: return 67; case 7: return 97; case 8: return 111; case 9: return 161; case 10: return 44; case 11: return 124; case 12: return 93; case 13: return 74; case 14: return 21; case 15: return 158; case 16: return 46; case 17: return 136; case 18: return 50; case 19: return 94; default: return 0; }
+    default: return u == 0 ? 1 : 0; // z = 0: the inverse of the empty product
     }
-    return t < 0 ? t + m : t;
+}
+
+// An int as a double without a conversion instruction (a quarter of the fp64 rate on the H100): 2^52 + 2^31 + x
+// has x + 2^31 as its low word, and subtracting 2^52 + 2^31 is exact. The same double as (double)x.
+static inline double gk_int_double(const int x)
+{
+#ifdef GK_CUDA
+    return __hiloint2double(0x43300000, x ^ (int)0x80000000) - 4503601774854144.0;
+#else
+    return as_double((int2)(x ^ (int)0x80000000, 0x43300000)) - 4503601774854144.0;
+#endif
+}
+
+// 2^e as a double (|e| <= 1022): its bits.
+static inline double gk_pow2(const int e)
+{
+#ifdef GK_CUDA
+    return __hiloint2double((e + 1023) << 20, 0);
+#else
+    return as_double((int2)(0, (e + 1023) << 20));
+#endif
 }
 
 #if TRANS_A
@@ -60,16 +101,6 @@ void gk_ozaki_crt(const int M, const int N, const int K, const __global char* S,
                   __global float* C, const int offC, const int ldc, const __global float* A, const int offA,
                   const int lda, const __global float* B, const int offB, const int ldb)
 {
-    // weight[u * MODULI + z] = p_0 ... p_(u-1) mod p_z (u < z); weight[z * MODULI + z] = (p_0 ... p_(z-1))^-1 mod p_z.
-    __local int weight[MODULI * MODULI];
-    const int lid = (int)(get_local_id(1) * TX + get_local_id(0));
-    for (int t = lid; t < MODULI * MODULI; t += TX * TY) {
-        const int u = t / MODULI, z = t % MODULI, p = gk_modulus(z);
-        int w = 1;
-        for (int q = 0; q < u && u <= z; q++) w = w * gk_modulus(q) % p;
-        weight[t] = u < z ? w : u == z ? gk_inverse(w, p) : 0;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
     const int i0 = 4 * (int)get_global_id(0);
     if (i0 >= M) return;
     const size_t plane = (size_t)ldS * Np;
@@ -140,13 +171,20 @@ void gk_ozaki_crt(const int M, const int N, const int K, const __global char* S,
             for (int z = 0; z < MODULI; z++) {
                 int x = (int)(sw[z] << (24 - 8 * r)) >> 24; // the signed byte s_z
 #pragma unroll
-                for (int u = 0; u < z; u++) x -= v[u] * weight[u * MODULI + z];
-                v[z] = z == 0 ? x : gk_symmetric(x * weight[z * MODULI + z], gk_modulus(z));
+                for (int u = 0; u < z; u++) x -= v[u] * gk_crt_weight(u, z);
+                v[z] = z == 0 ? x : gk_symmetric(x * gk_crt_weight(z, z), gk_modulus(z));
             }
-            double sum = (double)v[MODULI - 1];
+            // Horner's sum, its top TOP steps in int32: there |h_z| <= p_z ... p_(MODULI-1) / 2 (1 + 1/128) < 2^24
+            // is exact in both, so the fp64 steps that follow see the same values and round the same way.
+            int h = v[MODULI - 1];
 #pragma unroll
-            for (int z = MODULI - 2; z >= 0; z--) sum = fma(sum, (double)gk_modulus(z), (double)v[z]);
-            double x = (double)alpha * ldexp(sum, -(ea[r] + eb));
+            for (int z = MODULI - 2; z >= MODULI - TOP; z--) h = v[z] + gk_modulus(z) * h;
+            double sum = gk_int_double(h);
+#pragma unroll
+            for (int z = MODULI - TOP - 1; z >= 0; z--) sum = fma(sum, (double)gk_modulus(z), gk_int_double(v[z]));
+            // ldexp(sum, -(ea + eb)) as a product: exact either way (|ea + eb| < 500, so 2^-(ea + eb) and the
+            // result are normal doubles).
+            double x = (double)alpha * (sum * gk_pow2(-(ea[r] + eb)));
             if (beta != 0.0f) x = fma((double)beta, (double)old[r], x);
             res[r] = (float)x;
         }
