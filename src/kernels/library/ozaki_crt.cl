@@ -35,8 +35,8 @@
 
 // weight(u, z), u < z: p_0 ... p_(u-1) mod p_z; weight(z, z): (p_0 ... p_(z-1))^-1 mod p_z. A table rather than
 // a computation, so that with u and z compile-time constants (the unrolled loops over MODULI) every weight is an
-// immediate (no local-memory loads); generated from that definition (the earlier kernel computed it per
-// work-group: the same digits, hence byte-identical results for 2 to 20 moduli).
+// immediate (no local-memory loads); generated from that definition by tests/scripts/ozaki_crt_weights.py
+// --print, which the suite runs to check it (the earlier kernel computed it per work-group: the same digits).
 static inline int gk_crt_weight(const int u, const int z)
 {
     switch (z) {
