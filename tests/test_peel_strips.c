@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "sgemm.h"
 #include "test_device_case.h"
+#include "test_plan_of.h"
 #include "test_policy_file.h"
 
 static const char policy_rows[] =
@@ -19,33 +20,6 @@ static const char policy_rows[] =
     "gemm\tcandidate\tany\txgemm\t1\n";
 
 static char policy_path[] = "/tmp/gemmkit-test-peel-strips-XXXXXX";
-
-/* The plan of an m x n x k column-major NN call on device buffers (planned only). */
-static void plan_of(int64_t m, int64_t n, int64_t k, gk_plan *plan)
-{
-    gemmkit_buffer *da, *db, *dc;
-    assert_int_equal(gemmkit_buffer_create(test_ctx, (size_t)(m * k), &da), GEMMKIT_SUCCESS);
-    assert_int_equal(gemmkit_buffer_create(test_ctx, (size_t)(k * n), &db), GEMMKIT_SUCCESS);
-    assert_int_equal(gemmkit_buffer_create(test_ctx, (size_t)(m * n), &dc), GEMMKIT_SUCCESS);
-    const gk_gemm_call call = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, k, 1.0f, 0.0f,
-                               da, db, dc, 0, 0, 0, m, k, m};
-    gk_sgemm_problem p;
-    assert_int_equal(gk_sgemm_prepare(&call, &p), GEMMKIT_SUCCESS);
-    p.a.mem = da->mem;
-    p.b.mem = db->mem;
-    p.c.mem = dc->mem;
-    assert_int_equal(gk_sgemm_plan(test_ctx, NULL, &p, plan), GEMMKIT_SUCCESS);
-    gemmkit_buffer_destroy(da);
-    gemmkit_buffer_destroy(db);
-    gemmkit_buffer_destroy(dc);
-}
-
-static int count_steps(const gk_plan *plan, const char *kernel)
-{
-    int count = 0;
-    for (unsigned i = 0; i < plan->count; i++) count += strcmp(plan->steps[i].config.def->name, kernel) == 0;
-    return count;
-}
 
 /* The model's own choice for a strip of this shape (its first candidate), on test_ctx. */
 static const char *strip_choice(int64_t m, int64_t n, int64_t k)
@@ -95,7 +69,7 @@ static void test_strips_on_their_cheapest_choice(void **state)
     (void)state;
     gk_plan plan;
     assert_string_equal(strip_choice(1, 64, 45), "skinny-m");
-    plan_of(65, 70, 45, &plan);
+    plan_of(65, 70, 45, NULL, &plan);
     assert_int_equal(count_steps(&plan, "xgemm"), 1);
     assert_int_equal(count_steps(&plan, "skinny-n"), 1);
     assert_int_equal(count_steps(&plan, "skinny-m"), 1);
@@ -114,7 +88,7 @@ static void test_strips_in_place_when_the_cheapest_is_not(void **state)
     slow_skinny_lines();
     assert_string_equal(strip_choice(3, 96, 47), "xgemm");
     gk_plan plan;
-    plan_of(99, 99, 47, &plan);
+    plan_of(99, 99, 47, NULL, &plan);
     assert_int_equal(count_steps(&plan, "skinny-n"), 1);
     assert_int_equal(count_steps(&plan, "skinny-m"), 1);
     assert_string_equal(plan.steps[plan.count - 2].config.def->name, "skinny-n");

@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "sgemm.h"
 #include "test_device_case.h"
+#include "test_plan_of.h"
 #include "test_policy_file.h"
 
 /* The skinny kernels are GPU rows in the built-in table; here they serve every device, so that PoCL plans
@@ -45,39 +46,12 @@ static void test_peeled_calls_compute_the_product(void **state)
                 }
 }
 
-/* The plan of an m x n x 45 column-major NN call on device buffers (none is written: only planned). */
-static void plan_of(int64_t m, int64_t n, const gemmkit_options *options, gk_plan *plan)
-{
-    gemmkit_buffer *da, *db, *dc;
-    assert_int_equal(gemmkit_buffer_create(test_ctx, (size_t)(m * 45), &da), GEMMKIT_SUCCESS);
-    assert_int_equal(gemmkit_buffer_create(test_ctx, (size_t)(45 * n), &db), GEMMKIT_SUCCESS);
-    assert_int_equal(gemmkit_buffer_create(test_ctx, (size_t)(m * n), &dc), GEMMKIT_SUCCESS);
-    const gk_gemm_call call = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, m, n, 45, 1.0f, 0.0f,
-                               da, db, dc, 0, 0, 0, m, 45, m};
-    gk_sgemm_problem p;
-    assert_int_equal(gk_sgemm_prepare(&call, &p), GEMMKIT_SUCCESS);
-    p.a.mem = da->mem;
-    p.b.mem = db->mem;
-    p.c.mem = dc->mem;
-    assert_int_equal(gk_sgemm_plan(test_ctx, options, &p, plan), GEMMKIT_SUCCESS);
-    gemmkit_buffer_destroy(da);
-    gemmkit_buffer_destroy(db);
-    gemmkit_buffer_destroy(dc);
-}
-
-static int count_steps(const gk_plan *plan, const char *kernel)
-{
-    int count = 0;
-    for (unsigned i = 0; i < plan->count; i++) count += strcmp(plan->steps[i].config.def->name, kernel) == 0;
-    return count;
-}
-
 /* xgemm on the main block, then the right strip on skinny-n and the bottom one on skinny-m, each once. */
 static void test_plans_have_the_strips(void **state)
 {
     (void)state;
     gk_plan plan;
-    plan_of(65, 70, NULL, &plan);
+    plan_of(65, 70, 45, NULL, &plan);
     assert_int_equal(count_steps(&plan, "xgemm"), 1);
     assert_int_equal(count_steps(&plan, "skinny-n"), 1);
     assert_int_equal(count_steps(&plan, "skinny-m"), 1);
@@ -85,10 +59,10 @@ static void test_plans_have_the_strips(void **state)
     assert_string_equal(plan.steps[plan.count - 1].config.def->name, "skinny-m");
     assert_int_equal(plan.steps[plan.count - 1].binding.global[0] > 0, 1);
     /* One edge alone: one strip. */
-    plan_of(96, 33, NULL, &plan);
+    plan_of(96, 33, 45, NULL, &plan);
     assert_int_equal(count_steps(&plan, "skinny-n"), 1);
     assert_int_equal(count_steps(&plan, "skinny-m"), 0);
-    plan_of(80, 64, NULL, &plan);
+    plan_of(80, 64, 45, NULL, &plan);
     assert_int_equal(count_steps(&plan, "skinny-m"), 1);
     assert_int_equal(count_steps(&plan, "skinny-n"), 0);
 }
@@ -100,18 +74,18 @@ static void test_other_calls_run_whole(void **state)
     gk_plan plan;
     const int64_t whole[][2] = {{81, 81}, {64, 96}};
     for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
-        plan_of(whole[i][0], whole[i][1], NULL, &plan);
+        plan_of(whole[i][0], whole[i][1], 45, NULL, &plan);
         assert_int_equal(count_steps(&plan, "xgemm"), 1);
         assert_int_equal(count_steps(&plan, "skinny-m") + count_steps(&plan, "skinny-n"), 0);
     }
     /* 10 x 97: no main block under the 10 rows; the whole call is one skinny-m step. */
-    plan_of(10, 97, NULL, &plan);
+    plan_of(10, 97, 45, NULL, &plan);
     assert_int_equal(plan.count, 1);
     assert_int_equal(count_steps(&plan, "skinny-m"), 1);
     const gemmkit_options named = {.kernel = "xgemm"}, params = {.params = "TSM=64"};
-    plan_of(65, 70, &named, &plan);
+    plan_of(65, 70, 45, &named, &plan);
     assert_int_equal(count_steps(&plan, "skinny-m") + count_steps(&plan, "skinny-n"), 0);
-    plan_of(65, 70, &params, &plan);
+    plan_of(65, 70, 45, &params, &plan);
     assert_int_equal(count_steps(&plan, "skinny-m") + count_steps(&plan, "skinny-n"), 0);
 }
 
