@@ -2,8 +2,9 @@
  * fit recovers the constants that generated its samples; a prediction grows with K; packing costs launches and
  * copies that a kernel reading the operands in place does not; split-K adds its reduction. (Its choice among the
  * policy's candidates and the database's cost lines: tests/test_policy.c.)
- * GK_DUMP_SHAPE=MxNxK prints that shape's candidates on the H200's built-in lines (a look at the model, not a
- * check). */
+ * GK_DUMP_SHAPE=MxNxK[:TT] prints that shape's candidates (column-major, tight, op(A) and op(B) as the letters say)
+ * on the H200's built-in lines, the CUDA ones with GK_DUMP_BACKEND=cuda, beta 1 with GK_DUMP_BETA set (a look at
+ * the model, not a check). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,8 +33,11 @@ static gk_sgemm_candidate candidates[GK_SGEMM_MAX_CANDIDATES];
 static void dump(const gemmkit_device_info *info, const gk_tuning_set *tuned, const char *shape)
 {
     long long m, n, k;
-    if (sscanf(shape, "%lldx%lldx%lld", &m, &n, &k) != 3) return;
-    const gk_sgemm_problem p = problem(m, n, k, 0, 0);
+    char trans[3] = "NN";
+    if (sscanf(shape, "%lldx%lldx%lld:%2s", &m, &n, &k, trans) < 3) return;
+    gk_sgemm_problem p = problem(m, n, k, trans[0] == 'T', trans[1] == 'T');
+    p.beta = getenv("GK_DUMP_BETA") ? 1 : 0;
+    p.a.ld = p.trans_a ? k : m, p.b.ld = p.trans_b ? n : k, p.c.ld = m; /* tight: C's columns float4s where 4 | M */
     const int count = gk_sgemm_candidates(gk_policy_builtin(), info, tuned, &p, candidates, GK_SGEMM_MAX_CANDIDATES);
     for (int i = 0; i < count; i++)
         printf("%-22s %-24s s=%-3d %9.4f ms (kernel %.4f copies %.4f launches %d)\n", candidates[i].choice.def->name,
@@ -46,7 +50,9 @@ static void test_dump_if_asked(void **state)
     (void)state;
     const char *shape = getenv("GK_DUMP_SHAPE");
     if (!shape) return;
-    const gemmkit_device_info info = device(1);
+    gemmkit_device_info info = device(1);
+    const char *backend = getenv("GK_DUMP_BACKEND"); /* "cuda": the CUDA lines */
+    if (backend) snprintf(info.backend, sizeof info.backend, "%s", backend);
     static gk_tuning_set tuned;
     gk_tuning_load(&info, "sm_90", &tuned);
     dump(&info, &tuned, shape);
@@ -315,6 +321,43 @@ static void test_splits_add_a_reduction(void **state)
     }
 }
 
+/* A kernel that stores float4s of C, met with a C it cannot (GK_COST_SCALAR_C), costs SCALAR_C's share of its
+ * bandwidth on C's stores: where they are the call (K = 1) and nowhere else; one that stores floats anyway
+ * (small-k) costs the same either way, as does a device without the constant. */
+static void test_scalar_c_slows_float4_stores(void **state)
+{
+    (void)state;
+    gk_cost_constants c = constants_with(300000, 2, 0.9); /* arithmetic far below the stores of C at K = 1 */
+    c.scalar_c = 0.45;
+    const gk_config direct = config_of("xgemm-direct", NULL), small_k = config_of("small-k", NULL);
+    const double aligned = predict_in_place(&c, &direct, 31286, 3825, 1, 0, 0, 1, NULL);
+    const double scalar = predict_in_place(&c, &direct, 31286, 3825, 1, 0, GK_COST_SCALAR_C, 1, NULL);
+    assert_true(scalar > 2.0 * aligned && scalar < 2.3 * aligned);
+    assert_true(predict_in_place(&c, &small_k, 31286, 3825, 1, 0, GK_COST_SCALAR_C, 1, NULL) ==
+                predict_in_place(&c, &small_k, 31286, 3825, 1, 0, 0, 1, NULL));
+    const double square = predict_in_place(&c, &direct, 4096, 4096, 4096, 0, 0, 1, NULL);
+    assert_true(predict_in_place(&c, &direct, 4096, 4096, 4096, 0, GK_COST_SCALAR_C, 1, NULL) == square);
+    c.scalar_c = 0;
+    assert_true(predict_in_place(&c, &direct, 31286, 3825, 1, 0, GK_COST_SCALAR_C, 1, NULL) == aligned);
+}
+
+/* A kernel whose loop computes whole steps of K (xgemm-direct: TSK) is charged a whole step for a K of 1; one that
+ * stops at K (small-k) only its K. */
+static void test_short_k_costs_a_whole_loop_step(void **state)
+{
+    (void)state;
+    const gk_cost_constants c = constants_with(30000, 2, 0.9);
+    const gk_config direct = config_of("xgemm-direct", "TSK=32"), small_k = config_of("small-k", NULL);
+    gk_cost_parts one, step;
+    predict(&c, &direct, 4096, 4096, 1, 0, 1, &one);
+    predict(&c, &direct, 4096, 4096, 32, 0, 1, &step);
+    assert_true(one.kernel_ms == step.kernel_ms || one.kernel_ms >= 0.99 * step.kernel_ms);
+    gk_cost_parts k1, k8;
+    predict(&c, &small_k, 4096, 4096, 1, 0, 1, &k1);
+    predict(&c, &small_k, 4096, 4096, 8, 0, 1, &k8);
+    assert_true(k1.kernel_ms <= k8.kernel_ms);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +367,8 @@ int main(void)
         cmocka_unit_test(test_packing_skips_operands_in_place),
         cmocka_unit_test(test_orientation_scales_and_fits_back),
         cmocka_unit_test(test_splits_add_a_reduction),
+        cmocka_unit_test(test_scalar_c_slows_float4_stores),
+        cmocka_unit_test(test_short_k_costs_a_whole_loop_step),
         cmocka_unit_test(test_dump_if_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@
  * elsewhere, every transpose and layout (each storage order of the large
  * operand is its own access pattern), offsets inside buffers, leading
  * dimensions larger than needed, alpha/beta, K = 1, and K longer than one
- * staged chunk. The policy's choice of these kernels is in test_policy.c. */
+ * staged chunk (the long operand loaded a chunk ahead too, PF=1). The policy's
+ * choice of these kernels is in test_policy.c. */
 #include "test_device_case.h"
 
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
@@ -14,7 +15,7 @@ static const int64_t small_sizes[] = {1, 2, 3, 7, 15, 16, 17};
 #define SMALL_COUNT (sizeof small_sizes / sizeof small_sizes[0])
 
 /* Defaults, and small blocks that make the test sizes span several work-groups, chunks and row blocks. */
-static const char *const skinny_params[] = {NULL, "MR=4,LC=8,LK=4,NB=2,KU=4", "MR=8,LC=4,LK=8,NB=4,KU=2"};
+static const char *const skinny_params[] = {NULL, "MR=4,LC=8,LK=4,NB=2,KU=4,PF=1", "MR=8,LC=4,LK=8,NB=4,KU=2"};
 static const char *const small_k_params[] = {NULL, "LX=16,LY=4,WM=2,WN=4,KCH=4", "LX=8,LY=8,WM=3,WN=8,KCH=16"};
 #define PARAM_COUNT 3
 

@@ -28,7 +28,7 @@ static void test_odd_sizes_and_slice_counts(void **state)
     (void)state;
     static const int64_t sizes[][3] = {{1, 1, 1}, {2, 3, 5}, {1, 1, 300}, {5, 13, 301}, {9, 33, 1000}, {3, 7, 4099}};
     static const char *const params[] = {LANES ",SPLITS=1", LANES ",SPLITS=3", LANES ",SPLITS=16",
-                                         LANES ",SPLITS=97", LANES ",SPLITS=0", "SPLITS=32"};
+                                         LANES ",SPLITS=97", LANES ",SPLITS=0", "SPLITS=32", LANES ",SPLITS=3,PF=1"};
     for (int w = 0; w < 2; w++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             for (size_t p = 0; p < sizeof params / sizeof params[0]; p++) {

@@ -20,8 +20,10 @@ static int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 /* What a prediction reads of a configuration: its geometry and whether the plan packs its operands. */
 typedef struct shape_of_run {
     int64_t tile_m, tile_n, k_step;
+    int64_t k_loop; /* the K granule its loop computes in full, the last short step too (0: 1) */
     int packed;
-    int packs_b; /* the packed kernel reads B as N x K: B is copied whatever its storage */
+    int packs_b;       /* the packed kernel reads B as N x K: B is copied whatever its storage */
+    int stores_vec_c;  /* it stores C as float4s where C allows (GK_DEFINE_VEC_C), reading the operands in place */
 } shape_of_run;
 
 static double predict(const gk_cost_constants *c, int compute_units, const shape_of_run *r, const gk_cost_line *line,
@@ -49,13 +51,18 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     const double per_unit = ceil(groups / cus), occupancy = fmax(line->occupancy, 1.0);
     const double per_unit_groups = per_unit + (occupancy - 1.0) * fmin(1.0, occupancy / per_unit);
     const double group_overhead_k = line->group_overhead_k > 0 ? line->group_overhead_k : GK_COST_GROUP_OVERHEAD_K;
-    const double compute_ms = per_unit_groups * (double)tm * (double)tn * ((double)kslice + group_overhead_k) /
+    const double k_computed = (double)round_up(kslice, r->k_loop > 0 ? r->k_loop : 1);
+    const double compute_ms = per_unit_groups * (double)tm * (double)tn * (k_computed + group_overhead_k) /
                               (per_unit_rate > 0 ? per_unit_rate : 1.0);
     const double c_passes = splits > 1 ? splits : (p->beta_nonzero && !r->packed ? 2.0 : 1.0);
-    const double kernel_bytes = r->packed ? 4.0 * (mp * kp + kp * np + mp * np * splits)
-                                          : 4.0 * (m * k + k * n + (splits > 1 ? round_up(p->m, 4) : m) * n * c_passes);
-    const double memory_ms =
-        kernel_bytes / (copy_bytes_per_ms * fmin(1.0, (line->bw_efficiency > 0 ? line->bw_efficiency : 1) * orient));
+    const double operand_bytes = r->packed ? 4.0 * (mp * kp + kp * np) : 4.0 * (m * k + k * n);
+    const double c_kernel_bytes =
+        r->packed ? 4.0 * mp * np * splits : 4.0 * (splits > 1 ? round_up(p->m, 4) : m) * n * c_passes;
+    /* Floats stored one by one where a float4 kernel meets a C it cannot store in float4s. */
+    const double scalar_c = r->stores_vec_c && (p->in_place & GK_COST_SCALAR_C) && c->scalar_c > 0 ? c->scalar_c : 1.0;
+    const double kernel_bytes_per_ms =
+        copy_bytes_per_ms * fmin(1.0, (line->bw_efficiency > 0 ? line->bw_efficiency : 1) * orient);
+    const double memory_ms = (operand_bytes + c_kernel_bytes / scalar_c) / kernel_bytes_per_ms;
     const double kernel_ms = fmax(compute_ms, memory_ms);
 
     /* The steps around it: packing A and B (read as stored, written padded), then unpacking or reducing into C. */
@@ -94,8 +101,9 @@ double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *in
     const gk_cost_line *found = gk_cost_find(c, line);
     gk_cost_line fallback = {"", rate_fallback > 0 ? rate_fallback : fmax(info->peak_gflops * 0.25, 1.0),
                              GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF, {0}, 0};
-    const shape_of_run r = {g->tile_m, g->tile_n, g->k_multiple, gk_kernel_packs_operands(config->def),
-                            gk_cost_packs_b(config->def)};
+    const int packed = gk_kernel_packs_operands(config->def);
+    const shape_of_run r = {g->tile_m, g->tile_n, g->k_multiple, g->k_loop, packed, gk_cost_packs_b(config->def),
+                            !packed && (config->def->defines & GK_DEFINE_VEC_C)};
     return predict(c, info->compute_units, &r, found ? found : &fallback, p, splits, parts);
 }
 
@@ -105,8 +113,8 @@ static double log_error(const gk_cost_constants *c, int compute_units, const gk_
 {
     double sum = 0;
     for (int i = 0; i < count; i++) {
-        const shape_of_run r = {s[i].geometry.tile_m, s[i].geometry.tile_n, s[i].geometry.k_multiple, s[i].packed,
-                                s[i].packs_b};
+        const shape_of_run r = {s[i].geometry.tile_m, s[i].geometry.tile_n, s[i].geometry.k_multiple,
+                                s[i].geometry.k_loop, s[i].packed, s[i].packs_b, 0};
         const double predicted = predict(c, compute_units, &r, line, &s[i].problem, s[i].splits, NULL);
         const double e = log(predicted / s[i].measured_ms);
         sum += e * e;

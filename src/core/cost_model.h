@@ -3,8 +3,9 @@
  * instead of following fitted thresholds (docs/ARCHITECTURE.md, "Choosing by cost").
  *
  * A candidate's time is its launches plus, per step, the larger of its arithmetic and its memory traffic:
- *   kernel:  (L + (OCC - 1) min(1, OCC / L)) * tile_m * tile_n * (kslice + GOK) / (RATE / CUS)
- *            with L = ceil(groups * splits / CUS) work-groups on the busiest compute unit,
+ *   kernel:  (L + (OCC - 1) min(1, OCC / L)) * tile_m * tile_n * (kslice' + GOK) / (RATE / CUS)
+ *            with L = ceil(groups * splits / CUS) work-groups on the busiest compute unit, kslice' a slice of K
+ *            rounded up to the kernel's loop step (its k_loop: a K of 1 costs xgemm-direct a whole TSK),
  *            against the bytes it must move (each operand once, C, split-K's partials) at BWEFF * COPY;
  *   copies:  packing, unpacking, split-K's partials (their stores beyond C's, the reduction's reads): their bytes
  *            at the copy bandwidth.
@@ -18,7 +19,10 @@
  * fraction of the copy bandwidth its loads reach where memory bounds it.
  *
  * The constants are tuning-database lines (tuning.h), matched device -> architecture -> vendor like kernel lines:
- *   "cost:device"       COPY=<GB/s>,LAUNCH=<us>         the copy bandwidth and a launch's device time;
+ *   "cost:device"       COPY=<GB/s>,LAUNCH=<us>[,SCALAR_C=<x>]  the copy bandwidth, a launch's device time, and
+ *                                                    the share of a kernel's bandwidth left to its stores of C where
+ *                                                    C's columns are not whole float4s (a kernel built to store
+ *                                                    float4s stores floats one by one then; 1 where not given);
  *   "cost:LINE"         RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>[,GOK=<k>][,NT=<x>,TN=<x>,TT=<x>]  LINE a tuned line's name:
  *                                                    "xgemm-direct/small"; NT, TN, TT its orientations' factors.
  * `gemmkit tune --calibrate` measures and saves them (tools/gemmkit/tune_calibrate.c). A line without constants
@@ -69,15 +73,18 @@ static inline double gk_cost_orientation(const gk_cost_line *line, int trans_a, 
 /* A device's constants: resolved once per context from its tuning lines (gk_cost_load). */
 typedef struct gk_cost_constants {
     double copy_gbs, launch_us;
+    double scalar_c; /* SCALAR_C; 0 reads as 1 */
     int calibrated; /* 1: a "cost:device" line was found */
     int count;
     gk_cost_line lines[GK_COST_MAX_LINES];
 } gk_cost_constants;
 
-/* Which operands a packing kernel's plan can use as they are when its tiles divide them (plan_gemm.c's
- * plan_packed): A (NN-stored, no offset, leading dimension its rows), B (the same, for kernels that read B
- * K x N), C (the same, alpha 1 and beta 0, one slice). Where a bit is clear the model counts the copy. */
-enum { GK_COST_IN_PLACE_A = 1, GK_COST_IN_PLACE_B = 2, GK_COST_IN_PLACE_C = 4 };
+/* What the model knows of the operands' storage. Which a packing kernel's plan can use as they are when its tiles
+ * divide them (plan_gemm.c's plan_packed): A (NN-stored, no offset, leading dimension its rows), B (the same, for
+ * kernels that read B K x N), C (the same, alpha 1 and beta 0, one slice); where one of these bits is clear the
+ * model counts the copy. SCALAR_C: C's columns are not whole float4s (its offset or leading dimension no multiple
+ * of 4), so that a kernel built to store float4s stores floats (SCALAR_C of the device constants). */
+enum { GK_COST_IN_PLACE_A = 1, GK_COST_IN_PLACE_B = 2, GK_COST_IN_PLACE_C = 4, GK_COST_SCALAR_C = 8 };
 
 /* What the model needs of a call, column-major. */
 typedef struct gk_cost_problem {

@@ -43,7 +43,8 @@ unsigned gk_sgemm_in_place(const gk_sgemm_problem *p)
     const unsigned a = !p->trans_a && p->a.offset == 0 && p->a.ld == p->m;
     const unsigned b = !p->trans_b && p->b.offset == 0 && p->b.ld == p->k;
     const unsigned c = p->c.offset == 0 && p->c.ld == p->m && p->alpha == 1.0f && p->beta == 0.0f;
-    return (a ? GK_COST_IN_PLACE_A : 0) | (b ? GK_COST_IN_PLACE_B : 0) | (c ? GK_COST_IN_PLACE_C : 0);
+    return (a ? GK_COST_IN_PLACE_A : 0) | (b ? GK_COST_IN_PLACE_B : 0) | (c ? GK_COST_IN_PLACE_C : 0) |
+           (gk_matrix_float4_columns(&p->c) ? 0 : GK_COST_SCALAR_C);
 }
 
 int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t m, int64_t n, int64_t k)

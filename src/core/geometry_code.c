@@ -34,6 +34,7 @@ const char *gk_geometry_text(const gk_kernel_def *def, gk_geometry_field field)
     case GK_GEO_TILE_M: text = def->tile_m; break;
     case GK_GEO_TILE_N: text = def->tile_n; break;
     case GK_GEO_K_MULTIPLE: text = def->k_multiple; break;
+    case GK_GEO_K_LOOP: text = def->k_loop ? def->k_loop : def->k_multiple; break;
     case GK_GEO_LOCAL_MEM: return def->local_mem_bytes;
     case GK_GEO_FIELDS: break;
     }

@@ -16,12 +16,13 @@ typedef enum gk_geometry_field {
     GK_GEO_TILE_M,
     GK_GEO_TILE_N,
     GK_GEO_K_MULTIPLE,
+    GK_GEO_K_LOOP,
     GK_GEO_LOCAL_MEM,
     GK_GEO_FIELDS
 } gk_geometry_field;
 
-/* The expression text of a field ("1" where the registry leaves local_x..k_multiple unset; NULL for an
- * unset local_mem_bytes, which is 0). */
+/* The expression text of a field ("1" where the registry leaves local_x..k_multiple unset, k_multiple's for an
+ * unset k_loop; NULL for an unset local_mem_bytes, which is 0). */
 const char *gk_geometry_text(const gk_kernel_def *def, gk_geometry_field field);
 
 /* def's variables by name for a configuration's values (NULL: zeros) and a problem's sizes: what the text

@@ -172,8 +172,10 @@ gemmkit_status gk_config_geometry(const gk_config *config, int64_t m, int64_t n,
     GK_TRY(geometry_field(config, ck, slots, GK_GEO_TILE_M, m, n, k, &g->tile_m));
     GK_TRY(geometry_field(config, ck, slots, GK_GEO_TILE_N, m, n, k, &g->tile_n));
     GK_TRY(geometry_field(config, ck, slots, GK_GEO_K_MULTIPLE, m, n, k, &g->k_multiple));
+    GK_TRY(geometry_field(config, ck, slots, GK_GEO_K_LOOP, m, n, k, &g->k_loop));
     GK_TRY(geometry_field(config, ck, slots, GK_GEO_LOCAL_MEM, m, n, k, &g->local_mem_bytes));
-    if (g->local_x < 1 || g->local_y < 1 || g->tile_m < 1 || g->tile_n < 1 || g->k_multiple < 1)
+    if (g->local_x < 1 || g->local_y < 1 || g->tile_m < 1 || g->tile_n < 1 || g->k_multiple < 1 ||
+        g->k_loop < 1)
         return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS,
                        "kernel %s: geometry must be positive (local %lldx%lld, tile %lldx%lld, k %lld)",
                        def->name, (long long)g->local_x, (long long)g->local_y, (long long)g->tile_m,

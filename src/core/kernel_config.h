@@ -18,6 +18,7 @@ typedef struct gk_geometry {
     int64_t local_x, local_y;
     int64_t tile_m, tile_n;
     int64_t k_multiple;
+    int64_t k_loop; /* the K granule of the kernel's loop (cost model); >= 1 */
     int64_t local_mem_bytes;
 } gk_geometry;
 

@@ -102,8 +102,8 @@ gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_in
 gk_sgemm_choice gk_sgemm_default_kernel_math(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k, gk_math math);
 gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_device_info *info,
                                      const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, gk_math math);
-/* The operands a packing plan could use as they are (GK_COST_IN_PLACE_*, cost_model.h): what the model's
- * prediction of its copies reads of a call beyond the shape. */
+/* The operands a packing plan could use as they are (GK_COST_IN_PLACE_*), and GK_COST_SCALAR_C where C's columns
+ * are not whole float4s (cost_model.h): what the model's prediction reads of a call's storage beyond the shape. */
 unsigned gk_sgemm_in_place(const gk_sgemm_problem *p);
 /* Both for a call: its shape, mode and the operands' orientation as stored (TRANS_A and TRANS_B of the kernel,
  * variant, split and fallback rows; the forms above choose for an NN call). What the public SGEMM runs. */

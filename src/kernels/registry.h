@@ -209,6 +209,8 @@ typedef struct gk_kernel_def {
     const char *local_x, *local_y;
     const char *tile_m, *tile_n;
     const char *k_multiple;      /* K is padded to a multiple of this ("1" = none) */
+    const char *k_loop;          /* the K its loop steps by, short last step computed in full: what the cost
+                                  * model charges for a short K (NULL: k_multiple) */
     const char *local_mem_bytes; /* static local memory the kernel declares */
     unsigned flags;    /* gk_kernel_flags */
     unsigned backends; /* gk_backend_bit mask of the backends it runs on; 0: all */

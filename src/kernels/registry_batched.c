@@ -54,7 +54,7 @@ static const gk_kernel_def kernels[] = {
                         "MIN_GROUPS >= 0 && MIN_GROUPS <= 32"},
         .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
         .tile_m = "TSM", .tile_n = "TSN",
-        .k_multiple = "1",
+        .k_multiple = "1", .k_loop = "TSK",
         .local_mem_bytes = XGEMM_DIRECT_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B | GK_DEFINE_VEC_C,
     },

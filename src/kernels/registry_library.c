@@ -13,10 +13,11 @@ enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, S
 #define SKINNY_PARAMS                                                                                                 \
     {"MR", 16, "4,8,16", "rows of the small edge per work-group"},                                                   \
         {"LC", 16, "8,16,32", "work-items across the long edge"}, {"LK", 16, "4,8,16,32", "work-items along K"},      \
-        {"NB", 1, "1,2,4", "long-edge columns per work-item"}, {"KU", 8, "4,8,16", "K values per work-item per chunk"}
+        {"NB", 1, "1,2,4", "long-edge columns per work-item"}, {"KU", 8, "4,8,16", "K values per work-item per chunk"},  \
+        {"PF", 0, "0,1", "1: the long operand's values loaded a chunk ahead"}
 #define SKINNY_CONSTRAINTS                                                                                            \
     "MR >= 1 && MR <= 32", "LC >= 1 && LK >= 1 && LC * LK <= 1024", "NB >= 1 && NB <= 8", "KU >= 1 && KU <= 16",     \
-        "MR * NB <= 64"
+        "MR * NB <= 64", "PF == 0 || PF == 1"
 #define SKINNY_LOCAL_MEM "max(LK*KU, LC*LK) * (MR + 1) * 4"
 #define SKINNY_SPLIT_PARAMS                                                                                           \
     {"SPLITK", 1, "1", "builds skinny.cl's split-K form (the contract's; always 1)"},                                 \
@@ -94,7 +95,7 @@ static const gk_kernel_def kernels[] = {
         .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0", XGEMM_ASYNC_CONSTRAINT},
         .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
         .tile_m = "TSM", .tile_n = "TSN",
-        .k_multiple = "1",
+        .k_multiple = "1", .k_loop = "TSK",
         .local_mem_bytes = XGEMM_DIRECT_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B | GK_DEFINE_VEC_C,
     },
@@ -113,7 +114,7 @@ static const gk_kernel_def kernels[] = {
                         "SPLITS >= 0 && SPLITS <= 256"},
         .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
         .tile_m = "TSM", .tile_n = "TSN",
-        .k_multiple = "1",
+        .k_multiple = "1", .k_loop = "TSK",
         .local_mem_bytes = XGEMM_DIRECT_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_VEC_B | GK_DEFINE_VEC_C,
     },
@@ -182,7 +183,7 @@ static const gk_kernel_def kernels[] = {
         .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 0"},
         .local_x = "1", .local_y = "LC*LK",
         .tile_m = "MR", .tile_n = "LC*NB",
-        .k_multiple = "1",
+        .k_multiple = "1", .k_loop = "LK*KU",
         .local_mem_bytes = SKINNY_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
     },
@@ -198,7 +199,7 @@ static const gk_kernel_def kernels[] = {
         .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 1"},
         .local_x = "LC*LK", .local_y = "1",
         .tile_m = "LC*NB", .tile_n = "MR",
-        .k_multiple = "1",
+        .k_multiple = "1", .k_loop = "LK*KU",
         .local_mem_bytes = SKINNY_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
     },
@@ -215,7 +216,7 @@ static const gk_kernel_def kernels[] = {
         .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 0", SKINNY_SPLIT_CONSTRAINTS},
         .local_x = "1", .local_y = "LC*LK",
         .tile_m = "MR", .tile_n = "LC*NB",
-        .k_multiple = "1",
+        .k_multiple = "1", .k_loop = "LK*KU",
         .local_mem_bytes = SKINNY_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
     },
@@ -231,7 +232,7 @@ static const gk_kernel_def kernels[] = {
         .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 1", SKINNY_SPLIT_CONSTRAINTS},
         .local_x = "LC*LK", .local_y = "1",
         .tile_m = "LC*NB", .tile_n = "MR",
-        .k_multiple = "1",
+        .k_multiple = "1", .k_loop = "LK*KU",
         .local_mem_bytes = SKINNY_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
     },

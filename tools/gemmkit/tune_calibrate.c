@@ -92,10 +92,28 @@ static double time_sgemm(operands *o, const char *kernel, const char *params, in
     return time_oriented(o, kernel, params, m, n, k, 0, runs, median);
 }
 
+/* SCALAR_C (cost_model.h): how much longer xgemm-direct takes to store a C of SCALAR_SIDE^2 floats (K = 4, where
+ * storing C is the call) when C's columns are not whole float4s (M and its leading dimension SCALAR_SIDE + 2) than
+ * when they are, per float; 0 after a message where a timing fails. */
+#define SCALAR_SIDE_GPU 8192
+#define SCALAR_SIDE_CPU 512
+static double measure_scalar_c(operands *o, const gemmkit_device_info *info)
+{
+    const int64_t side = info->is_gpu ? SCALAR_SIDE_GPU : SCALAR_SIDE_CPU;
+    const double aligned = time_sgemm(o, "xgemm-direct", NULL, side, side, 4, COPY_RUNS, 0);
+    const double scalar = time_sgemm(o, "xgemm-direct", NULL, side + 2, side, 4, COPY_RUNS, 0);
+    if (!(aligned > 0.0) || !(scalar > 0.0)) {
+        fprintf(stderr, "gemmkit tune: timing xgemm-direct's stores failed: %s\n", gemmkit_last_error_message());
+        return 0.0;
+    }
+    const double share = aligned / scalar * (double)(side + 2) / (double)side;
+    return share < 0.05 ? 0.05 : share > 1.0 ? 1.0 : share;
+}
+
 /* The copy bandwidth (GB/s, bytes read and written) of the fastest of COPY_RUNS no-transpose somatcopies between
- * two buffers (the copy kernel omatcopy's policy runs), and a launch's device time (us): the median of
- * LAUNCH_RUNS 1x1x1 SGEMMs naming direct, whose plan is that one launch. 0, or -1 after a message. */
-static int measure_device(operands *o, const gemmkit_device_info *info, double *copy_gbs, double *launch_us)
+ * two buffers (the copy kernel omatcopy's policy runs), a launch's device time (us): the median of LAUNCH_RUNS
+ * 1x1x1 SGEMMs naming direct, whose plan is that one launch, and SCALAR_C. 0, or -1 after a message. */
+static int measure_device(operands *o, const gemmkit_device_info *info, gk_cost_constants *device)
 {
     const int64_t floats = info->is_gpu ? COPY_FLOATS_GPU : COPY_FLOATS_CPU, cols = floats / COPY_ROWS;
     gemmkit_buffer *to = NULL;
@@ -113,19 +131,23 @@ static int measure_device(operands *o, const gemmkit_device_info *info, double *
         gk_cli_report("timing the device's copy", status);
         return -1;
     }
-    *copy_gbs = 2.0 * (double)floats * sizeof(float) / (best * 1e6);
+    device->copy_gbs = 2.0 * (double)floats * sizeof(float) / (best * 1e6);
     const double launch_ms = time_sgemm(o, "direct", NULL, 1, 1, 1, LAUNCH_RUNS, 1);
     if (!(launch_ms > 0.0)) {
         fprintf(stderr, "gemmkit tune: timing a launch (1x1x1 direct) failed: %s\n", gemmkit_last_error_message());
         return -1;
     }
-    *launch_us = launch_ms * 1000.0;
-    char copy[32], launch[32];
-    gk_calibrate_number(*copy_gbs, copy, sizeof copy);
-    gk_calibrate_number(*launch_us, launch, sizeof launch);
+    device->launch_us = launch_ms * 1000.0;
+    device->scalar_c = measure_scalar_c(o, info);
+    if (!(device->scalar_c > 0.0)) return -1;
+    char copy[32], launch[32], scalar_c[32];
+    gk_calibrate_number(device->copy_gbs, copy, sizeof copy);
+    gk_calibrate_number(device->launch_us, launch, sizeof launch);
+    gk_calibrate_number(device->scalar_c, scalar_c, sizeof scalar_c);
     printf("device: copy %s GB/s (%lld x %lld floats, no transpose, fastest of %d), launch %s us (1x1x1 direct, "
-           "median of %d)\n",
-           copy, (long long)COPY_ROWS, (long long)cols, COPY_RUNS, launch, LAUNCH_RUNS);
+           "median of %d), C stored by floats at %s of its float4 rate (xgemm-direct, %d^2 x 4)\n",
+           copy, (long long)COPY_ROWS, (long long)cols, COPY_RUNS, launch, LAUNCH_RUNS, scalar_c,
+           info->is_gpu ? SCALAR_SIDE_GPU : SCALAR_SIDE_CPU);
     return 0;
 }
 
@@ -277,11 +299,11 @@ static void print_timings(const gemmkit_device_info *info, const gk_cost_constan
 }
 
 /* Saves the device's line and each fitted line's; 0, or -1 after a message. */
-static int save(const char *path, const gemmkit_device_info *info, double copy_gbs, double launch_us,
+static int save(const char *path, const gemmkit_device_info *info, const gk_cost_constants *device,
                 const line_result *results, int count)
 {
     gk_tuning_entry e;
-    gk_calibrate_device_entry(info, copy_gbs, launch_us, &e);
+    gk_calibrate_device_entry(info, device, &e);
     gemmkit_status status = gk_tuning_save(path, &e);
     for (int i = 0; i < count && status == GEMMKIT_SUCCESS; i++) {
         if (results[i].rms < 0.0) continue;
@@ -367,7 +389,7 @@ int gk_tune_calibrate(const gk_cli *cli, const gk_tune_args *args, const char *p
     int count = 0, saved = 0, code = pool && lines && results && device ? GK_EXIT_OK : GK_EXIT_FAILED;
     if (code != GK_EXIT_OK) fprintf(stderr, "gemmkit tune: out of memory\n");
     if (code == GK_EXIT_OK) code = plan(ctx, &info, args->seed, pool, lines, &count);
-    if (code == GK_EXIT_OK && measure_device(&o, &info, &device->copy_gbs, &device->launch_us) != 0)
+    if (code == GK_EXIT_OK && measure_device(&o, &info, device) != 0)
         code = GK_EXIT_FAILED;
     if (code == GK_EXIT_OK) {
         device->calibrated = 1;
@@ -378,7 +400,7 @@ int gk_tune_calibrate(const gk_cli *cli, const gk_tune_args *args, const char *p
         code = calibrate_lines(&o, &info, device, lines, count, pool, args, end_ms, results);
         printf("calibrated in %.1f s\n", (gk_bench_now_ms() - start_ms) / 1000.0);
         if (!path) printf("not saved (--no-save)\n");
-        else if (save(path, &info, device->copy_gbs, device->launch_us, results, count) == 0) saved = 1;
+        else if (save(path, &info, device, results, count) == 0) saved = 1;
         else code = GK_EXIT_FAILED;
     }
     release(&o);

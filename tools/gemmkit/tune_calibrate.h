@@ -66,12 +66,12 @@ int gk_calibrate_candidates_at(gemmkit_context *ctx, const gk_calibrate_shape *z
 /* The cost:* lines as saved for a device (tune_cost_lines.c): numbers with four significant digits, no exponent,
  * so that a saved line parsed back gives its constants within 1 part in 2000; dated today. */
 void gk_calibrate_number(double x, char *out, size_t size);
-void gk_calibrate_device_entry(const gemmkit_device_info *info, double copy_gbs, double launch_us,
+void gk_calibrate_device_entry(const gemmkit_device_info *info, const gk_cost_constants *device,
                                gk_tuning_entry *entry);
 void gk_calibrate_line_entry(const gemmkit_device_info *info, const gk_cost_line *line, gk_tuning_entry *entry);
-/* A line's params alone ("RATE=123.4,OCC=2.000,BWEFF=0.5000"); the device's ("COPY=...,LAUNCH=..."). */
+/* A line's params alone ("RATE=123.4,OCC=2.000,BWEFF=0.5000"); the device's ("COPY=...,LAUNCH=...[,SCALAR_C=...]"). */
 void gk_calibrate_line_params(const gk_cost_line *line, char *out, size_t size);
-void gk_calibrate_device_params(double copy_gbs, double launch_us, char *out, size_t size);
+void gk_calibrate_device_params(const gk_cost_constants *device, char *out, size_t size);
 
 /* Prints the constants a new context on cli's device has when it reads the database at path (NULL: the default
  * one), and for each line the model chooses among there (at the probes and the pool of seed) whether it has its

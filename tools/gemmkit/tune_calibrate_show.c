@@ -39,10 +39,11 @@ int gk_calibrate_show(const gk_cli *cli, const char *path, uint64_t seed)
     printf("cost model constants on %s | %s (%s), as a new context reading %s has them:\n", ctx->info.platform,
            ctx->info.name, ctx->info.backend, path ? path : "the built-in database alone");
     if (c->calibrated) {
-        gk_calibrate_device_params(c->copy_gbs, c->launch_us, params, sizeof params);
+        gk_calibrate_device_params(c, params, sizeof params);
         printf("  %-36s %s\n", GK_COST_DEVICE, params);
     } else {
-        gk_calibrate_device_params(GK_COST_DEFAULT_COPY, GK_COST_DEFAULT_LAUNCH, params, sizeof params);
+        const gk_cost_constants defaults = {.copy_gbs = GK_COST_DEFAULT_COPY, .launch_us = GK_COST_DEFAULT_LAUNCH};
+        gk_calibrate_device_params(&defaults, params, sizeof params);
         printf("  %-36s none: the defaults %s\n", GK_COST_DEVICE, params);
     }
     for (int i = 0; i < count; i++) {

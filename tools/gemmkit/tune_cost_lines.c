@@ -38,12 +38,17 @@ void gk_calibrate_line_params(const gk_cost_line *line, char *out, size_t size)
     }
 }
 
-void gk_calibrate_device_params(double copy_gbs, double launch_us, char *out, size_t size)
+void gk_calibrate_device_params(const gk_cost_constants *c, char *out, size_t size)
 {
-    char copy[32], launch[32];
-    gk_calibrate_number(copy_gbs, copy, sizeof copy);
-    gk_calibrate_number(launch_us, launch, sizeof launch);
-    snprintf(out, size, "COPY=%s,LAUNCH=%s", copy, launch);
+    char copy[32], launch[32], scalar_c[32];
+    gk_calibrate_number(c->copy_gbs, copy, sizeof copy);
+    gk_calibrate_number(c->launch_us, launch, sizeof launch);
+    if (c->scalar_c > 0 && c->scalar_c < 1) {
+        gk_calibrate_number(c->scalar_c, scalar_c, sizeof scalar_c);
+        snprintf(out, size, "COPY=%s,LAUNCH=%s,SCALAR_C=%s", copy, launch, scalar_c);
+    } else {
+        snprintf(out, size, "COPY=%s,LAUNCH=%s", copy, launch);
+    }
 }
 
 /* A line for this device (its name: the most specific level, as tune saves), dated today. */
@@ -56,13 +61,13 @@ static void start_entry(const gemmkit_device_info *info, gk_tuning_entry *e)
     strftime(e->date, sizeof e->date, "%Y-%m-%d", gmtime(&now));
 }
 
-void gk_calibrate_device_entry(const gemmkit_device_info *info, double copy_gbs, double launch_us,
+void gk_calibrate_device_entry(const gemmkit_device_info *info, const gk_cost_constants *device,
                                gk_tuning_entry *entry)
 {
     start_entry(info, entry);
     snprintf(entry->kernel, sizeof entry->kernel, "%s", GK_COST_DEVICE);
-    gk_calibrate_device_params(copy_gbs, launch_us, entry->params, sizeof entry->params);
-    entry->gflops = copy_gbs; /* the score column: GB/s, as transposes' lines */
+    gk_calibrate_device_params(device, entry->params, sizeof entry->params);
+    entry->gflops = device->copy_gbs; /* the score column: GB/s, as transposes' lines */
 }
 
 void gk_calibrate_line_entry(const gemmkit_device_info *info, const gk_cost_line *line, gk_tuning_entry *entry)

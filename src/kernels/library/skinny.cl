@@ -23,8 +23,10 @@
 //   - S's MR x KC block is staged in local memory (read along S's contiguous
 //     dimension, stored k-major with an odd row stride: conflict-free reads);
 //   - each lane loads its KU x NB values of L into registers (all loads issued
-//     before any use) and accumulates MR x NB partial sums. L is read
-//     coalesced in both storage orders, chosen at compile time:
+//     before any use; with PF=1 one chunk ahead, so that their latency hides
+//     behind the staging of S and the arithmetic) and accumulates MR x NB
+//     partial sums. L is read coalesced in both storage orders, chosen at
+//     compile time:
 //       DOT (L contiguous along K: skinny-m with B not transposed, skinny-n
 //       with A transposed): consecutive lanes take consecutive k of a column;
 //       STREAM (L contiguous along the columns): consecutive lanes take
@@ -51,6 +53,9 @@
 #endif
 #ifndef KU
 #define KU 8 // K values per lane per chunk
+#endif
+#ifndef PF
+#define PF 0 // 1: each chunk's values of L loaded one chunk ahead, in registers
 #endif
 #ifndef SPLITK
 #define SPLITK 0
@@ -89,8 +94,13 @@
 #define DOT TRANS_A
 #define SMALL N
 #define LONG M
-#define GROUP_SMALL get_group_id(1)
-#define GROUP_LONG get_group_id(0)
+// The groups of one block of columns run side by side (the small dimension's
+// fastest): the few of them over MR rows each (N = 9 over MR = 4: three) read
+// the same columns of op(A) at about the same time, from L2 after the first,
+// instead of each a whole pass over it from memory.
+#define GROUP_LINEAR ((int)get_group_id(0) + (int)get_num_groups(0) * (int)get_group_id(1))
+#define GROUP_SMALL (GROUP_LINEAR % (int)get_num_groups(1))
+#define GROUP_LONG (GROUP_LINEAR / (int)get_num_groups(1))
 #define LANE get_local_id(0)
 #define WG_X WG
 #define WG_Y 1
@@ -116,6 +126,16 @@
 #else
 #define LANE_OF(q, tc) ((q) * LC + (tc))
 #endif
+
+// A lane's KU x NB values of L for the chunk of K from k0 (zeros past K or the long edge).
+#define LOAD_L(l, k0)                                                                  \
+    do {                                                                               \
+        _Pragma("unroll") for (int u = 0; u < KU; u++)                                 \
+            _Pragma("unroll") for (int j = 0; j < NB; j++) {                           \
+                const int k_ = (k0) + kl + LK * u, c_ = c0 + cl + LC * j;              \
+                (l)[u][j] = k_ < K && c_ < LONG ? L_AT(k_, c_) : 0.0f;                 \
+            }                                                                          \
+    } while (0)
 
 #if SPLITK
 #include "split_k.h" // SPLIT_K_ARGS, SPLIT_K_SLICE
@@ -153,6 +173,10 @@ void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha
 #pragma unroll
         for (int r = 0; r < MR; r++) acc[j][r] = 0.0f;
 
+#if PF
+    float l[KU][NB];
+    LOAD_L(l, 0);
+#endif
     for (int k0 = 0; k0 < K; k0 += KC) {
         barrier(CLK_LOCAL_MEM_FENCE); // the previous chunk's reads are done
         // S(r0 + r, k0 + kk) -> lds[kk * RS + r], consecutive lanes along S's contiguous dimension.
@@ -166,14 +190,13 @@ void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
+#if PF
+        float next[KU][NB]; // the next chunk's L in flight while this one's is used
+        LOAD_L(next, k0 + KC);
+#else
         float l[KU][NB];
-#pragma unroll
-        for (int u = 0; u < KU; u++)
-#pragma unroll
-            for (int j = 0; j < NB; j++) {
-                const int k = k0 + kl + LK * u, c = c0 + cl + LC * j;
-                l[u][j] = k < K && c < LONG ? L_AT(k, c) : 0.0f;
-            }
+        LOAD_L(l, k0);
+#endif
 #pragma unroll
         for (int r = 0; r < MR; r++)
             if (r < rows) { // the same for the whole work-group
@@ -184,6 +207,12 @@ void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha
                     for (int j = 0; j < NB; j++) acc[j][r] = fma(s, l[u][j], acc[j][r]);
                 }
             }
+#if PF
+#pragma unroll
+        for (int u = 0; u < KU; u++)
+#pragma unroll
+            for (int j = 0; j < NB; j++) l[u][j] = next[u][j];
+#endif
     }
 
     // Each result's LK partial sums, added in lane order through local memory, one column slot at a time.
