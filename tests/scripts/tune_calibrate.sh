@@ -99,8 +99,11 @@ show_defaults)
     # Without cost lines --show says that the defaults are in force; --no-save measures and writes nothing.
     run tune --calibrate --show --db "$db"
     [ "$rc" = 0 ] || fail "exit $rc"
-    grep -qE '^  cost:device +none: the defaults COPY=500.0,LAUNCH=3.000$' <<< "$out" || fail "no defaults shown"
-    grep -qE '^  cost:xgemm-direct +none: ' <<< "$out" || fail "xgemm-direct not listed without constants"
+    # (A device of the built-in database's constants, the sm_90 GPUs, has them: nothing is "none" there.)
+    if ! grep -qE '^  cost:device +COPY=' <<< "$out"; then
+        grep -qE '^  cost:device +none: the defaults COPY=500.0,LAUNCH=3.000$' <<< "$out" || fail "no defaults shown"
+        grep -qE '^  cost:xgemm-direct +none: ' <<< "$out" || fail "xgemm-direct not listed without constants"
+    fi
     cp "$db" "$work/before.tsv"
     run tune --calibrate --repeat 1 --no-save --db "$db"
     [ "$rc" = 0 ] || fail "--no-save: exit $rc"
