@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `gemmkit bench --candidates` end to end on this machine's device: the built-in policy with candidate rows
-# for CPU devices (GEMMKIT_POLICY; the built-in table has them for GPUs only), so that the cost model chooses
-# on PoCL too, and four small shapes: one with split-K candidates (K = 600), one that only the skinny kernel
+# `gemmkit bench --candidates` end to end on this machine's device: the built-in policy with its candidate rows
+# replaced by rows for every device class (GEMMKIT_POLICY; the built-in table has them for GPUs only), so that the
+# cost model chooses on PoCL too, and four small shapes: one with split-K candidates (K = 600), one that only the skinny kernel
 # serves, one row-major TN, and one where no candidate row holds (the model does not choose: the default
 # alone). The --candidates-out file must agree with itself and with the summary on stdout: every candidate
 # has a time or is failed (or wrong), exactly one default row per shape, ranks in the model's order
@@ -14,13 +14,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-# Candidate rows of the form the built-in table's GPU rows take, for this device's class (cpu), each with a
-# condition so that some shape falls outside them all.
+# Candidate rows of the form the built-in table's GPU rows take, in place of those, for every device class (PoCL's
+# and a GPU's alike), each with a condition so that some shape falls outside them all.
 {
-    cat "$src/src/kernels/tuning/policy.tsv"
-    printf 'gemm\tcandidate\tcpu\tskinny-m\tM <= 16\ttest: an edge of M at most 16\n'
-    printf 'gemm\tcandidate\tcpu\txgemm-direct\tK >= 100\ttest\n'
-    printf 'gemm\tcandidate\tcpu\txgemm\tK >= 100\ttest\n'
+    grep -v $'^gemm\tcandidate\t' "$src/src/kernels/tuning/policy.tsv"
+    printf 'gemm\tcandidate\tany\tskinny-m\tM <= 16\ttest: an edge of M at most 16\n'
+    printf 'gemm\tcandidate\tany\txgemm-direct\tK >= 100\ttest\n'
+    printf 'gemm\tcandidate\tany\txgemm\tK >= 100\ttest\n'
 } >"$tmp/policy.tsv"
 
 sizes=64x48x600,8x40x24,40x24x200:TN:row,64x48x32
