@@ -796,7 +796,7 @@ static int check_model(const gk_policy *policy, const gemmkit_device_info *info,
                  choice.def ? choice.def->name : "-", choice.def ? choice.config.options : "",
                  first->choice.def->name, first->line, first->params, first->predicted_ms);
     assert_string_equal(choice.config.options, first->choice.config.options);
-    const gk_cost_problem problem = {p->m, p->n, p->k, p->beta != 0.0f, gk_sgemm_in_place(p), p->trans_a, p->trans_b};
+    const gk_cost_problem problem = {p->m, p->n, p->k, p->beta != 0.0f, gk_sgemm_storage(p), p->trans_a, p->trans_b};
     int unsplit[GK_SGEMM_MAX_CANDIDATES];
     unsigned split_counts[GK_SGEMM_MAX_CANDIDATES] = {0}; /* bit s: listed over 2^s slices */
     find_unsplit(count, unsplit);
@@ -1239,7 +1239,7 @@ static void test_cost_lines_round_trip(void **state)
     gk_cost_constants written = {.copy_gbs = 3123.5, .launch_us = 4.25, .calibrated = 1, .count = 1};
     written.lines[0] = (gk_cost_line){"skinny-m", 900.25, 8, 0.85, {0}, 0};
     const gk_sgemm_problem p = gemm_problem(1, 8192, 8192, 0, 0, 0);
-    const gk_cost_problem cp = {1, 8192, 8192, 0, gk_sgemm_in_place(&p), 0, 0};
+    const gk_cost_problem cp = {1, 8192, 8192, 0, gk_sgemm_storage(&p), 0, 0};
     const int count = check_model(gk_policy_builtin(), &info, &tuned, &p);
     int seen = 0;
     for (int i = 0; i < count; i++)

@@ -59,7 +59,7 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     const double c_kernel_bytes =
         r->packed ? 4.0 * mp * np * splits : 4.0 * (splits > 1 ? round_up(p->m, 4) : m) * n * c_passes;
     /* Floats stored one by one where a float4 kernel meets a C it cannot store in float4s. */
-    const double scalar_c = r->stores_vec_c && (p->in_place & GK_COST_SCALAR_C) && c->scalar_c > 0 ? c->scalar_c : 1.0;
+    const double scalar_c = r->stores_vec_c && (p->storage & GK_COST_SCALAR_C) && c->scalar_c > 0 ? c->scalar_c : 1.0;
     const double kernel_bytes_per_ms =
         copy_bytes_per_ms * fmin(1.0, (line->bw_efficiency > 0 ? line->bw_efficiency : 1) * orient);
     const double memory_ms = (operand_bytes + c_kernel_bytes / scalar_c) / kernel_bytes_per_ms;
@@ -72,9 +72,9 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     if (r->packed) {
         /* As plan_packed: an operand already in the packed form (its tiles divide it, stored tightly) is not
          * copied, nor C unpacked where the kernel can write it. */
-        const int copy_a = !(p->in_place & GK_COST_IN_PLACE_A) || mp != m || kp != k;
-        const int copy_b = r->packs_b || !(p->in_place & GK_COST_IN_PLACE_B) || np != n || kp != k;
-        const int copy_c = splits > 1 || !(p->in_place & GK_COST_IN_PLACE_C) || mp != m || np != n;
+        const int copy_a = !(p->storage & GK_COST_IN_PLACE_A) || mp != m || kp != k;
+        const int copy_b = r->packs_b || !(p->storage & GK_COST_IN_PLACE_B) || np != n || kp != k;
+        const int copy_c = splits > 1 || !(p->storage & GK_COST_IN_PLACE_C) || mp != m || np != n;
         copy_bytes += copy_a * 4.0 * (m * k + mp * kp) + copy_b * 4.0 * (k * n + kp * np) +
                       copy_c * (4.0 * mp * np * splits + c_bytes);
         launches += copy_a + copy_b + copy_c;

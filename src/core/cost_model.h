@@ -90,7 +90,7 @@ enum { GK_COST_IN_PLACE_A = 1, GK_COST_IN_PLACE_B = 2, GK_COST_IN_PLACE_C = 4, G
 typedef struct gk_cost_problem {
     int64_t m, n, k;
     int beta_nonzero;
-    unsigned in_place; /* GK_COST_IN_PLACE_* */
+    unsigned storage; /* GK_COST_IN_PLACE_*, GK_COST_SCALAR_C */
     int trans_a, trans_b; /* op(A), op(B) of the column-major call */
 } gk_cost_problem;
 

@@ -26,7 +26,7 @@ static unsigned slot_of(const gk_decision_key *key)
     uint64_t h = 1469598103934665603ull;
     const int64_t words[] = {key->m, key->n, key->k,
                              key->trans_a | key->trans_b << 1 | key->beta_nonzero << 2 | (int64_t)key->math << 3 |
-                                 (int64_t)key->in_place << 6};
+                                 (int64_t)key->storage << 6};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) h = (h ^ (uint64_t)words[i]) * 1099511628211ull;
     return (unsigned)(h >> 32) % GK_DECISION_SLOTS;
 }
@@ -35,7 +35,7 @@ static int same(const gk_decision_key *a, const gk_decision_key *b)
 {
     return a->m == b->m && a->n == b->n && a->k == b->k && a->trans_a == b->trans_a && a->trans_b == b->trans_b &&
            a->beta_nonzero == b->beta_nonzero && a->math == b->math &&
-           a->in_place == b->in_place;
+           a->storage == b->storage;
 }
 
 int gk_decision_lookup(gk_decision_cache *cache, const gk_decision_key *key, gk_sgemm_choice *choice)

@@ -15,7 +15,7 @@
 typedef struct gk_decision_key {
     int64_t m, n, k;
     int trans_a, trans_b, beta_nonzero, math;
-    unsigned in_place; /* gk_sgemm_in_place: the copies a packing plan can skip, C's float4 columns */
+    unsigned storage; /* gk_sgemm_storage: the copies a packing plan can skip, C's float4 columns */
 } gk_decision_key;
 
 typedef struct gk_decision_slot {

@@ -31,14 +31,14 @@ typedef struct gemm_state {
      * call), their alignment for copy rows only (elsewhere aligned). */
     int trans_a, trans_b, unaligned_a, unaligned_b;
     int beta_nonzero; /* C is read (0 when choosing by shape alone) */
-    unsigned in_place; /* GK_COST_IN_PLACE_*: operands a packing plan could use as they are (0 by shape alone) */
+    unsigned storage; /* GK_COST_IN_PLACE_*, GK_COST_SCALAR_C: what gk_sgemm_storage says (0 by shape alone) */
     gk_config candidate;    /* kernel rows: the row's kernel on this device */
     const gk_config *chosen; /* variant and fallback rows: the choice so far */
     const gk_tuned *variant; /* variant rows: the row's tuned line */
     gk_config split;         /* split rows: the row's kernel with the chosen tiles and its slices */
 } gemm_state;
 
-unsigned gk_sgemm_in_place(const gk_sgemm_problem *p)
+unsigned gk_sgemm_storage(const gk_sgemm_problem *p)
 {
     const unsigned a = !p->trans_a && p->a.offset == 0 && p->a.ld == p->m;
     const unsigned b = !p->trans_b && p->b.offset == 0 && p->b.ld == p->k;
@@ -179,7 +179,7 @@ static gk_sgemm_choice plain(const gk_tuning_set *tuned, const gk_kernel_def *de
 static gk_model_call model_call(const gemm_state *s)
 {
     return (gk_model_call){s->info, s->ctx, s->tuned, s->m, s->n, s->k, s->trans_a, s->trans_b, s->beta_nonzero,
-                           s->math, s->in_place};
+                           s->math, s->storage};
 }
 
 /* The policy's choice for s (its shape, mode and device set): the cost model's where the policy has candidate
@@ -262,19 +262,19 @@ gk_sgemm_choice gk_sgemm_choose_for(const gk_policy *policy, const gemmkit_devic
 {
     return choose(policy, (gemm_state){.info = info, .tuned = tuned, .m = p->m, .n = p->n, .k = p->k,
                                        .math = p->math, .trans_a = p->trans_a, .trans_b = p->trans_b,
-                                       .beta_nonzero = p->beta != 0.0f, .in_place = gk_sgemm_in_place(p)});
+                                       .beta_nonzero = p->beta != 0.0f, .storage = gk_sgemm_storage(p)});
 }
 
 gk_sgemm_choice gk_sgemm_default_kernel_for(const gemmkit_context *ctx, const gk_sgemm_problem *p)
 {
-    const unsigned in_place = gk_sgemm_in_place(p);
-    const gk_decision_key key = {p->m, p->n, p->k, p->trans_a, p->trans_b, p->beta != 0.0f, (int)p->math, in_place};
+    const unsigned storage = gk_sgemm_storage(p);
+    const gk_decision_key key = {p->m, p->n, p->k, p->trans_a, p->trans_b, p->beta != 0.0f, (int)p->math, storage};
     gk_sgemm_choice choice;
     if (gk_decision_lookup(ctx->decisions, &key, &choice)) return choice;
     choice = choose(gk_policy_builtin(), (gemm_state){.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned,
                                                       .m = p->m, .n = p->n, .k = p->k, .math = p->math,
                                                       .trans_a = p->trans_a, .trans_b = p->trans_b,
-                                                      .beta_nonzero = p->beta != 0.0f, .in_place = in_place});
+                                                      .beta_nonzero = p->beta != 0.0f, .storage = storage});
     gk_decision_store(ctx->decisions, &key, &choice);
     return choice;
 }
@@ -351,7 +351,7 @@ int gk_sgemm_candidates(const gk_policy *policy, const gemmkit_device_info *info
 {
     const gemm_state s = {.info = info, .tuned = tuned, .m = p->m, .n = p->n, .k = p->k, .math = p->math,
                           .trans_a = p->trans_a, .trans_b = p->trans_b, .beta_nonzero = p->beta != 0.0f,
-                          .in_place = gk_sgemm_in_place(p)};
+                          .storage = gk_sgemm_storage(p)};
     return candidates(policy, &s, out, max);
 }
 
@@ -359,6 +359,6 @@ int gk_sgemm_candidates_for(const gemmkit_context *ctx, const gk_sgemm_problem *
 {
     const gemm_state s = {.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned, .m = p->m, .n = p->n, .k = p->k,
                           .math = p->math, .trans_a = p->trans_a, .trans_b = p->trans_b,
-                          .beta_nonzero = p->beta != 0.0f, .in_place = gk_sgemm_in_place(p)};
+                          .beta_nonzero = p->beta != 0.0f, .storage = gk_sgemm_storage(p)};
     return candidates(gk_policy_builtin(), &s, out, max);
 }

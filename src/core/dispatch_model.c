@@ -164,7 +164,7 @@ static void walk(const gk_policy *policy, model_walk *w)
     int64_t values[GK_POLICY_MAX_VARIABLES];
     gk_gemm_shape_variables(values, call->m, call->n, call->k, call->info->compute_units, call->trans_a,
                             call->trans_b, 1, 1, call->math);
-    w->problem = (gk_cost_problem){call->m, call->n, call->k, call->beta_nonzero, call->in_place, call->trans_a,
+    w->problem = (gk_cost_problem){call->m, call->n, call->k, call->beta_nonzero, call->storage, call->trans_a,
                                    call->trans_b};
     w->best_ms = 1e300;
     for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_CANDIDATE]; i >= 0; i = policy->rules[i].next) {

@@ -16,7 +16,7 @@ typedef struct gk_model_call {
     int64_t m, n, k;
     int trans_a, trans_b, beta_nonzero;
     gk_math math;
-    unsigned in_place; /* GK_COST_IN_PLACE_*: operands a packing plan could use as they are */
+    unsigned storage; /* GK_COST_IN_PLACE_* (operands a packing plan could use as they are), GK_COST_SCALAR_C */
 } gk_model_call;
 
 /* 1 when the policy has candidate rows for this device class and math mode: the model chooses. */

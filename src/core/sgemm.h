@@ -104,7 +104,7 @@ gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_devi
                                      const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, gk_math math);
 /* The operands a packing plan could use as they are (GK_COST_IN_PLACE_*), and GK_COST_SCALAR_C where C's columns
  * are not whole float4s (cost_model.h): what the model's prediction reads of a call's storage beyond the shape. */
-unsigned gk_sgemm_in_place(const gk_sgemm_problem *p);
+unsigned gk_sgemm_storage(const gk_sgemm_problem *p);
 /* Both for a call: its shape, mode and the operands' orientation as stored (TRANS_A and TRANS_B of the kernel,
  * variant, split and fallback rows; the forms above choose for an NN call). What the public SGEMM runs. */
 gk_sgemm_choice gk_sgemm_default_kernel_for(const gemmkit_context *ctx, const gk_sgemm_problem *p);
