@@ -351,7 +351,7 @@ static void test_short_k_costs_a_whole_loop_step(void **state)
     gk_cost_parts one, step;
     predict(&c, &direct, 4096, 4096, 1, 0, 1, &one);
     predict(&c, &direct, 4096, 4096, 32, 0, 1, &step);
-    assert_true(one.kernel_ms == step.kernel_ms || one.kernel_ms >= 0.99 * step.kernel_ms);
+    assert_true(one.kernel_ms >= 0.99 * step.kernel_ms);
     gk_cost_parts k1, k8;
     predict(&c, &small_k, 4096, 4096, 1, 0, 1, &k1);
     predict(&c, &small_k, 4096, 4096, 8, 0, 1, &k8);

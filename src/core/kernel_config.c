@@ -177,9 +177,10 @@ gemmkit_status gk_config_geometry(const gk_config *config, int64_t m, int64_t n,
     if (g->local_x < 1 || g->local_y < 1 || g->tile_m < 1 || g->tile_n < 1 || g->k_multiple < 1 ||
         g->k_loop < 1)
         return gk_fail(GEMMKIT_ERROR_INVALID_KERNEL_PARAMS,
-                       "kernel %s: geometry must be positive (local %lldx%lld, tile %lldx%lld, k %lld)",
+                       "kernel %s: geometry must be positive (local %lldx%lld, tile %lldx%lld, k %lld, "
+                       "k loop %lld)",
                        def->name, (long long)g->local_x, (long long)g->local_y, (long long)g->tile_m,
-                       (long long)g->tile_n, (long long)g->k_multiple);
+                       (long long)g->tile_n, (long long)g->k_multiple, (long long)g->k_loop);
     return GEMMKIT_SUCCESS;
 }
 

@@ -92,14 +92,14 @@ static double time_sgemm(operands *o, const char *kernel, const char *params, in
     return time_oriented(o, kernel, params, m, n, k, 0, runs, median);
 }
 
-/* SCALAR_C (cost_model.h): how much longer xgemm-direct takes to store a C of SCALAR_SIDE^2 floats (K = 4, where
- * storing C is the call) when C's columns are not whole float4s (M and its leading dimension SCALAR_SIDE + 2) than
- * when they are, per float; 0 after a message where a timing fails. */
-#define SCALAR_SIDE_GPU 8192
-#define SCALAR_SIDE_CPU 512
+/* SCALAR_C (cost_model.h): how much longer xgemm-direct takes to store a C of side^2 floats (K = 4, where storing C
+ * is the call; side: scalar_side) when C's columns are not whole float4s (M and its leading dimension side + 2)
+ * than when they are, per float; 0 after a message where a timing fails. */
+static int64_t scalar_side(const gemmkit_device_info *info) { return info->is_gpu ? 8192 : 512; }
+
 static double measure_scalar_c(operands *o, const gemmkit_device_info *info)
 {
-    const int64_t side = info->is_gpu ? SCALAR_SIDE_GPU : SCALAR_SIDE_CPU;
+    const int64_t side = scalar_side(info);
     const double aligned = time_sgemm(o, "xgemm-direct", NULL, side, side, 4, COPY_RUNS, 0);
     const double scalar = time_sgemm(o, "xgemm-direct", NULL, side + 2, side, 4, COPY_RUNS, 0);
     if (!(aligned > 0.0) || !(scalar > 0.0)) {
@@ -145,9 +145,9 @@ static int measure_device(operands *o, const gemmkit_device_info *info, gk_cost_
     gk_calibrate_number(device->launch_us, launch, sizeof launch);
     gk_calibrate_number(device->scalar_c, scalar_c, sizeof scalar_c);
     printf("device: copy %s GB/s (%lld x %lld floats, no transpose, fastest of %d), launch %s us (1x1x1 direct, "
-           "median of %d), C stored by floats at %s of its float4 rate (xgemm-direct, %d^2 x 4)\n",
+           "median of %d), C stored by floats at %s of its float4 rate (xgemm-direct, %lld^2 x 4)\n",
            copy, (long long)COPY_ROWS, (long long)cols, COPY_RUNS, launch, LAUNCH_RUNS, scalar_c,
-           info->is_gpu ? SCALAR_SIDE_GPU : SCALAR_SIDE_CPU);
+           (long long)scalar_side(info));
     return 0;
 }
 
