@@ -84,6 +84,43 @@ static inline double gk_pow2(const int e)
 #endif
 }
 
+// The value of one element from its residues, byte r of each word of sw: its mixed-radix digits, then their sum.
+static inline double gk_crt_sum(const uint* sw, const int r)
+{
+    // Digit z: v_z = (s_z - sum_(u<z) v_u p_0 ... p_(u-1)) (p_0 ... p_(z-1))^-1 mod p_z (the terms of higher
+    // digits vanish mod p_z), the same digits as Garner's step-by-step form with one reduction per digit:
+    // |v_u| <= 128 and weights below 256 keep the sum below 2^20 and its product with the inverse below 2^28.
+    int v[MODULI];
+#pragma unroll
+    for (int z = 0; z < MODULI; z++) {
+        int x = (int)(sw[z] << (24 - 8 * r)) >> 24; // the signed byte s_z
+#pragma unroll
+        for (int u = 0; u < z; u++) x -= v[u] * gk_crt_weight(u, z);
+        v[z] = z == 0 ? x : gk_symmetric(x * gk_crt_weight(z, z), gk_modulus(z));
+    }
+    // Horner's sum, its top TOP steps in int32: there |h_z| <= p_z ... p_(MODULI-1) / 2 (1 + 1/128) < 2^24
+    // is exact in both, so the fp64 steps that follow see the same values and round the same way.
+    int h = v[MODULI - 1];
+#pragma unroll
+    for (int z = MODULI - 2; z >= MODULI - TOP; z--) h = v[z] + gk_modulus(z) * h;
+    double sum = gk_int_double(h);
+#pragma unroll
+    for (int z = MODULI - TOP - 1; z >= 0; z--) sum = fma(sum, (double)gk_modulus(z), gk_int_double(v[z]));
+    return sum;
+}
+
+// C(i, j)'s new value from its residues (byte r of each word of sw) and the exponents of A's row and B's column; a
+// placeholder where either is not finite (gk_fp32_dot replaces it).
+static inline float gk_crt_value(const uint* sw, const int r, const int ea, const int eb, const float alpha,
+                                 const float beta, const float old)
+{
+    const int e = ea != GK_OZAKI_NONFINITE && eb != GK_OZAKI_NONFINITE ? ea + eb : 0;
+    // ldexp(sum, -e) as a product: exact either way (|e| < 500, so 2^-e and the result are normal doubles).
+    double x = (double)alpha * (gk_crt_sum(sw, r) * gk_pow2(-e));
+    if (beta != 0.0f) x = fma((double)beta, (double)old, x);
+    return (float)x;
+}
+
 #if TRANS_A
 #define OP_A(i, k) A[offA + (size_t)(i) * lda + (k)]
 #else
@@ -94,6 +131,19 @@ static inline double gk_pow2(const int e)
 #else
 #define OP_B(k, j) B[offB + (k) + (size_t)(j) * ldb]
 #endif
+
+// C(i, j) as fp32 GEMM gives it, where A's row i or B's column j holds an Inf or a NaN (exponent GK_OZAKI_NONFINITE):
+// residues cannot carry those. Elsewhere, and for rows past M, value as it is.
+static inline float gk_fp32_dot(const int ea, const int eb, const int i, const int j, const int M, const int K,
+                                const float alpha, const float beta, const float old, const float value,
+                                const __global float* A, const int offA, const int lda, const __global float* B,
+                                const int offB, const int ldb)
+{
+    if ((ea != GK_OZAKI_NONFINITE && eb != GK_OZAKI_NONFINITE) || i >= M) return value;
+    float sum = 0.0f;
+    for (int k = 0; k < K; k++) sum = fma(OP_A(i, k), OP_B(k, j), sum);
+    return beta != 0.0f ? alpha * sum + beta * old : alpha * sum;
+}
 
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
 void gk_ozaki_crt(const int M, const int N, const int K, const __global char* S, const int ldS, const int Np,
@@ -153,40 +203,18 @@ void gk_ozaki_crt(const int M, const int N, const int K, const __global char* S,
                     if (i0 + r < M) old[r] = c[r];
             }
         }
-        float res[4];
-#pragma unroll
-        for (int r = 0; r < 4; r++) {
-            if (ea[r] == GK_OZAKI_NONFINITE || eb == GK_OZAKI_NONFINITE) {
-                float sum = 0.0f;
-                if (i0 + r < M)
-                    for (int k = 0; k < K; k++) sum = fma(OP_A(i0 + r, k), OP_B(k, j), sum);
-                res[r] = beta != 0.0f ? alpha * sum + beta * old[r] : alpha * sum;
-                continue;
-            }
-            // Digit z: v_z = (s_z - sum_(u<z) v_u p_0 ... p_(u-1)) (p_0 ... p_(z-1))^-1 mod p_z (the terms of higher
-            // digits vanish mod p_z), the same digits as Garner's step-by-step form with one reduction per digit:
-            // |v_u| <= 128 and weights below 256 keep the sum below 2^20 and its product with the inverse below 2^28.
-            int v[MODULI];
-#pragma unroll
-            for (int z = 0; z < MODULI; z++) {
-                int x = (int)(sw[z] << (24 - 8 * r)) >> 24; // the signed byte s_z
-#pragma unroll
-                for (int u = 0; u < z; u++) x -= v[u] * gk_crt_weight(u, z);
-                v[z] = z == 0 ? x : gk_symmetric(x * gk_crt_weight(z, z), gk_modulus(z));
-            }
-            // Horner's sum, its top TOP steps in int32: there |h_z| <= p_z ... p_(MODULI-1) / 2 (1 + 1/128) < 2^24
-            // is exact in both, so the fp64 steps that follow see the same values and round the same way.
-            int h = v[MODULI - 1];
-#pragma unroll
-            for (int z = MODULI - 2; z >= MODULI - TOP; z--) h = v[z] + gk_modulus(z) * h;
-            double sum = gk_int_double(h);
-#pragma unroll
-            for (int z = MODULI - TOP - 1; z >= 0; z--) sum = fma(sum, (double)gk_modulus(z), gk_int_double(v[z]));
-            // ldexp(sum, -(ea + eb)) as a product: exact either way (|ea + eb| < 500, so 2^-(ea + eb) and the
-            // result are normal doubles).
-            double x = (double)alpha * (sum * gk_pow2(-(ea[r] + eb)));
-            if (beta != 0.0f) x = fma((double)beta, (double)old[r], x);
-            res[r] = (float)x;
+        // Each row's value written out, not looped: at MODULI 14 and more a loop over the 4 rows stayed rolled, and
+        // res, ea and old went to the stack.
+        float res[4] = {gk_crt_value(sw, 0, ea[0], eb, alpha, beta, old[0]),
+                        gk_crt_value(sw, 1, ea[1], eb, alpha, beta, old[1]),
+                        gk_crt_value(sw, 2, ea[2], eb, alpha, beta, old[2]),
+                        gk_crt_value(sw, 3, ea[3], eb, alpha, beta, old[3])};
+        if (ea[0] == GK_OZAKI_NONFINITE || ea[1] == GK_OZAKI_NONFINITE || ea[2] == GK_OZAKI_NONFINITE ||
+            ea[3] == GK_OZAKI_NONFINITE || eb == GK_OZAKI_NONFINITE) {
+            res[0] = gk_fp32_dot(ea[0], eb, i0 + 0, j, M, K, alpha, beta, old[0], res[0], A, offA, lda, B, offB, ldb);
+            res[1] = gk_fp32_dot(ea[1], eb, i0 + 1, j, M, K, alpha, beta, old[1], res[1], A, offA, lda, B, offB, ldb);
+            res[2] = gk_fp32_dot(ea[2], eb, i0 + 2, j, M, K, alpha, beta, old[2], res[2], A, offA, lda, B, offB, ldb);
+            res[3] = gk_fp32_dot(ea[3], eb, i0 + 3, j, M, K, alpha, beta, old[3], res[3], A, offA, lda, B, offB, ldb);
         }
         if (wide_c) {
             *(__global float4*)c = (float4)(res[0], res[1], res[2], res[3]);
