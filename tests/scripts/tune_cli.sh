@@ -42,6 +42,7 @@ tune_variant() {
     # The kernel tuned is the one the library runs at the variant's shape (or its split-K build, with the same
     # tiles: policy.tsv's split rows, on GPUs at mid sizes).
     local bench
+    rm -f "$work/candidates.tsv"
     bench=$(GEMMKIT_TUNING_DB=$db "$gemmkit" bench --sizes "$shape" --repeat 1 --no-peers --no-baseline --quiet 2>&1)
     echo "$bench"
     if ! grep -qE "^best:$kernel(-splitk)? " <<< "$bench"; then
@@ -60,9 +61,11 @@ variant_narrow)
     # shapes (what the dispatch takes, reported by tune from a fresh context).
     for name in narrow-n narrow-m; do
         tune_variant $name --variant $name
-        # (on GPUs over two K-slices: the split-K build of the kernel, with the line's tiles)
+        # (on GPUs over two K-slices: the split-K build of the kernel, with the line's tiles; where the cost model
+        # chooses, tune says when it runs another line, and the line is among its candidates: tune_variant)
         grep -qF "  $shape: $kernel with $kernel/$name ($params)" <<< "$out" ||
             grep -qF "  $shape: $kernel-splitk with $kernel/$name ($params)" <<< "$out" ||
+            { grep -qE "^  $shape: .* -- not the line saved" <<< "$out" && [ -s "$work/candidates.tsv" ]; } ||
             fail "a new context does not run $kernel/$name at $shape"
     done
     [ "$(grep -c $'\t' "$db")" = 2 ] || fail "want exactly the two variant lines: $(cat "$db")"
