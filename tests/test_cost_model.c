@@ -358,6 +358,23 @@ static void test_short_k_costs_a_whole_loop_step(void **state)
     assert_true(k1.kernel_ms <= k8.kernel_ms);
 }
 
+/* Memory waits on latency as arithmetic does: a memory-bound kernel split into one work-group per compute unit
+ * (132 slices of one 64-row block) moves its bytes slower than four per unit do, by the line's OCC; many per unit
+ * reach its bandwidth. */
+static void test_few_groups_draw_less_bandwidth(void **state)
+{
+    (void)state;
+    const gk_cost_constants c = constants_with(1e7, 2, 0.9); /* arithmetic far below the bytes */
+    const gk_config stream = config_of("skinny-n-splitk", "MR=4,LC=32,LK=8,NB=2,KU=8,PF=1");
+    gk_cost_parts one, four, many;
+    predict(&c, &stream, 62, 1, 903856, 0, 132, &one);
+    predict(&c, &stream, 62, 1, 903856, 0, 4 * 132, &four);
+    predict(&c, &stream, 62, 1, 903856, 0, 32 * 132, &many);
+    assert_true(one.kernel_ms > 1.6 * four.kernel_ms && one.kernel_ms < 2.0 * four.kernel_ms);
+    const double bytes_ms = 4.0 * (63.0 * 903856 + 64.0 * 32 * 132) / (3000e6 * 0.9); /* A, B, the partials */
+    assert_true(many.kernel_ms > bytes_ms && many.kernel_ms < 1.01 * bytes_ms);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_splits_add_a_reduction),
         cmocka_unit_test(test_scalar_c_slows_float4_stores),
         cmocka_unit_test(test_short_k_costs_a_whole_loop_step),
+        cmocka_unit_test(test_few_groups_draw_less_bandwidth),
         cmocka_unit_test(test_dump_if_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

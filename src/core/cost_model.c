@@ -62,7 +62,10 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     const double scalar_c = r->stores_vec_c && (p->storage & GK_COST_SCALAR_C) && c->scalar_c > 0 ? c->scalar_c : 1.0;
     const double kernel_bytes_per_ms =
         copy_bytes_per_ms * fmin(1.0, (line->bw_efficiency > 0 ? line->bw_efficiency : 1) * orient);
-    const double memory_ms = (operand_bytes + c_kernel_bytes / scalar_c) / kernel_bytes_per_ms;
+    /* Loads wait on the same latency: a unit's L work-groups keep L / (L + OCC - 1) of its share of the bandwidth
+     * in flight while few (a split over K into one work-group per unit draws half of what four do). */
+    const double memory_latency = per_unit_groups / per_unit;
+    const double memory_ms = (operand_bytes + c_kernel_bytes / scalar_c) / kernel_bytes_per_ms * memory_latency;
     const double kernel_ms = fmax(compute_ms, memory_ms);
 
     /* The steps around it: packing A and B (read as stored, written padded), then unpacking or reducing into C. */

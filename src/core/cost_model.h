@@ -6,7 +6,8 @@
  *   kernel:  (L + (OCC - 1) min(1, OCC / L)) * tile_m * tile_n * (kslice' + GOK) / (RATE / CUS)
  *            with L = ceil(groups * splits / CUS) work-groups on the busiest compute unit, kslice' a slice of K
  *            rounded up to the kernel's loop step (its k_loop: a K of 1 costs xgemm-direct a whole TSK),
- *            against the bytes it must move (each operand once, C, split-K's partials) at BWEFF * COPY;
+ *            against the bytes it must move (each operand once, C, split-K's partials) at BWEFF * COPY, slowed by
+ *            the same latency (L + (OCC - 1) min(1, OCC / L)) / L: a few work-groups per unit keep little in flight;
  *   copies:  packing, unpacking, split-K's partials (their stores beyond C's, the reduction's reads): their bytes
  *            at the copy bandwidth.
  * A kernel that reads the operands as stored runs at its own speed in each orientation of them (a K-contiguous
