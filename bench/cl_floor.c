@@ -1,7 +1,7 @@
 /* The OpenCL driver's own floor under a small call, with no gemmkit in it: what a host-array SGEMM at 32^3 cannot
  * go below on this device through OpenCL (issue 35's drop-in target is 30 us a call). Plain OpenCL on the first
  * GPU device (the first device where there is none):
- *   launch:       an empty kernel enqueued, then clFinish;
+ *   launch:       an empty kernel enqueued, then clFinish (or a wait on its event, or its status polled);
  *   write+launch+read: A, B and C written (non-blocking), the kernel, C read back blocking, as a host-array call
  *                 does; with BYTES the size of each operand.
  * Each figure is the median of REPEAT rounds after 20 warm-up rounds, in microseconds.
@@ -89,6 +89,30 @@ int main(int argc, char **argv)
         if (r >= 0) t[r] = now_us() - start;
     }
     printf("device %s\nlaunch %.1f us (empty kernel + clFinish, median of %d)\n", name, median(t, repeat), repeat);
+
+    /* The same launch waited for otherwise: its event (clWaitForEvents), or its status polled after a flush. */
+    for (int poll = 0; poll < 2; poll++) {
+        for (int r = -20; r < repeat; r++) {
+            const double start = now_us();
+            cl_event done = NULL;
+            if (check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 0, NULL, &done), "launch"))
+                return 1;
+            if (poll) {
+                clFlush(queue);
+                cl_int status = CL_QUEUED;
+                while (status > CL_COMPLETE)
+                    if (check(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+                              "clGetEventInfo"))
+                        return 1;
+            } else if (check(clWaitForEvents(1, &done), "clWaitForEvents")) {
+                return 1;
+            }
+            clReleaseEvent(done);
+            if (r >= 0) t[r] = now_us() - start;
+        }
+        printf("launch %.1f us (empty kernel + %s, median of %d)\n", median(t, repeat),
+               poll ? "clFlush and its event's status polled" : "clWaitForEvents on its event", repeat);
+    }
 
     for (int r = -20; r < repeat; r++) {
         const double start = now_us();
