@@ -69,6 +69,15 @@ gemmkit_context *gk_tune_open_reading(const gk_cli *cli, const char *path, int q
     return fresh;
 }
 
+/* Whether the cost model chooses at this shape on ctx's device (a GPU's candidate rows), weighing the line saved. */
+static int model_chooses(const gemmkit_context *ctx, const int64_t shape[3])
+{
+    gk_sgemm_problem p = {.m = shape[0], .n = shape[1], .k = shape[2], .alpha = 1.0f};
+    p.a.ld = shape[0], p.b.ld = shape[2], p.c.ld = shape[0];
+    static gk_sgemm_candidate candidates[GK_SGEMM_MAX_CANDIDATES];
+    return gk_sgemm_candidates_for(ctx, &p, candidates, GK_SGEMM_MAX_CANDIDATES) > 0;
+}
+
 void gk_tune_print_variant_use(const char *path, const gk_cli *cli, const gk_kernel_def *def, const char *variant,
                                const int64_t (*shapes)[3], int count)
 {
@@ -89,6 +98,9 @@ void gk_tune_print_variant_use(const char *path, const gk_cli *cli, const gk_ker
                c.def ? c.def->name : "nothing");
         if (line) printf(" with %s (%s)", line, c.params);
         if (line && strcmp(line, want) == 0) printf("\n");
+        else if (model_chooses(fresh, shapes[i]))
+            printf(" -- not the line saved: the cost model predicts another faster here (bench --candidates times "
+                   "them)\n");
         else if (c.def != def) printf(" -- not the line saved: the policy runs another kernel here\n");
         else if (line) printf(" -- not the line saved: an earlier variant row holds here\n");
         else printf(" -- not the line saved: the variant row does not hold here\n");
