@@ -38,6 +38,19 @@ static void test_odd_sizes_and_slice_counts(void **state)
         }
 }
 
+/* 20 slices summed by each reduction: reduce-deep over a small C, one row per work-item from 256 x 256 results on,
+ * four rows from 512 x 512 (plan_gemm.c's reduce_helper). */
+static void test_many_slices_over_each_size_of_c(void **state)
+{
+    (void)state;
+    static const int64_t sizes[][2] = {{100, 90}, {300, 230}, {520, 510}};
+    const gemmkit_options o = splitk(TILES ",SPLITS=20"); /* K = 160: slices of 8 */
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        assert_case_ok(&o, make(GEMMKIT_COL_MAJOR, 0, 1, sizes[i][0], sizes[i][1], 160, 1.0f, 0.0f));
+        assert_case_ok(&o, make(GEMMKIT_ROW_MAJOR, 1, 0, sizes[i][0], sizes[i][1], 160, -0.75f, 1.5f));
+    }
+}
+
 /* Each operand's slices start kslice columns (plain A, transposed B) or rows further on. */
 static void test_all_transposes_layouts_and_leading_dimensions(void **state)
 {
@@ -128,6 +141,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_odd_sizes_and_slice_counts),
+        cmocka_unit_test(test_many_slices_over_each_size_of_c),
         cmocka_unit_test(test_all_transposes_layouts_and_leading_dimensions),
         cmocka_unit_test(test_alpha_beta_and_offsets),
         cmocka_unit_test(test_deterministic_and_one_slice_is_xgemm_direct),

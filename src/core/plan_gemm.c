@@ -136,12 +136,15 @@ static gemmkit_status plan_tma(gemmkit_context *ctx, const gk_config *config, co
 }
 
 /* The reduction of split-K's partials: one row per work-item for results under 512 x 512, whose four rows per
- * work-item left too few work-items to keep the partials' loads in flight; from GK_REDUCE_DEEP_SPLITS partials on,
- * lanes along the partials too (one work-item per result would wait on each of them in turn). */
+ * work-item left too few work-items to keep the partials' loads in flight; from GK_REDUCE_DEEP_SPLITS partials on
+ * a small C (under GK_REDUCE_DEEP_RESULTS), lanes along the partials too (its few work-items would each wait on
+ * many partials in turn). On a larger C the work-items per result fill the device already, and reduce-deep's
+ * work-groups of 1024 lanes for 32 results would run in tens of short waves (docs/PERFORMANCE.md, 2026-11-28). */
 #define GK_REDUCE_DEEP_SPLITS 16
+#define GK_REDUCE_DEEP_RESULTS (256 * 256)
 static gk_helper reduce_helper(const gk_sgemm_problem *p, int64_t splits)
 {
-    if (splits >= GK_REDUCE_DEEP_SPLITS) return GK_HELPER_REDUCE_DEEP;
+    if (splits >= GK_REDUCE_DEEP_SPLITS && p->m * p->n < GK_REDUCE_DEEP_RESULTS) return GK_HELPER_REDUCE_DEEP;
     return p->m * p->n < 512 * 512 ? GK_HELPER_REDUCE_ROWS : GK_HELPER_REDUCE;
 }
 
