@@ -2,8 +2,9 @@
  * enqueued before the call and a read after its event, with no clFinish between, give the reference's result on
  * every transpose, layout, offset and alpha/beta, on an in-order queue and on an out-of-order one (where the device
  * has one); a call that changes nothing still gives an event; bad arguments are refused before anything is
- * enqueued, C untouched; the blocking entry points work on the same context. Runs on the first OpenCL device
- * gemmkit lists (PoCL in `make test`). */
+ * enqueued, C untouched; the blocking entry points work on the same context. A wrong result also says whether the
+ * blocking entry point gets the same case right on the same buffers. Runs on the first OpenCL device gemmkit lists
+ * (PoCL in `make test`). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,10 +86,23 @@ static void run_case(cl_command_queue queue, gk_sgemm_case c, size_t off_a, size
     assert_int_equal(clWaitForEvents(1, &read), CL_SUCCESS);
     gk_check_result result;
     gk_check_sgemm(&c, a, b, c0, out, &result);
-    if (!result.passed)
-        fail_msg("%lldx%lldx%lld %s%s %s alpha %g beta %g: %s", (long long)c.m, (long long)c.n, (long long)c.k,
-                 c.trans_a == GEMMKIT_TRANS ? "T" : "N", c.trans_b == GEMMKIT_TRANS ? "T" : "N",
-                 c.layout == GEMMKIT_ROW_MAJOR ? "row" : "col", c.alpha, c.beta, result.message);
+    if (!result.passed) {
+        /* Which side is wrong: the same call again through the blocking entry point on the same buffers (C written
+         * back first), so that a failure tells the enqueue's ordering from the kernel's arithmetic. */
+        gk_check_result blocking = {0};
+        const int rerun =
+            clEnqueueWriteBuffer(queue, mc, CL_TRUE, off_c * 4, ec * 4, c0, 0, NULL, NULL) == CL_SUCCESS &&
+            gemmkit_sgemm_cl(side.ctx, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, c.alpha, ma, off_a, c.lda, mb,
+                             off_b, c.ldb, c.beta, mc, off_c, c.ldc) == GEMMKIT_SUCCESS &&
+            clEnqueueReadBuffer(queue, mc, CL_TRUE, off_c * 4, ec * 4, out, 0, NULL, NULL) == CL_SUCCESS;
+        if (rerun) gk_check_sgemm(&c, a, b, c0, out, &blocking);
+        fail_msg("%lldx%lldx%lld %s%s %s alpha %g beta %g: %s (%lld elements wrong); the blocking call on the same "
+                 "buffers: %s",
+                 (long long)c.m, (long long)c.n, (long long)c.k, c.trans_a == GEMMKIT_TRANS ? "T" : "N",
+                 c.trans_b == GEMMKIT_TRANS ? "T" : "N", c.layout == GEMMKIT_ROW_MAJOR ? "row" : "col", c.alpha,
+                 c.beta, result.message, (long long)result.bad_count,
+                 !rerun ? "could not run" : blocking.passed ? "right" : blocking.message);
+    }
     for (int i = 0; i < 3; i++) clReleaseEvent(written[i]);
     clReleaseEvent(done), clReleaseEvent(read);
     clReleaseMemObject(ma), clReleaseMemObject(mb), clReleaseMemObject(mc);
