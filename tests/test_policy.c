@@ -779,7 +779,7 @@ static int packed_within_indices(const gk_geometry *g, const gk_sgemm_problem *p
 /* The model's invariants at one call, whatever its constants: the choice is the first candidate, whose predicted
  * time no other beats (each candidate's time being the model's for its configuration, line and splits); each
  * candidate a kernel of a candidate row holding there (the skinny kernels only for an edge of at most 16, small-k
- * for K at most 16), on one of its tuned lines, unsplit or over a power of two of K-slices of at least 256 on its
+ * for K at most 64), on one of its tuned lines, unsplit or over a power of two of K-slices of at least 256 on its
  * split-K build with the same tiles, every such count listed; a packed kernel only where its padded operands stay
  * within 32-bit indices. Returns the candidates' count (the list in `candidates`). */
 static int check_model(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
@@ -850,7 +850,7 @@ static int check_model(const gk_policy *policy, const gemmkit_device_info *info,
         EXPECT(candidate_row_holds(policy, info, base, p), "no candidate row of %s holds", base->name);
         EXPECT(strcmp(base->name, "skinny-m") || p->m <= 16, "skinny-m for M above 16");
         EXPECT(strcmp(base->name, "skinny-n") || p->n <= 16, "skinny-n for N above 16");
-        EXPECT(strcmp(base->name, "small-k") || p->k <= 16, "small-k for K above 16");
+        EXPECT(strcmp(base->name, "small-k") || p->k <= 64, "small-k for K above 64");
         /* Its line: the kernel's own, or a tuned "KERNEL/..." line of it, with that line's parameters. */
         const size_t len = strlen(base->name);
         const int own = !strcmp(c->line, base->name);

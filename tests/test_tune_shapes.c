@@ -120,7 +120,7 @@ static void test_gpu_shapes_run_their_variant_on_the_h200(void **state)
         assert_true(lines > 0);
         assert_true(everywhere > 0);
     }
-    assert_int_equal(rows, 6);
+    assert_int_equal(rows, 8);
 }
 
 /* On a CPU, each CPU row's shapes give one kernel (the one tune tunes). */
