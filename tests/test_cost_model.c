@@ -4,7 +4,9 @@
  * policy's candidates and the database's cost lines: tests/test_policy.c.)
  * GK_DUMP_SHAPE=MxNxK[:TT] prints that shape's candidates (column-major, tight, op(A) and op(B) as the letters say)
  * on the H200's built-in lines, the CUDA ones with GK_DUMP_BACKEND=cuda, beta 1 with GK_DUMP_BETA set (a look at
- * the model, not a check). */
+ * the model, not a check). GK_DUMP_FILE=PATH does it for every "MxNxK TRANS LAYOUT" line of PATH (the first columns
+ * of `bench --candidates-out`'s table; row-major swapped as the library does) as tab-separated rows, on the lines of
+ * the device GK_DUMP_DEVICE names (default the H200): bench/model_replay.py replays timed candidates with them. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,17 +47,42 @@ static void dump(const gemmkit_device_info *info, const gk_tuning_set *tuned, co
                candidates[i].parts.copies_ms, candidates[i].parts.launches);
 }
 
+/* Each "MxNxK TRANS LAYOUT" line of path: its candidates as rows of shape, trans, layout, kernel, line, splits and
+ * predicted ms. A row-major call is the column-major C^T = op(B)^T op(A)^T (routine_gemm.c). */
+static void dump_file(const gemmkit_device_info *info, const gk_tuning_set *tuned, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        long long m, n, k;
+        char trans[3], layout[4];
+        if (sscanf(line, "%lldx%lldx%lld %2s %3s", &m, &n, &k, trans, layout) != 5) continue;
+        const int row = !strcmp(layout, "row"), ta = trans[0] == 'T', tb = trans[1] == 'T';
+        gk_sgemm_problem p = row ? problem(n, m, k, tb, ta) : problem(m, n, k, ta, tb);
+        p.a.ld = p.trans_a ? p.k : p.m, p.b.ld = p.trans_b ? p.n : p.k, p.c.ld = p.m;
+        const int count = gk_sgemm_candidates(gk_policy_builtin(), info, tuned, &p, candidates, GK_SGEMM_MAX_CANDIDATES);
+        for (int i = 0; i < count; i++)
+            printf("%lldx%lldx%lld\t%s\t%s\t%s\t%s\t%d\t%.6g\n", m, n, k, trans, layout,
+                   candidates[i].choice.def->name, candidates[i].line, candidates[i].splits, candidates[i].predicted_ms);
+    }
+    fclose(f);
+}
+
 static void test_dump_if_asked(void **state)
 {
     (void)state;
-    const char *shape = getenv("GK_DUMP_SHAPE");
-    if (!shape) return;
+    const char *shape = getenv("GK_DUMP_SHAPE"), *file = getenv("GK_DUMP_FILE");
+    if (!shape && !file) return;
     gemmkit_device_info info = device(1);
     const char *backend = getenv("GK_DUMP_BACKEND"); /* "cuda": the CUDA lines */
     if (backend) snprintf(info.backend, sizeof info.backend, "%s", backend);
+    const char *name = getenv("GK_DUMP_DEVICE"); /* "NVIDIA H100 80GB HBM3": that device's own lines too */
+    if (name) snprintf(info.name, sizeof info.name, "%s", name);
     static gk_tuning_set tuned;
     gk_tuning_load(&info, "sm_90", &tuned);
-    dump(&info, &tuned, shape);
+    if (shape) dump(&info, &tuned, shape);
+    if (file) dump_file(&info, &tuned, file);
 }
 
 /* ---- The model alone. */

@@ -123,6 +123,25 @@ builtin_policy)
     fi
     check_saved
     ;;
+interrupted)
+    # Killed midway (SIGKILL, nothing to clean up with): the device's constants and every line fitted before the
+    # kill are in the database, well formed, the user's lines kept, no temporary file left.
+    "$gemmkit" tune --calibrate --repeat 1 --db "$db" > "$work/out.txt" 2>&1 &
+    pid=$!
+    # A line is saved right after it is printed: once a second has been printed, the first is saved.
+    for _ in $(seq 600); do
+        [ "$(grep -cE '^  [^ ]+ +RATE=.* rms log error ' "$work/out.txt")" -ge 2 ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    first_line=$(grep -m1 -E '^  [^ ]+ +RATE=.* rms log error ' "$work/out.txt" | awk '{print $1}')
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    cat "$work/out.txt"
+    [ -n "$first_line" ] || fail "no line was fitted before the kill"
+    check_saved
+    grep -q $'\t'"cost:$first_line"$'\t' "$db" || fail "cost:$first_line, fitted before the kill, not saved"
+    ;;
 bad_usage)
     # Conflicting options and bad seeds: exit 2 before anything is timed or written.
     rm -f "$db"

@@ -4,8 +4,8 @@
  * chooses among: device times (options.total_ms: every launch of the call, as the model predicts them) at shapes
  * designed to pin RATE, OCC and BWEFF and at random ones, the line's split-K counts where the model weighs them,
  * each the fastest of --repeat after a warm-up; gk_cost_fit_line fits the constants. The cost:* lines are saved
- * for the device by name, through the same atomic save as every tune line. Timings only: tune and verify check
- * the kernels' results. */
+ * for the device by name, each as soon as it is measured, through the same atomic save as every tune line (a
+ * calibration stopped midway keeps what it fitted). Timings only: tune and verify check the kernels' results. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,18 +298,15 @@ static void print_timings(const gemmkit_device_info *info, const gk_cost_constan
     }
 }
 
-/* Saves the device's line and each fitted line's; 0, or -1 after a message. */
-static int save(const char *path, const gemmkit_device_info *info, const gk_cost_constants *device,
-                const line_result *results, int count)
+/* Saves one line (the device's where line is NULL) into path as soon as it is measured, so that a calibration cut
+ * short keeps what it fitted (every save atomic); 0, or -1 after a message. */
+static int save_line(const char *path, const gemmkit_device_info *info, const gk_cost_constants *device,
+                     const gk_cost_line *line)
 {
     gk_tuning_entry e;
-    gk_calibrate_device_entry(info, device, &e);
-    gemmkit_status status = gk_tuning_save(path, &e);
-    for (int i = 0; i < count && status == GEMMKIT_SUCCESS; i++) {
-        if (results[i].rms < 0.0) continue;
-        gk_calibrate_line_entry(info, &results[i].fitted, &e);
-        status = gk_tuning_save(path, &e);
-    }
+    if (line) gk_calibrate_line_entry(info, line, &e);
+    else gk_calibrate_device_entry(info, device, &e);
+    const gemmkit_status status = gk_tuning_save(path, &e);
     if (status == GEMMKIT_SUCCESS) return 0;
     gk_cli_report("saving the constants", status);
     return -1;
@@ -337,10 +334,11 @@ static int plan(gemmkit_context *ctx, const gemmkit_device_info *info, uint64_t 
     return GK_EXIT_OK;
 }
 
-/* Times and fits every line within --max-time; the exit status (a line without a fit fails it). */
+/* Times and fits every line within --max-time, each saved into path (NULL: not saved) once fitted; the exit status
+ * (a line without a fit, or a failed save, fails it). */
 static int calibrate_lines(operands *o, const gemmkit_device_info *info, const gk_cost_constants *device,
                            const gk_calibrate_line *lines, int count, const gk_calibrate_shape *pool,
-                           const gk_tune_args *args, double end_ms, line_result *results)
+                           const gk_tune_args *args, double end_ms, const char *path, line_result *results)
 {
     gk_sgemm_candidate *candidates = malloc(GK_SGEMM_MAX_CANDIDATES * sizeof *candidates);
     if (!candidates) {
@@ -363,6 +361,10 @@ static int calibrate_lines(operands *o, const gemmkit_device_info *info, const g
         printf("  %-28s %-44s rms log error %.3f over %d timings\n", lines[i].name, params, r->rms, r->timings);
         if (args->verbose) print_timings(info, device, r);
         fflush(stdout);
+        if (path && save_line(path, info, device, &r->fitted) != 0) {
+            code = GK_EXIT_FAILED;
+            path = NULL; /* one message; the lines after it are still fitted and printed */
+        }
     }
     free(candidates);
     return code;
@@ -396,12 +398,15 @@ int gk_tune_calibrate(const gk_cli *cli, const gk_tune_args *args, const char *p
         if (count == 0)
             printf("note: the cost model chooses nowhere on this device (no candidate rows for its class in the "
                    "policy): only the device's constants are measured\n");
-        /* A line without a fit fails the command; the others are still saved. */
-        code = calibrate_lines(&o, &info, device, lines, count, pool, args, end_ms, results);
+        /* Saved as measured, the device's line first: an interrupted calibration keeps the lines it fitted. A
+         * line without a fit fails the command; the others are still saved. */
+        saved = path && save_line(path, &info, device, NULL) == 0;
+        if (path && !saved) code = GK_EXIT_FAILED;
+        const int lines_code = calibrate_lines(&o, &info, device, lines, count, pool, args, end_ms,
+                                               saved ? path : NULL, results);
+        if (code == GK_EXIT_OK) code = lines_code;
         printf("calibrated in %.1f s\n", (gk_bench_now_ms() - start_ms) / 1000.0);
         if (!path) printf("not saved (--no-save)\n");
-        else if (save(path, &info, device, results, count) == 0) saved = 1;
-        else code = GK_EXIT_FAILED;
     }
     release(&o);
     gemmkit_context_destroy(ctx);
