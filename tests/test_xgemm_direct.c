@@ -15,7 +15,7 @@
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
 static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
 
-/* Small tiles keep PoCL fast; the others are the tuned shapes (128x128, narrow, small). */
+/* Small tiles keep PoCL fast; the others are the tuned shapes (128x128, narrow, small, mid-n and mid-m). */
 #define SMALL "TSM=32,TSN=32,TSK=8,WPTM=4,WPTN=4"
 static const char *const tile_shapes[] = {
     SMALL,
@@ -23,6 +23,8 @@ static const char *const tile_shapes[] = {
     "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8",
     "TSM=128,TSN=32,TSK=32,WPTM=8,WPTN=4",
     "TSM=32,TSN=128,TSK=32,WPTM=4,WPTN=8",
+    "TSM=128,TSN=64,TSK=16,WPTM=4,WPTN=8",
+    "TSM=64,TSN=128,TSK=16,WPTM=4,WPTN=8",
     "TSM=128,TSN=128,TSK=8,WPTM=8,WPTN=16",
 };
 #define SHAPES (sizeof tile_shapes / sizeof tile_shapes[0])
