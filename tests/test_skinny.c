@@ -67,7 +67,7 @@ static void test_skinny_n_small_columns(void **state)
 static void test_small_k_short_k(void **state)
 {
     (void)state;
-    static const int64_t ks[] = {1, 2, 3, 7, 15, 16, 17, 33};
+    static const int64_t ks[] = {1, 2, 3, 7, 15, 16, 17, 33, 63, 64}; /* up to its candidate row's K <= 64 */
     for (int p = 0; p < PARAM_COUNT; p++) {
         const gemmkit_options o = named("small-k", small_k_params[p]);
         for (size_t s = 0; s < sizeof ks / sizeof ks[0]; s++) all_orders(&o, 133, 71, ks[s]);
