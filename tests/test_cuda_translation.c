@@ -1,6 +1,7 @@
 /* The CUDA backend without a GPU: the OpenCL-to-CUDA source rewrite, every
  * registry kernel compiled through NVRTC with its default parameters (NVRTC
- * runs on the CPU), the cp.async rings' inline PTX assembled, the translation
+ * runs on the CPU), every CUDA line of the built-in tuning database with its
+ * own parameters, the cp.async rings' inline PTX assembled, the translation
  * header's documented idioms, build errors with logs, and device discovery
  * failing gracefully without a driver. */
 #include <setjmp.h>
@@ -17,6 +18,8 @@
 #include "kernel_config.h"
 #include "registry.h"
 #include "test_choices.h"
+#include "test_fake_device.h"
+#include "tuning.h"
 
 /* Hopper (H100/H200) unless GEMMKIT_CUDA_TEST_ARCH names another, e.g. 80. */
 static int test_arch(void)
@@ -192,6 +195,52 @@ static void test_every_registry_kernel_compiles(void **state)
     }
     print_message("%d kernel configurations compiled for sm_%d\n", compiled, arch);
     assert_true(compiled > 0);
+}
+
+/* Every kernel line the built-in database gives an sm_90 device through CUDA (the H100's and H200's: "xgemm-direct",
+ * "xgemm-direct/mid-n", the skinny lines, ...), built with that line's parameters for sm_90: a tuned line the GPU would
+ * run is compiled here first. Operands NN with float4 access and TT without, where the kernel takes them. */
+static void test_builtin_cuda_lines_compile(void **state)
+{
+    (void)state;
+    require_nvrtc();
+    gemmkit_device_info info = device(1);
+    snprintf(info.backend, sizeof info.backend, "cuda");
+    static gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    int compiled = 0;
+    for (int i = 0; i < tuned.count; i++) {
+        const gk_config *config = &tuned.entries[i].config;
+        const gk_kernel_def *def = config->def;
+        if (!def || !tuned.entries[i].builtin) continue; /* a setting or cost line */
+        const char *source = gk_kernel_source(def->source);
+        if (!source) fail_msg("line %s: no embedded source %s", tuned.entries[i].line.kernel, def->source);
+        const int trans = (def->defines & GK_DEFINE_TRANS_A) != 0, vec = (def->defines & GK_DEFINE_VEC_A) != 0;
+        for (int v = 0; v < (trans ? 2 : 1); v++) {
+            gk_define defines[GK_MAX_DEFINES];
+            unsigned count = gk_config_defines(config, defines);
+            if (trans) {
+                defines[count++] = (gk_define){"TRANS_A", v};
+                defines[count++] = (gk_define){"TRANS_B", v};
+            }
+            if (vec) {
+                defines[count++] = (gk_define){"VEC_A", !v};
+                defines[count++] = (gk_define){"VEC_B", !v};
+                defines[count++] = (gk_define){"VEC_C", !v};
+            }
+            if (def->arch_specific) defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
+            gk_cuda_image image;
+            char what[200];
+            snprintf(what, sizeof what, "line %s (%s)", tuned.entries[i].line.kernel, tuned.entries[i].line.params);
+            compile_ok(what, source, defines, count, 90, &image);
+            if (!image_has(&image, def->function))
+                fail_msg("%s: no function %s in the %s output", what, def->function, image.target);
+            free(image.data);
+            compiled++;
+        }
+    }
+    print_message("%d built-in line configurations compiled for sm_90\n", compiled);
+    assert_true(compiled > 10);
 }
 
 /* batched-small beyond its defaults (8^3): its parameters at the registry's extremes, sizes whose dense blocks
@@ -665,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_rewrites_vector_literals_and_local_pointers),
         cmocka_unit_test(test_leaves_calls_and_conditions_alone),
         cmocka_unit_test(test_every_registry_kernel_compiles),
+        cmocka_unit_test(test_builtin_cuda_lines_compile),
         cmocka_unit_test(test_batched_small_builds),
         cmocka_unit_test(test_tensor_core_kernels_compile_for_sm80_and_sm90),
         cmocka_unit_test(test_arch_specific_kernels_compile_for_their_target),
