@@ -32,14 +32,21 @@ static gk_sgemm_problem problem(int64_t m, int64_t n, int64_t k, int trans_a, in
 
 static gk_sgemm_candidate candidates[GK_SGEMM_MAX_CANDIDATES];
 
+/* problem() stored tightly: C's columns float4s where 4 | M. */
+static gk_sgemm_problem tight_problem(int64_t m, int64_t n, int64_t k, int trans_a, int trans_b)
+{
+    gk_sgemm_problem p = problem(m, n, k, trans_a, trans_b);
+    p.a.ld = trans_a ? k : m, p.b.ld = trans_b ? n : k, p.c.ld = m;
+    return p;
+}
+
 static void dump(const gemmkit_device_info *info, const gk_tuning_set *tuned, const char *shape)
 {
     long long m, n, k;
     char trans[3] = "NN";
     if (sscanf(shape, "%lldx%lldx%lld:%2s", &m, &n, &k, trans) < 3) return;
-    gk_sgemm_problem p = problem(m, n, k, trans[0] == 'T', trans[1] == 'T');
+    gk_sgemm_problem p = tight_problem(m, n, k, trans[0] == 'T', trans[1] == 'T');
     p.beta = getenv("GK_DUMP_BETA") ? 1 : 0;
-    p.a.ld = p.trans_a ? k : m, p.b.ld = p.trans_b ? n : k, p.c.ld = m; /* tight: C's columns float4s where 4 | M */
     const int count = gk_sgemm_candidates(gk_policy_builtin(), info, tuned, &p, candidates, GK_SGEMM_MAX_CANDIDATES);
     for (int i = 0; i < count; i++)
         printf("%-22s %-24s s=%-3d %9.4f ms (kernel %.4f copies %.4f launches %d)\n", candidates[i].choice.def->name,
@@ -59,8 +66,7 @@ static void dump_file(const gemmkit_device_info *info, const gk_tuning_set *tune
         char trans[3], layout[4];
         if (sscanf(line, "%lldx%lldx%lld %2s %3s", &m, &n, &k, trans, layout) != 5) continue;
         const int row = !strcmp(layout, "row"), ta = trans[0] == 'T', tb = trans[1] == 'T';
-        gk_sgemm_problem p = row ? problem(n, m, k, tb, ta) : problem(m, n, k, ta, tb);
-        p.a.ld = p.trans_a ? p.k : p.m, p.b.ld = p.trans_b ? p.n : p.k, p.c.ld = p.m;
+        const gk_sgemm_problem p = row ? tight_problem(n, m, k, tb, ta) : tight_problem(m, n, k, ta, tb);
         const int count = gk_sgemm_candidates(gk_policy_builtin(), info, tuned, &p, candidates, GK_SGEMM_MAX_CANDIDATES);
         for (int i = 0; i < count; i++)
             printf("%lldx%lldx%lld\t%s\t%s\t%s\t%s\t%d\t%.6g\n", m, n, k, trans, layout,

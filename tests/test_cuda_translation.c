@@ -139,6 +139,38 @@ static int image_has(const gk_cuda_image *image, const char *needle)
     return 0;
 }
 
+/* def built with config for arch, op(A) and op(B) as trans_a, trans_b where def takes them, float4 access (and the
+ * tiny batched kernels' float4 block copies) as vec where it has them; checked to hold def's function. */
+static void compile_config(const char *what, const gk_kernel_def *def, const gk_config *config, int trans_a,
+                           int trans_b, int vec, int arch)
+{
+    const char *source = gk_kernel_source(def->source);
+    if (!source) fail_msg("%s: no embedded source %s", what, def->source);
+    gk_define defines[GK_MAX_DEFINES];
+    unsigned count = gk_config_defines(config, defines);
+    if (def->defines & GK_DEFINE_TRANS_A) {
+        defines[count++] = (gk_define){"TRANS_A", trans_a};
+        defines[count++] = (gk_define){"TRANS_B", trans_b};
+    }
+    if (def->defines & GK_DEFINE_VEC_A) {
+        defines[count++] = (gk_define){"VEC_A", vec};
+        defines[count++] = (gk_define){"VEC_B", vec};
+        defines[count++] = (gk_define){"VEC_C", vec};
+    }
+    if (def->defines & GK_DEFINE_DENSE_A) {
+        defines[count++] = (gk_define){"DENSE_A", vec};
+        defines[count++] = (gk_define){"DENSE_B", vec};
+        defines[count++] = (gk_define){"DENSE_C", vec};
+    }
+    if (def->arch_specific) defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
+    gk_cuda_image image;
+    compile_ok(what, source, defines, count, arch, &image);
+    /* extern "C": the function keeps its OpenCL name. */
+    if (!image_has(&image, def->function))
+        fail_msg("%s: no function %s in the %s output", what, def->function, image.target);
+    free(image.data);
+}
+
 /* Every registry kernel, whatever families are merged in, with its default
  * parameters (and every transpose combination for direct kernels, which may
  * pick their access pattern by TRANS_A/TRANS_B), for the test arch. */
@@ -152,44 +184,16 @@ static void test_every_registry_kernel_compiles(void **state)
         if (def->math != GK_MATH_FP32 && arch < 80) continue; /* mma.sync with TF32: sm_80 on (test below) */
         if (def->arch_specific && def->arch_specific != arch) continue; /* sm_90a's wgmma: only there */
         if (def->min_capability > arch) continue;                     /* int8 mma.sync: sm_80 on */
-        const char *source = gk_kernel_source(def->source);
-        if (!source) fail_msg("kernel %s: no embedded source %s", def->name, def->source);
         gk_config config;
         if (gk_config_resolve(def, NULL, &config) != GEMMKIT_SUCCESS)
             fail_msg("kernel %s: defaults rejected: %s", def->name, gemmkit_last_error_message());
         /* Every op(A), op(B) of a kernel that takes them; with float4 access for NT and TN and without for NN
          * and TT, so that each operand's two orders are compiled with and without it. */
-        const int trans = (def->defines & GK_DEFINE_TRANS_A) != 0, vec = (def->defines & GK_DEFINE_VEC_A) != 0,
-                  dense = (def->defines & GK_DEFINE_DENSE_A) != 0;
-        const int variants = trans ? 4 : 1;
-        for (int v = 0; v < variants; v++) {
-            gk_define defines[GK_MAX_DEFINES];
-            unsigned count = gk_config_defines(&config, defines);
-            if (trans) { /* v's bits: op(A), op(B) */
-                defines[count++] = (gk_define){"TRANS_A", v & 1};
-                defines[count++] = (gk_define){"TRANS_B", (v >> 1) & 1};
-            }
-            if (vec) {
-                const int on = v == 1 || v == 2;
-                defines[count++] = (gk_define){"VEC_A", on};
-                defines[count++] = (gk_define){"VEC_B", on};
-                defines[count++] = (gk_define){"VEC_C", on};
-            }
-            if (dense) { /* the float4 block copies of tiny batched kernels, likewise */
-                const int on = v == 1 || v == 2;
-                defines[count++] = (gk_define){"DENSE_A", on};
-                defines[count++] = (gk_define){"DENSE_B", on};
-                defines[count++] = (gk_define){"DENSE_C", on};
-            }
-            if (def->arch_specific) defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
-            gk_cuda_image image;
-            char what[160];
-            snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
-            compile_ok(what, source, defines, count, arch, &image);
-            /* extern "C": the function keeps its OpenCL name. */
-            if (!image_has(&image, def->function))
-                fail_msg("kernel %s: no function %s in the %s output", def->name, def->function, image.target);
-            free(image.data);
+        const int variants = def->defines & GK_DEFINE_TRANS_A ? 4 : 1;
+        char what[160];
+        snprintf(what, sizeof what, "kernel %s (%s)", def->name, def->source);
+        for (int v = 0; v < variants; v++) { /* v's bits: op(A), op(B) */
+            compile_config(what, def, &config, v & 1, (v >> 1) & 1, v == 1 || v == 2, arch);
             compiled++;
         }
     }
@@ -213,29 +217,10 @@ static void test_builtin_cuda_lines_compile(void **state)
         const gk_config *config = &tuned.entries[i].config;
         const gk_kernel_def *def = config->def;
         if (!def || !tuned.entries[i].builtin) continue; /* a setting or cost line */
-        const char *source = gk_kernel_source(def->source);
-        if (!source) fail_msg("line %s: no embedded source %s", tuned.entries[i].line.kernel, def->source);
-        const int trans = (def->defines & GK_DEFINE_TRANS_A) != 0, vec = (def->defines & GK_DEFINE_VEC_A) != 0;
-        for (int v = 0; v < (trans ? 2 : 1); v++) {
-            gk_define defines[GK_MAX_DEFINES];
-            unsigned count = gk_config_defines(config, defines);
-            if (trans) {
-                defines[count++] = (gk_define){"TRANS_A", v};
-                defines[count++] = (gk_define){"TRANS_B", v};
-            }
-            if (vec) {
-                defines[count++] = (gk_define){"VEC_A", !v};
-                defines[count++] = (gk_define){"VEC_B", !v};
-                defines[count++] = (gk_define){"VEC_C", !v};
-            }
-            if (def->arch_specific) defines[count++] = (gk_define){"GK_ARCH_SPECIFIC", 1};
-            gk_cuda_image image;
-            char what[200];
-            snprintf(what, sizeof what, "line %s (%s)", tuned.entries[i].line.kernel, tuned.entries[i].line.params);
-            compile_ok(what, source, defines, count, 90, &image);
-            if (!image_has(&image, def->function))
-                fail_msg("%s: no function %s in the %s output", what, def->function, image.target);
-            free(image.data);
+        char what[200];
+        snprintf(what, sizeof what, "line %s (%s)", tuned.entries[i].line.kernel, tuned.entries[i].line.params);
+        for (int v = 0; v < (def->defines & GK_DEFINE_TRANS_A ? 2 : 1); v++) {
+            compile_config(what, def, config, v, v, !v, 90);
             compiled++;
         }
     }
