@@ -13,6 +13,7 @@
 #include "context.h"
 #include "sgemm.h"
 #include "tune.h"
+#include "tune_calibrate.h"
 #include "tuning.h"
 
 /* Whether a and b name the same existing file. */
@@ -69,13 +70,12 @@ gemmkit_context *gk_tune_open_reading(const gk_cli *cli, const char *path, int q
     return fresh;
 }
 
-/* Whether the cost model chooses at this shape on ctx's device (a GPU's candidate rows), weighing the line saved. */
-static int model_chooses(const gemmkit_context *ctx, const int64_t shape[3])
+/* Whether the cost model chooses at this shape (NN, tight) on ctx's device (a GPU's candidate rows). */
+static int model_chooses(gemmkit_context *ctx, const int64_t shape[3])
 {
-    gk_sgemm_problem p = {.m = shape[0], .n = shape[1], .k = shape[2], .alpha = 1.0f};
-    p.a.ld = shape[0], p.b.ld = shape[2], p.c.ld = shape[0];
+    const gk_calibrate_shape z = {shape[0], shape[1], shape[2], NULL};
     static gk_sgemm_candidate candidates[GK_SGEMM_MAX_CANDIDATES];
-    return gk_sgemm_candidates_for(ctx, &p, candidates, GK_SGEMM_MAX_CANDIDATES) > 0;
+    return gk_calibrate_candidates_at(ctx, &z, candidates, GK_SGEMM_MAX_CANDIDATES) > 0;
 }
 
 void gk_tune_print_variant_use(const char *path, const gk_cli *cli, const gk_kernel_def *def, const char *variant,
