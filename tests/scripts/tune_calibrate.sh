@@ -142,13 +142,49 @@ interrupted)
     check_saved
     grep -q $'\t'"cost:$first_line"$'\t' "$db" || fail "cost:$first_line, fitted before the kill, not saved"
     ;;
+lines)
+    # --lines: after a whole calibration, one line fitted again (named twice, fitted once) beside the device's
+    # constants; every other line of the database kept byte for byte. skinny-m's constants are first set to
+    # numbers no fit gives, so that its refit shows.
+    run tune --calibrate --repeat 1 --max-time 20 --db "$db"
+    [ "$rc" = 0 ] || fail "the whole calibration: exit $rc"
+    grep -q $'\tcost:skinny-m\t' "$db" || fail "no cost:skinny-m to refit: $(cat "$db")"
+    awk -F'\t' -v OFS='\t' '$3 == "cost:skinny-m" { $4 = "RATE=1.000,OCC=1.000,BWEFF=1.000" } 1' "$db" > "$work/seeded.tsv"
+    cp "$work/seeded.tsv" "$db"
+    others() { grep -v -e $'\tcost:device\t' -e $'\tcost:skinny-m\t' "$db" | sort; }
+    before=$(others)
+    start=$SECONDS
+    run tune --calibrate --lines skinny-m,skinny-m --repeat 1 --db "$db"
+    [ "$rc" = 0 ] || fail "--lines skinny-m: exit $rc"
+    [ $((SECONDS - start)) -lt 30 ] || fail "--lines skinny-m took $((SECONDS - start)) s"
+    grep -qE '^lines the model chooses among here: .*xgemm' <<< "$out" || fail "not every line listed"
+    grep -q '^calibrating only: skinny-m$' <<< "$out" || fail "the lines calibrated are not said"
+    grep -qE '^device: copy [0-9.]+ GB/s ' <<< "$out" || fail "the device's constants not measured"
+    fitted=$(grep -E '^  [^ ]+ +RATE=.* rms log error ' <<< "$out" | awk '{print $1}')
+    [ "$fitted" = skinny-m ] || fail "fitted \"$fitted\", want skinny-m alone"
+    [ "$(others)" = "$before" ] || fail "--lines skinny-m changed other lines: $(diff <(echo "$before") <(others))"
+    grep -q $'\tcost:skinny-m\tRATE=1.000,OCC=1.000,BWEFF=1.000\t' "$db" && fail "cost:skinny-m not refitted"
+    check_saved
+    check_read_back
+    # A name the model does not choose among: exit 2 naming it and the lines there are, before any timing (even
+    # of the lines named beside it), the database untouched.
+    sum=$(cksum < "$db")
+    run tune --calibrate --lines skinny-m,no-such-line --repeat 1 --db "$db"
+    [ "$rc" = 2 ] || fail "--lines no-such-line: exit $rc, want 2"
+    grep -q 'gemmkit tune: --lines: .*"no-such-line".*: .*skinny-m' <<< "$out" || fail "the unknown line not named"
+    grep -qE '^(device: |  skinny-m )' <<< "$out" && fail "--lines no-such-line timed anyway"
+    [ "$(cksum < "$db")" = "$sum" ] || fail "--lines no-such-line changed the database"
+    ;;
 bad_usage)
-    # Conflicting options and bad seeds: exit 2 before anything is timed or written.
+    # Conflicting options, bad seeds and bad --lines: exit 2 before anything is timed or written.
     rm -f "$db"
     for args in "--calibrate --kernel xgemm" "--calibrate --size 64" "--calibrate --variant small" \
                 "--calibrate --all-variants" "--calibrate --blas-threshold" "--calibrate --max-configs 2" \
                 "--show" "--seed 1" "--calibrate --seed x" "--calibrate --seed -1" \
-                "--calibrate --seed 18446744073709551616" "--calibrate --seed"; do
+                "--calibrate --seed 18446744073709551616" "--calibrate --seed" \
+                "--lines skinny-m" "--calibrate --lines" "--calibrate --lines skinny-m,,xgemm" \
+                "--calibrate --lines ,skinny-m" "--calibrate --lines skinny-m," "--calibrate --show --lines skinny-m" \
+                "--calibrate --lines skinny-m --lines xgemm" "--calibrate --lines no-such-line"; do
         # shellcheck disable=SC2086
         run tune $args --db "$db"
         [ "$rc" = 2 ] || fail "tune $args: exit $rc, want 2"

@@ -23,6 +23,7 @@ typedef struct gk_tune_args {
     int blas_threshold;  /* --blas-threshold: the BLAS drop-in's device/CPU crossover (tune_blas_threshold.c) */
     int calibrate;       /* --calibrate: the cost model's constants (tune_calibrate.c) */
     int show;            /* --calibrate --show: the constants in force, nothing timed */
+    const char *lines;   /* --calibrate --lines NAME,...: the only lines fitted (no empty name); NULL: every one */
     uint64_t seed;       /* --seed: the calibration's random shapes (GK_CALIBRATE_SEED unless given) */
     int save, verbose;
 } gk_tune_args;
@@ -39,8 +40,9 @@ struct gk_cli;
 int gk_tune_blas_threshold(const struct gk_cli *cli, const gk_tune_args *args, const char *path);
 
 /* `gemmkit tune --calibrate` (tune_calibrate.h): measures the cost model's constants on this device and saves
- * them as cost:* lines; with --show prints the constants a new context reading path has, timing nothing. An exit
- * status; path is the database (NULL only with --no-save). */
+ * them as cost:* lines (with --lines, the device's and the named lines' only: GK_EXIT_USAGE, nothing timed, for a
+ * name the model does not choose among here); with --show prints the constants a new context reading path has,
+ * timing nothing. An exit status; path is the database (NULL only with --no-save). */
 int gk_tune_calibrate(const struct gk_cli *cli, const gk_tune_args *args, const char *path);
 
 /* What one command tunes (tune_plan.c): the main line (variant NULL) at n,

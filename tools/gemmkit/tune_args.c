@@ -44,14 +44,19 @@ void gk_tune_usage(FILE *out)
             "                     their longest edge halved down to the device's size); default %d\n"
             "  --show             with --calibrate: time nothing, print the constants a new context on this\n"
             "                     device reads (from --db FILE or the default database)\n"
+            "  --lines NAME,...   with --calibrate: measure the device's constants, then fit and save only\n"
+            "                     the lines named (of those the model chooses among here, as printed:\n"
+            "                     xgemm-direct/small, ...), leaving the other cost:* lines as they are: a\n"
+            "                     new tuned line calibrated in seconds; an unknown name is bad usage\n"
             "  --repeat R         timed runs per candidate after one warm-up, 1 to %d (default 3;\n"
             "                     --calibrate keeps the fastest)\n"
             "  --max-configs C    candidates timed at most per search, 1 to %d (default 400)\n"
             "  --max-time S       seconds for the whole command: each search stops timing new candidates\n"
             "                     once its share of what is left has passed (at least one each);\n"
             "                     --blas-threshold: no size is started that would end past it;\n"
-            "                     --calibrate: each line stops timing shapes once its share has passed\n"
-            "                     (three shapes at least, so many lines can run past S)\n"
+            "                     --calibrate: each line timed (those of --lines, if given) stops timing\n"
+            "                     shapes once its share has passed (three shapes at least, so many lines\n"
+            "                     can run past S)\n"
             "  --db FILE          save to FILE instead of the default database (contexts read FILE\n"
             "                     only when GEMMKIT_TUNING_DB=FILE)\n"
             "  --no-save          search and report only\n"
@@ -61,6 +66,13 @@ void gk_tune_usage(FILE *out)
             "line's constants fitted), 1 none ran correctly (--calibrate: a line has no timing) or saving\n"
             "failed, 2 bad usage.\n",
             GK_CALIBRATE_SEED, MAX_REPEAT, MAX_CONFIGS);
+}
+
+/* --lines: names separated by commas, none of them empty ("a,,b", ",a" and "a," are refused); 0, or -1. */
+static int check_line_names(const char *list)
+{
+    const size_t len = strlen(list);
+    return len == 0 || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,") ? -1 : 0;
 }
 
 /* A whole decimal number from 0 to 2^64-1 (the bench's random:COUNT:SEED takes the same): 0, or -1. */
@@ -107,7 +119,7 @@ int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args)
             const int valued = strcmp(opt, "--kernel") == 0 || strcmp(opt, "--size") == 0 ||
                                strcmp(opt, "--repeat") == 0 || strcmp(opt, "--max-configs") == 0 ||
                                strcmp(opt, "--max-time") == 0 || strcmp(opt, "--db") == 0 ||
-                               strcmp(opt, "--seed") == 0;
+                               strcmp(opt, "--seed") == 0 || strcmp(opt, "--lines") == 0;
             if (!valued) return gk_cli_usage_error("tune", "unknown option \"%s\"", opt);
             if (i + 1 >= argc || !argv[i + 1][0] || strncmp(argv[i + 1], "--", 2) == 0)
                 return gk_cli_usage_error("tune", "%s needs a value", opt);
@@ -117,6 +129,14 @@ int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args)
                 args->kernel = value;
             } else if (strcmp(opt, "--db") == 0) {
                 args->db = value;
+            } else if (strcmp(opt, "--lines") == 0) {
+                if (args->lines)
+                    return gk_cli_usage_error("tune", "--lines given twice: name every line in one (--lines %s,%s)",
+                                              args->lines, value);
+                if (check_line_names(value))
+                    return gk_cli_usage_error("tune", "--lines takes line names separated by commas, none empty, "
+                                                      "not \"%s\"", value);
+                args->lines = value;
             } else if (strcmp(opt, "--seed") == 0) {
                 if (parse_seed(value, &args->seed))
                     return gk_cli_usage_error("tune", "--seed must be an integer from 0 to %llu, not \"%s\"",
@@ -159,8 +179,11 @@ int gk_tune_parse_args(int argc, char **argv, gk_tune_args *args)
         return gk_cli_usage_error("tune", "--calibrate times the lines the cost model chooses among at shapes of its "
                                           "own: drop --kernel, --variant, --all-variants, --blas-threshold, --size "
                                           "and --max-configs");
-    if ((args->show || seed_given) && !args->calibrate)
-        return gk_cli_usage_error("tune", "%s goes with --calibrate", args->show ? "--show" : "--seed");
+    if ((args->show || seed_given || args->lines) && !args->calibrate)
+        return gk_cli_usage_error("tune", "%s goes with --calibrate",
+                                  args->show ? "--show" : seed_given ? "--seed" : "--lines");
+    if (args->show && args->lines)
+        return gk_cli_usage_error("tune", "--show times nothing and prints every line: drop --lines");
     if (args->variant && args->all_variants)
         return gk_cli_usage_error("tune", "--all-variants tunes every variant: drop --variant/--small");
     if (args->variant && args->size)

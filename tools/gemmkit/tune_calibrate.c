@@ -5,7 +5,9 @@
  * designed to pin RATE, OCC and BWEFF and at random ones, the line's split-K counts where the model weighs them,
  * each the fastest of --repeat after a warm-up; gk_cost_fit_line fits the constants. The cost:* lines are saved
  * for the device by name, each as soon as it is measured, through the same atomic save as every tune line (a
- * calibration stopped midway keeps what it fitted). Timings only: tune and verify check the kernels' results. */
+ * calibration stopped midway keeps what it fitted). --lines fits only the lines it names (a new tuned line calibrated
+ * without timing the others again), their cost:* lines replaced and every other one kept. Timings only: tune and
+ * verify check the kernels' results. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,6 +336,63 @@ static int plan(gemmkit_context *ctx, const gemmkit_device_info *info, uint64_t 
     return GK_EXIT_OK;
 }
 
+/* Whether the first len characters of name are the whole of line's name. */
+static int is_named(const char *name, size_t len, const char *line)
+{
+    return strlen(line) == len && strncmp(name, line, len) == 0;
+}
+
+/* The next name of a --lines list ("a,b": "a", then "b"), *list moved past it and its comma: its length, 0 at the
+ * end (tune_args.c refuses empty names). */
+static size_t next_name(const char **list, const char **name)
+{
+    const size_t len = strcspn(*list, ",");
+    *name = *list;
+    *list += len + ((*list)[len] == ',');
+    return len;
+}
+
+/* Whether line is one of the names of a --lines list. */
+static int listed(const char *list, const char *line)
+{
+    const char *name;
+    for (size_t len; (len = next_name(&list, &name)) > 0;)
+        if (is_named(name, len, line)) return 1;
+    return 0;
+}
+
+/* A --lines name the model does not choose among here: bad usage, naming it and the lines there are. */
+static int unknown_line(const char *name, size_t len, const gk_calibrate_line *lines, int count)
+{
+    char known[GK_COST_MAX_LINES * (sizeof lines->name + 1)] = "";
+    size_t used = 0;
+    for (int i = 0; i < count && used < sizeof known; i++)
+        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? " " : "", lines[i].name);
+    fflush(stdout); /* the lines printed so far before the message, where both go to one log */
+    return gk_cli_usage_error("tune", "--lines: the cost model chooses among no line \"%.*s\" on this device; its "
+                                      "lines here: %s", (int)len, name, count ? known : "none");
+}
+
+/* --lines: keeps the named lines in the model's order (a name given twice is fitted once) and says which; an unknown
+ * name is bad usage, found before anything is timed or saved. GK_EXIT_OK or GK_EXIT_USAGE. */
+static int select_lines(const char *list, gk_calibrate_line *lines, int *count)
+{
+    const char *rest = list, *name;
+    for (size_t len; (len = next_name(&rest, &name)) > 0;) {
+        int known = 0;
+        for (int i = 0; i < *count && !known; i++) known = is_named(name, len, lines[i].name);
+        if (!known) return unknown_line(name, len, lines, *count);
+    }
+    int kept = 0;
+    for (int i = 0; i < *count; i++)
+        if (listed(list, lines[i].name)) lines[kept++] = lines[i];
+    *count = kept;
+    printf("calibrating only:");
+    for (int i = 0; i < kept; i++) printf(" %s", lines[i].name);
+    printf("\n");
+    return GK_EXIT_OK;
+}
+
 /* Times and fits every line within --max-time, each saved into path (NULL: not saved) once fitted; the exit status
  * (a line without a fit, or a failed save, fails it). */
 static int calibrate_lines(operands *o, const gemmkit_device_info *info, const gk_cost_constants *device,
@@ -391,6 +450,7 @@ int gk_tune_calibrate(const gk_cli *cli, const gk_tune_args *args, const char *p
     int count = 0, saved = 0, code = pool && lines && results && device ? GK_EXIT_OK : GK_EXIT_FAILED;
     if (code != GK_EXIT_OK) fprintf(stderr, "gemmkit tune: out of memory\n");
     if (code == GK_EXIT_OK) code = plan(ctx, &info, args->seed, pool, lines, &count);
+    if (code == GK_EXIT_OK && args->lines) code = select_lines(args->lines, lines, &count);
     if (code == GK_EXIT_OK && measure_device(&o, &info, device) != 0)
         code = GK_EXIT_FAILED;
     if (code == GK_EXIT_OK) {
