@@ -160,7 +160,7 @@ const char *gk_sgemm_fast_kernel_scope(void);
  * build), with the model's predicted device time, cheapest first; out[0] is what the library runs. 0 when the
  * model does not choose for this call (no candidate rows for the device class and math mode: the step rows
  * decide). */
-#define GK_SGEMM_MAX_CANDIDATES 192
+#define GK_SGEMM_MAX_CANDIDATES 320
 typedef struct gk_sgemm_candidate {
     gk_sgemm_choice choice; /* def: the kernel run (the split-K build where splits > 1); config: SPLITS set */
     char line[64];          /* the tuning line it runs ("xgemm-direct/small"; the kernel's name for its own line) */
