@@ -6,7 +6,7 @@
 # alone). The --candidates-out file must agree with itself and with the summary on stdout: every candidate
 # has a time or is failed (or wrong), exactly one default row per shape, ranks in the model's order
 # (predicted time never falling), the summary's counts those of the rows. Then usage errors and an output
-# path checked before the run.
+# path checked before the run; a run killed after its first shape keeps that shape's rows.
 # Usage: bench_candidates.sh PATH/TO/gemmkit SOURCE_DIR
 set -uo pipefail
 gemmkit=$1 src=$2
@@ -105,6 +105,29 @@ awk -v a="$printed" -v b="$geomean" 'BEGIN { exit !(a > 0 && b > 0 && a / b < 1.
     fail "measured/predicted: printed $printed, the file's $geomean"
 # A shape line per shape, with the fastest candidate and the ratio where the model chose.
 [ "$(grep -c '; fastest .* ms; default/fastest ' <<<"$out")" = 3 ] || fail "want 3 shape lines with a fastest candidate"
+
+# Killed during its second shape, a long one (SIGKILL, nothing to clean up with): the file already holds that shape's rows, whole
+# (written after each shape, atomically), and no temporary file is left.
+rm -f "$tmp/k.tsv"
+GEMMKIT_POLICY="$tmp/policy.tsv" "$gemmkit" bench --sizes 64x48x600,1536x1536x1536 --repeat 2 --no-baseline \
+    --no-peers --no-roofline --max-time 1000 --candidates --candidates-out "$tmp/k.tsv" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+    [ -s "$tmp/k.tsv" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null || fail "the run ended before the kill (the second shape takes PoCL seconds per candidate)"
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ -s "$tmp/k.tsv" ] || fail "nothing was written before the kill"
+[ "$(head -n 1 "$tmp/k.tsv")" = "$header" ] || fail "the cut-short file's header is $(head -n 1 "$tmp/k.tsv")"
+awk -F'\t' 'NR > 1 && (NF != 16 || $1 !~ /^[0-9]+x[0-9]+x[0-9]+$/) { bad = 1 } END { exit bad || NR < 2 }' "$tmp/k.tsv" ||
+    fail "the cut-short file is not whole rows: $(cat "$tmp/k.tsv")"
+grep -q $'^64x48x600\t' "$tmp/k.tsv" || fail "the first shape's rows are missing: $(cat "$tmp/k.tsv")"
+[ "$(awk -F'\t' 'NR > 1 && $13 == 1' "$tmp/k.tsv" | wc -l)" = "$(cut -f1 "$tmp/k.tsv" | sed 1d | sort -u | wc -l)" ] ||
+    fail "a shape without its one default row: $(cat "$tmp/k.tsv")"
+[ -z "$(find "$tmp" -name '*.tmp.*')" ] || fail "a temporary file was left after the kill: $(find "$tmp")"
 
 # Usage: --candidates-out alone, beside a named kernel, for transposes: exit 2 before anything runs.
 for bad in "--candidates-out $tmp/x.tsv" "--candidates --kernel xgemm" "--candidates --transpose" "--candidates --batch 4"; do
