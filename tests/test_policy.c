@@ -151,9 +151,9 @@ static void test_builtin_policy_is_whole(void **state)
     assert_int_equal(policy->count, rows);
     for (int i = 0; i < policy->count; i++) {
         const gk_policy_rule *r = &policy->rules[i];
-        if (r->step == GK_STEP_VARIANT || r->step == GK_STEP_ROUTE || r->step == GK_STEP_COPY_A ||
-            r->step == GK_STEP_COPY_B || r->step == GK_STEP_PEEL)
-            continue; /* no kernel: a variant, a place, a copy, a multiple */
+        if (r->step == GK_STEP_VARIANT || r->step == GK_STEP_SCOPE || r->step == GK_STEP_ROUTE ||
+            r->step == GK_STEP_COPY_A || r->step == GK_STEP_COPY_B || r->step == GK_STEP_PEEL)
+            continue; /* no kernel: a variant or its scope, a place, a copy, a multiple */
         if (strcmp(r->routine, "gemm_batched") == 0 && strcmp(r->choice, GK_POLICY_PER_MATRIX) == 0) {
             assert_null(r->kernel); /* one plain SGEMM plan per matrix */
             continue;
@@ -1303,6 +1303,52 @@ static void test_cost_lines_round_trip(void **state)
     unlink(db_path);
 }
 
+/* Whether the model lists a candidate on the tuned line `line` at p. */
+static int model_lists(const gk_policy *policy, const gemmkit_device_info *info, const gk_tuning_set *tuned,
+                       const gk_sgemm_problem *p, const char *line)
+{
+    const int count = check_model(policy, info, tuned, p);
+    for (int i = 0; i < count; i++)
+        if (!strcmp(candidates[i].line, line)) return 1;
+    return 0;
+}
+
+/* Scope rows: a tuned line whose choice has scope rows is the model's candidate only where one of them holds (here
+ * xgemm-direct/mid-n kept to an edge of N up to 128 by a row added to the built-in policy); a line without any,
+ * everywhere; the built-in policy alone weighs mid-n everywhere. */
+static void test_scope_rows_keep_lines_to_their_shapes(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info = device(1);
+    static gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    assert_non_null(gk_tuning_find(&tuned, "xgemm-direct/mid-n"));
+    const gk_sgemm_problem square = gemm_problem(3000, 3000, 3000, 0, 0, 0);
+    const gk_sgemm_problem thin = gemm_problem(100000, 64, 64, 0, 0, 0), short_k = gemm_problem(6368, 9575, 26, 1, 0, 0);
+    const gk_policy *builtin = gk_policy_builtin();
+    assert_int_equal(builtin->first[GK_ROUTINE_GEMM][GK_STEP_SCOPE], -1);
+    assert_true(model_lists(builtin, &info, &tuned, &square, "xgemm-direct/mid-n"));
+    assert_true(model_lists(builtin, &info, &tuned, &short_k, "xgemm-direct/mid-n"));
+
+    const char *text = gk_kernel_source("tuning/policy.tsv");
+    static const char scope[] = "gemm\tscope\tgpu\tmid-n\tN <= 128 && M >= 4 * N\n"
+                                "gemm\tscope\tcpu\tmid-n\t1\n"; /* another class's row: no effect here */
+    char *scoped_text = malloc(strlen(text) + sizeof scope);
+    assert_non_null(scoped_text);
+    strcpy(scoped_text, text);
+    strcat(scoped_text, scope);
+    static gk_policy scoped;
+    gk_policy_parse("scoped.tsv", scoped_text, &scoped);
+    free(scoped_text);
+    assert_string_equal(scoped.warnings, "");
+    assert_true(model_lists(&scoped, &info, &tuned, &thin, "xgemm-direct/mid-n"));
+    assert_false(model_lists(&scoped, &info, &tuned, &square, "xgemm-direct/mid-n"));
+    assert_false(model_lists(&scoped, &info, &tuned, &short_k, "xgemm-direct/mid-n"));
+    assert_true(model_lists(&scoped, &info, &tuned, &square, "xgemm-direct/mid-m")); /* no scope rows */
+    assert_true(model_lists(&scoped, &info, &tuned, &square, "xgemm-direct")); /* the kernel's own line */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1322,6 +1368,7 @@ int main(void)
         cmocka_unit_test(test_model_skinny_edges_follow_bandwidth),
         cmocka_unit_test(test_model_packing_costs_its_copies),
         cmocka_unit_test(test_model_follows_the_fastest_line),
+        cmocka_unit_test(test_scope_rows_keep_lines_to_their_shapes),
         cmocka_unit_test(test_cost_lines_round_trip),
         cmocka_unit_test(test_scope_from_the_policy),
         cmocka_unit_test(test_batched_choice),

@@ -158,6 +158,20 @@ int gk_model_applies(const gk_policy *policy, const gk_model_call *call)
     return 0;
 }
 
+/* Whether the policy's scope rows let the model weigh the tuned line KERNEL/choice here: a choice with scope rows
+ * for the device class only where one holds, any other everywhere. */
+static int in_scope(const gk_policy *policy, const gk_model_call *call, const char *choice, const int64_t *values)
+{
+    int scoped = 0;
+    for (int i = policy->first[GK_ROUTINE_GEMM][GK_STEP_SCOPE]; i >= 0; i = policy->rules[i].next) {
+        const gk_policy_rule *r = &policy->rules[i];
+        if (!gk_policy_class_fits(r->device, call->info->is_gpu) || strcmp(r->choice, choice) != 0) continue;
+        if (gk_policy_holds(policy, r, values)) return 1;
+        scoped = 1;
+    }
+    return !scoped;
+}
+
 static void walk(const gk_policy *policy, model_walk *w)
 {
     const gk_model_call *call = w->call;
@@ -180,7 +194,7 @@ static void walk(const gk_policy *policy, model_walk *w)
         for (int j = 0; j < call->tuned->count; j++) {
             const gk_tuned *t = &call->tuned->entries[j];
             if (strncmp(t->line.kernel, def->name, name_len) || t->line.kernel[name_len] != '/' ||
-                t->config.def != def)
+                t->config.def != def || !in_scope(policy, call, t->line.kernel + name_len + 1, values))
                 continue;
             consider(w, &(model_line){&t->config, t->line.kernel, t->line.params, t->line.gflops});
         }

@@ -42,7 +42,7 @@ static const char *const *const routine_variables[GK_ROUTINE_COUNT] = {
     [GK_ROUTINE_OMATCOPY] = omatcopy_variables};
 
 static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback", "route",
-                                                      "copy-a", "copy-b", "peel", "candidate"};
+                                                      "copy-a", "copy-b", "peel", "candidate", "scope"};
 static const char *const copy_names[] = {[GK_COPY_KMAJOR] = "k-major", [GK_COPY_ALIGNED] = "aligned"};
 static const char *const route_names[] = {[GK_ROUTE_HOST_BLAS] = "host-blas", [GK_ROUTE_DEVICE] = "device",
                                           [GK_ROUTE_TILED] = "tiled"};
@@ -137,12 +137,13 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     char error[256] = "";
     const int per_matrix = strcmp(f[0], "gemm_batched") == 0 && strcmp(f[3], GK_POLICY_PER_MATRIX) == 0;
     const int names_kernel =
-        step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_ROUTE && !copies && !peels && !per_matrix;
+        step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_SCOPE && step != GK_STEP_ROUTE && !copies && !peels &&
+        !per_matrix;
     const gk_kernel_def *kernel = names_kernel ? gk_kernel_find(f[3]) : NULL;
     if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, gemm_batched, omatcopy)", f[0]);
     else if (step < 0)
         warn(policy, name, line,
-             "unknown step \"%s\" (route, peel, kernel, variant, split, fallback, copy-a, copy-b, candidate)", f[1]);
+             "unknown step \"%s\" (route, peel, kernel, variant, split, fallback, copy-a, copy-b, candidate, scope)", f[1]);
     else if (device < 0) warn(policy, name, line, "unknown device class \"%s\" (gpu, cpu, any)", f[2]);
     else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0 &&
              !(step == GK_STEP_VARIANT && strcmp(f[0], "gemm_batched") == 0))

@@ -74,6 +74,9 @@ typedef enum gk_policy_step {
      * the device class and the call's math mode: the kernels the cost model chooses among (cost_model.h), each
      * row's condition the shapes its kernel can serve at all (dispatch.c) */
     GK_STEP_CANDIDATE,
+    /* Where the cost model weighs a tuned "KERNEL/CHOICE" line: a line whose choice has scope rows for the device
+     * class is a candidate only where one of them holds (dispatch_model.c); a line without any, everywhere */
+    GK_STEP_SCOPE,
     GK_STEP_COUNT
 } gk_policy_step;
 
