@@ -45,6 +45,8 @@ void gk_cli_report(const char *what, gemmkit_status status);
 /* Argument checks (cli_args.c). A whole decimal integer in [lo, hi]: 0 and
  * *out, or -1 ("abc", "64x64", "1.5", "2abc" and out-of-range values). */
 int gk_cli_parse_int(const char *text, long lo, long hi, long *out);
+/* Whether name is a whole item of the comma-separated list ("a,b": "a" and "b", not "" or "a,b"). */
+int gk_cli_listed(const char *list, const char *name);
 /* A math mode for --math: fp32, 3xtf32, tf32 or int8x (any case); -1 otherwise. */
 int gk_cli_parse_math(const char *text, gemmkit_math *out);
 #define GK_CLI_MATH_HELP                                                                                          \

@@ -1,9 +1,10 @@
-/* Argument checks shared by the subcommands: whole integers in a range, and
- * the one format of a usage error (exit status 2). */
+/* Argument checks shared by the subcommands: whole integers in a range, items of
+ * comma-separated lists, and the one format of a usage error (exit status 2). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -14,6 +15,17 @@ int gk_cli_parse_int(const char *text, long lo, long hi, long *out)
     long v = strtol(text, &end, 10);
     if (errno || end == text || *end || v < lo || v > hi) return -1;
     *out = v;
+    return 0;
+}
+
+int gk_cli_listed(const char *list, const char *name)
+{
+    const size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const size_t item = strcspn(p, ",");
+        if (item == len && strncmp(p, name, len) == 0) return 1;
+        p += item + (p[item] == ',');
+    }
     return 0;
 }
 

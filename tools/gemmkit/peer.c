@@ -4,6 +4,8 @@
 #define _GNU_SOURCE /* dladdr */
 #include "peer.h"
 
+#include "cli.h"
+
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -65,22 +67,10 @@ int gk_runner_runs(const gk_runner *r, const gk_routine *routine)
            (routine == &gk_routine_gemm_batched && r->sgemm_batched);
 }
 
-/* Whether `name` is an item of the comma-separated list. */
-static int listed(const char *list, const char *name)
-{
-    const size_t len = strlen(name);
-    for (const char *p = list; *p;) {
-        const size_t item = strcspn(p, ",");
-        if (item == len && strncmp(p, name, len) == 0) return 1;
-        p += item + (p[item] == ',');
-    }
-    return 0;
-}
-
 int gk_bench_peer_wanted(const gk_bench_args *args, const char *name, int device_is_gpu)
 {
     if (!args->peers) return 0;
-    if (args->peer_list) return listed(args->peer_list, name);
+    if (args->peer_list) return gk_cli_listed(args->peer_list, name);
     /* On a GPU the CPU BLAS is another processor: timed there only when asked for. */
     return strcmp(name, "cpublas") != 0 || !device_is_gpu;
 }
@@ -96,7 +86,7 @@ void gk_bench_open_peers(gk_bench_session *s)
                  {"clblast", "CLBlast", gk_peer_clblast_open},
                  {"cpublas", "CPU BLAS", gk_peer_cpublas_open}};
     for (size_t i = 0; i < sizeof peers / sizeof peers[0]; i++) {
-        if (s->args->peer_list && !listed(s->args->peer_list, peers[i].name)) continue;
+        if (s->args->peer_list && !gk_cli_listed(s->args->peer_list, peers[i].name)) continue;
         gk_bench_peer_info *info = &s->report.peers[s->report.peer_count++];
         memset(info, 0, sizeof *info);
         if (gk_bench_peer_wanted(s->args, peers[i].name, s->info.is_gpu)) {

@@ -352,15 +352,6 @@ static size_t next_name(const char **list, const char **name)
     return len;
 }
 
-/* Whether line is one of the names of a --lines list. */
-static int listed(const char *list, const char *line)
-{
-    const char *name;
-    for (size_t len; (len = next_name(&list, &name)) > 0;)
-        if (is_named(name, len, line)) return 1;
-    return 0;
-}
-
 /* A --lines name the model does not choose among here: bad usage, naming it and the lines there are. */
 static int unknown_line(const char *name, size_t len, const gk_calibrate_line *lines, int count)
 {
@@ -385,7 +376,7 @@ static int select_lines(const char *list, gk_calibrate_line *lines, int *count)
     }
     int kept = 0;
     for (int i = 0; i < *count; i++)
-        if (listed(list, lines[i].name)) lines[kept++] = lines[i];
+        if (gk_cli_listed(list, lines[i].name)) lines[kept++] = lines[i];
     *count = kept;
     printf("calibrating only:");
     for (int i = 0; i < kept; i++) printf(" %s", lines[i].name);
