@@ -1325,7 +1325,8 @@ static void test_scope_rows_keep_lines_to_their_shapes(void **state)
     gk_tuning_load(&info, "sm_90", &tuned);
     assert_non_null(gk_tuning_find(&tuned, "xgemm-direct/mid-n"));
     const gk_sgemm_problem square = gemm_problem(3000, 3000, 3000, 0, 0, 0);
-    const gk_sgemm_problem thin = gemm_problem(100000, 64, 64, 0, 0, 0), short_k = gemm_problem(6368, 9575, 26, 1, 0, 0);
+    const gk_sgemm_problem thin = gemm_problem(100000, 64, 64, 0, 0, 0);
+    const gk_sgemm_problem short_k = gemm_problem(6368, 9575, 26, 1, 0, 0);
     const gk_policy *builtin = gk_policy_builtin();
     assert_int_equal(builtin->first[GK_ROUTINE_GEMM][GK_STEP_SCOPE], -1);
     assert_true(model_lists(builtin, &info, &tuned, &square, "xgemm-direct/mid-n"));

@@ -143,7 +143,8 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, gemm_batched, omatcopy)", f[0]);
     else if (step < 0)
         warn(policy, name, line,
-             "unknown step \"%s\" (route, peel, kernel, variant, split, fallback, copy-a, copy-b, candidate, scope)", f[1]);
+             "unknown step \"%s\" (route, peel, kernel, variant, split, fallback, copy-a, copy-b, candidate, scope)",
+             f[1]);
     else if (device < 0) warn(policy, name, line, "unknown device class \"%s\" (gpu, cpu, any)", f[2]);
     else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0 &&
              !(step == GK_STEP_VARIANT && strcmp(f[0], "gemm_batched") == 0))

@@ -6,7 +6,7 @@
 # alone). The --candidates-out file must agree with itself and with the summary on stdout: every candidate
 # has a time or is failed (or wrong), exactly one default row per shape, ranks in the model's order
 # (predicted time never falling), the summary's counts those of the rows. Then usage errors and an output
-# path checked before the run; a run killed after its first shape keeps that shape's rows.
+# path checked before the run; a run killed during its second shape keeps the first shape's rows.
 # Usage: bench_candidates.sh PATH/TO/gemmkit SOURCE_DIR
 set -uo pipefail
 gemmkit=$1 src=$2
@@ -106,8 +106,8 @@ awk -v a="$printed" -v b="$geomean" 'BEGIN { exit !(a > 0 && b > 0 && a / b < 1.
 # A shape line per shape, with the fastest candidate and the ratio where the model chose.
 [ "$(grep -c '; fastest .* ms; default/fastest ' <<<"$out")" = 3 ] || fail "want 3 shape lines with a fastest candidate"
 
-# Killed during its second shape, a long one (SIGKILL, nothing to clean up with): the file already holds that shape's rows, whole
-# (written after each shape, atomically), and no temporary file is left.
+# Killed during its second shape, a long one (SIGKILL, nothing to clean up with): the file already holds the first
+# shape's rows, whole (written after each shape, atomically), and no temporary file is left.
 rm -f "$tmp/k.tsv"
 GEMMKIT_POLICY="$tmp/policy.tsv" "$gemmkit" bench --sizes 64x48x600,1536x1536x1536 --repeat 2 --no-baseline \
     --no-peers --no-roofline --max-time 1000 --candidates --candidates-out "$tmp/k.tsv" >/dev/null 2>&1 &
