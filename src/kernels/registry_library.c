@@ -24,6 +24,18 @@ enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, S
         {"SPLITS", 8, "1,2,4,8,16,32", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}
 #define SKINNY_SPLIT_CONSTRAINTS "SPLITK == 1", "SPLITS >= 0 && SPLITS <= 1024"
 
+/* skinny_dot.cl's parameters, shared by its four rows (skinny-m-dot, skinny-n-dot and their split-K builds). */
+#define SKINNY_DOT_PARAMS                                                                                             \
+    {"MR", 4, "1,2,4,8,16", "rows of the small edge per work-group"},                                                \
+        {"KL", 32, "8,16,32", "work-items along K per column (16 * KL contiguous bytes per load)"},                 \
+        {"CL", 4, "1,2,4,8", "work-items across the long edge"},                                                     \
+        {"NB", 2, "1,2,4", "long-edge columns per work-item"},                                                        \
+        {"U", 4, "1,2,4,8", "float4 loads per column per work-item per chunk of K"}
+#define SKINNY_DOT_CONSTRAINTS                                                                                        \
+    "MR >= 1 && MR <= 16", "KL >= 1 && CL >= 1 && KL * CL <= 1024", "NB >= 1 && NB <= 8", "U >= 1 && U <= 8",       \
+        "MR * NB <= 64", "U * NB <= 32"
+#define SKINNY_DOT_LOCAL_MEM "(max(MR * (16*KL*U + 16), MR * CL * (KL + 1) * 4) + 15) / 16 * 16"
+
 /* library/pack.cl's helpers (unpack, scale, reduce): TILE x TILE work-items, each WPT rows of one column of C
  * (4: float4 reads of padded results, float4 writes where C's columns are aligned, the VEC_C define). */
 #define PACK_HELPER                                                                                               \
@@ -235,6 +247,71 @@ static const gk_kernel_def kernels[] = {
         .k_multiple = "1", .k_loop = "LK*KU",
         .local_mem_bytes = SKINNY_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+    },
+    /* The skinny kernels for a large operand contiguous along K, read as a copy reads it (library/skinny_dot.cl). */
+    {
+        .name = "skinny-m-dot",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 15,
+        .source = "library/skinny_dot.cl",
+        .function = "gk_sgemm_skinny_m_dot",
+        .summary = "M small, op(B) contiguous along K: reads B in float4s along K, A's rows staged per chunk",
+        .params = {SKINNY_DOT_PARAMS, {"SKINNY_N", 0, "0", "the small edge: 0 is M (this row)"}},
+        .constraints = {SKINNY_DOT_CONSTRAINTS, "SKINNY_N == 0"},
+        .local_x = "1", .local_y = "KL*CL",
+        .tile_m = "MR", .tile_n = "CL*NB",
+        .k_multiple = "1", .k_loop = "4*KL*U",
+        .local_mem_bytes = SKINNY_DOT_LOCAL_MEM,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_B,
+    },
+    {
+        .name = "skinny-n-dot",
+        .contract = GK_CONTRACT_GEMM_DIRECT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 16,
+        .source = "library/skinny_dot.cl",
+        .function = "gk_sgemm_skinny_n_dot",
+        .summary = "N small, op(A) contiguous along K: reads A in float4s along K, B's columns staged per chunk",
+        .params = {SKINNY_DOT_PARAMS, {"SKINNY_N", 1, "1", "the small edge: 1 is N (this row)"}},
+        .constraints = {SKINNY_DOT_CONSTRAINTS, "SKINNY_N == 1"},
+        .local_x = "KL*CL", .local_y = "1",
+        .tile_m = "CL*NB", .tile_n = "MR",
+        .k_multiple = "1", .k_loop = "4*KL*U",
+        .local_mem_bytes = SKINNY_DOT_LOCAL_MEM,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A,
+    },
+    {
+        .name = "skinny-m-dot-splitk",
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 17,
+        .source = "library/skinny_dot.cl",
+        .function = "gk_sgemm_skinny_m_dot",
+        .summary = "skinny-m-dot over SPLITS slices of K (grid z = slice) into partials, then a reduction",
+        .params = {SKINNY_DOT_PARAMS, {"SKINNY_N", 0, "0", "the small edge: 0 is M (this row)"}, SKINNY_SPLIT_PARAMS},
+        .constraints = {SKINNY_DOT_CONSTRAINTS, "SKINNY_N == 0", SKINNY_SPLIT_CONSTRAINTS},
+        .local_x = "1", .local_y = "KL*CL",
+        .tile_m = "MR", .tile_n = "CL*NB",
+        .k_multiple = "1", .k_loop = "4*KL*U",
+        .local_mem_bytes = SKINNY_DOT_LOCAL_MEM,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_B,
+    },
+    {
+        .name = "skinny-n-dot-splitk",
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 18,
+        .source = "library/skinny_dot.cl",
+        .function = "gk_sgemm_skinny_n_dot",
+        .summary = "skinny-n-dot over SPLITS slices of K (grid z = slice) into partials, then a reduction",
+        .params = {SKINNY_DOT_PARAMS, {"SKINNY_N", 1, "1", "the small edge: 1 is N (this row)"}, SKINNY_SPLIT_PARAMS},
+        .constraints = {SKINNY_DOT_CONSTRAINTS, "SKINNY_N == 1", SKINNY_SPLIT_CONSTRAINTS},
+        .local_x = "KL*CL", .local_y = "1",
+        .tile_m = "CL*NB", .tile_n = "MR",
+        .k_multiple = "1", .k_loop = "4*KL*U",
+        .local_mem_bytes = SKINNY_DOT_LOCAL_MEM,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A,
     },
     {
         .name = "small-k",

@@ -107,10 +107,11 @@ awk -v a="$printed" -v b="$geomean" 'BEGIN { exit !(a > 0 && b > 0 && a / b < 1.
 [ "$(grep -c '; fastest .* ms; default/fastest ' <<<"$out")" = 3 ] || fail "want 3 shape lines with a fastest candidate"
 
 # Killed during its second shape, a long one (SIGKILL, nothing to clean up with): the file already holds the first
-# shape's rows, whole (written after each shape, atomically), and no temporary file is left.
-rm -f "$tmp/k.tsv"
+# shape's rows, whole (written after each shape, atomically), so does --json, and no temporary file is left.
+rm -f "$tmp/k.tsv" "$tmp/k.json"
 GEMMKIT_POLICY="$tmp/policy.tsv" "$gemmkit" bench --sizes 64x48x600,1536x1536x1536 --repeat 2 --no-baseline \
-    --no-peers --no-roofline --max-time 1000 --candidates --candidates-out "$tmp/k.tsv" >/dev/null 2>&1 &
+    --no-peers --no-roofline --max-time 1000 --candidates --candidates-out "$tmp/k.tsv" --json "$tmp/k.json" \
+    >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 600); do
     [ -s "$tmp/k.tsv" ] && break
@@ -127,6 +128,11 @@ awk -F'\t' 'NR > 1 && (NF != 16 || $1 !~ /^[0-9]+x[0-9]+x[0-9]+$/) { bad = 1 } E
 grep -q $'^64x48x600\t' "$tmp/k.tsv" || fail "the first shape's rows are missing: $(cat "$tmp/k.tsv")"
 [ "$(awk -F'\t' 'NR > 1 && $13 == 1' "$tmp/k.tsv" | wc -l)" = "$(cut -f1 "$tmp/k.tsv" | sed 1d | sort -u | wc -l)" ] ||
     fail "a shape without its one default row: $(cat "$tmp/k.tsv")"
+[ -s "$tmp/k.json" ] || fail "no --json written before the kill"
+grep -q '"schema": "gemmkit-bench/1"' "$tmp/k.json" && grep -q '"m": 64,' "$tmp/k.json" &&
+    [ "$(tail -c 1 "$tmp/k.json")" = "}" ] ||
+    fail "the cut-short JSON is not whole, with the first shape: $(head -c 400 "$tmp/k.json")"
+grep -q '"m": 1536,' "$tmp/k.json" && fail "the cut-short JSON holds the shape the kill cut"
 [ -z "$(find "$tmp" -name '*.tmp.*')" ] || fail "a temporary file was left after the kill: $(find "$tmp")"
 
 # Usage: --candidates-out alone, beside a named kernel, for transposes: exit 2 before anything runs.

@@ -175,6 +175,21 @@ lines)
     grep -qE '^(device: |  skinny-m )' <<< "$out" && fail "--lines no-such-line timed anyway"
     [ "$(cksum < "$db")" = "$sum" ] || fail "--lines no-such-line changed the database"
     ;;
+transposed)
+    # A line whose candidate row holds only with A transposed (skinny-n-dot, as on GPUs) is found at the probes
+    # transposed, timed and fitted in the first orientation that row allows (TN), and saved.
+    printf 'gemm\tcandidate\tcpu\tskinny-n-dot\tN <= 16 && TRANS_A\n' >> "$GEMMKIT_POLICY"
+    run tune --calibrate --lines skinny-n-dot --repeat 1 --max-time 20 --verbose --db "$db"
+    [ "$rc" = 0 ] || fail "--lines skinny-n-dot: exit $rc"
+    grep -qE '^lines the model chooses among here: .*skinny-n-dot' <<< "$out" || fail "skinny-n-dot not listed"
+    grep -qE '^  skinny-n-dot +RATE=.* rms log error [0-9.]+ over [0-9]+ timings$' <<< "$out" || fail "no fit"
+    grep -qE '^      [0-9]+x[0-9]+x[0-9]+:TN ' <<< "$out" || fail "not timed with A transposed"
+    grep -qE '^      [0-9]+x[0-9]+x[0-9]+ ' <<< "$out" && fail "timed NN, where its row never holds"
+    grep -q $'\t'"cost:skinny-n-dot"$'\t' "$db" || fail "cost:skinny-n-dot not saved"
+    # TN is the orientation its constants are of: no factor of its own (1); NT and TT are relative to it.
+    grep $'\t'"cost:skinny-n-dot"$'\t' "$db" | grep -q 'TN=' && fail "a TN factor fitted over the TN constants"
+    check_saved
+    ;;
 bad_usage)
     # Conflicting options, bad seeds and bad --lines: exit 2 before anything is timed or written.
     rm -f "$db"

@@ -158,12 +158,14 @@ static int skip_without_inputs(gk_bench_session *s, gk_runner **kernels, int nk,
     return 1;
 }
 
-/* --candidates-out written again after each shape (atomically, as at the end), so that a run cut short keeps the
- * shapes it timed; a failure here is reported by the write at the end. */
-static void save_candidates_so_far(const gk_bench_session *s)
+/* --json and --candidates-out written again after each shape (atomically, as at the end), so that a run cut short
+ * keeps the shapes it timed; a failure here is reported by the write at the end. */
+static void save_outputs_so_far(const gk_bench_session *s, int candidates)
 {
     char err[GK_BENCH_ERR];
-    if (s->args->candidates_out) (void)gk_bench_write_candidates(&s->candidates, s->args->candidates_out, err);
+    if (s->args->json_path) (void)gk_bench_write_json(&s->report, s->args->json_path, err);
+    if (candidates && s->args->candidates_out)
+        (void)gk_bench_write_candidates(&s->candidates, s->args->candidates_out, err);
 }
 
 void gk_bench_sgemm(gk_bench_session *s)
@@ -220,10 +222,7 @@ void gk_bench_sgemm(gk_bench_session *s)
             }
             note_bandwidth(s);
         }
-        if (candidates) {
-            gk_bench_candidates_measure(s, &s->candidates, &in, kernels[0]);
-            save_candidates_so_far(s);
-        }
+        if (candidates) gk_bench_candidates_measure(s, &s->candidates, &in, kernels[0]);
         if (host_call) {
             const char *route = gk_host_call_route(s->ctx, &kase.gemm);
             /* Routed, the library reports the CPU BLAS call's wall time as its kernel and call times. */
@@ -236,6 +235,7 @@ void gk_bench_sgemm(gk_bench_session *s)
                 note_bandwidth(s);
             }
         gk_bench_inputs_free(&in);
+        save_outputs_so_far(s, candidates);
     }
     for (int k = 0; k < nk; k++) kernels[k]->destroy(kernels[k]);
     if (host_call) host_call->destroy(host_call);

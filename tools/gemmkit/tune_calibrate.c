@@ -181,7 +181,7 @@ static gk_cost_sample sample_of(const gk_calibrate_shape *z, const gk_config *co
 static void add_sample(line_result *r, const gk_calibrate_shape *z, const gk_config *config, int splits, double ms)
 {
     gk_cost_sample *s = &r->samples[r->timings];
-    *s = sample_of(z, config, 0, splits, ms);
+    *s = sample_of(z, config, z->orientation, splits, ms);
     if (gk_config_geometry(config, z->m, z->n, z->k, &s->geometry) != GEMMKIT_SUCCESS) return;
     r->why[r->timings] = z->why;
     r->run[r->timings] = config->def;
@@ -199,7 +199,8 @@ static void time_splits(operands *o, const gk_calibrate_line *line, const gk_cal
          c++) {
         const gk_sgemm_candidate *cand = &candidates[c];
         if (cand->splits <= 1 || !cand->choice.def || strcmp(cand->line, line->name) != 0) continue;
-        const double ms = time_sgemm(o, cand->choice.def->name, cand->params, z->m, z->n, z->k, repeat, 0);
+        const double ms =
+            time_oriented(o, cand->choice.def->name, cand->params, z->m, z->n, z->k, z->orientation, repeat, 0);
         (*split_timings)++;
         here++;
         if (ms > 0.0) add_sample(r, z, &cand->choice.config, cand->splits, ms);
@@ -213,25 +214,30 @@ typedef struct weighing {
     gemmkit_context *ctx;
     const char *line;
     gk_sgemm_candidate *candidates;
+    int orientation; /* the line's (gk_calibrate_line.orientation): the shapes' */
 } weighing;
 
-static int weighs(void *data, const gk_calibrate_shape *z)
+static int weighs(void *data, const gk_calibrate_shape *shape)
 {
     const weighing *w = data;
-    const int count = gk_calibrate_candidates_at(w->ctx, z, w->candidates, GK_SGEMM_MAX_CANDIDATES);
+    gk_calibrate_shape z = *shape;
+    z.orientation = w->orientation;
+    const int count = gk_calibrate_candidates_at(w->ctx, &z, w->candidates, GK_SGEMM_MAX_CANDIDATES);
     for (int i = 0; i < count; i++)
         if (strcmp(w->candidates[i].line, w->line) == 0) return 1;
     return 0;
 }
 
 /* The line's NT, TN and TT factors (a kernel that reads the operands as stored): timed unsplit at its first two
- * designed shapes and its last one, each fitted with the NN constants held. */
+ * designed shapes and its last one, each fitted with the constants of its own orientation held (NN, or the one its
+ * shapes were timed in, whose factor stays 1). */
 static void calibrate_orientations(operands *o, const gemmkit_device_info *info, const gk_cost_constants *device,
                                    const gk_calibrate_line *line, const gk_calibrate_shape *shapes, int count,
                                    int repeat, line_result *r)
 {
     const int picks[] = {0, 1, count - 1};
     for (int t = 1; t < 4; t++) {
+        if (t == line->orientation) continue;
         gk_cost_sample samples[3];
         int timed = 0;
         for (int i = 0; i < 3; i++) {
@@ -257,8 +263,9 @@ static void calibrate_line(operands *o, const gemmkit_device_info *info, const g
     gk_geometry g;
     gk_calibrate_shape shapes[GK_CALIBRATE_MAX_SHAPES];
     if (gk_calibrate_tiles(info, &line->config, &g) != GEMMKIT_SUCCESS) return;
-    weighing w = {o->ctx, line->name, candidates};
+    weighing w = {o->ctx, line->name, candidates, line->orientation};
     const int count = gk_calibrate_design(info, &g, pool, pool_count, weighs, &w, shapes, GK_CALIBRATE_MAX_SHAPES);
+    for (int i = 0; i < count; i++) shapes[i].orientation = line->orientation;
     const double start = gk_bench_now_ms();
     int split_timings = 0;
     for (int i = 0; i < count && r->timings < MAX_TIMINGS; i++) {
@@ -266,7 +273,7 @@ static void calibrate_line(operands *o, const gemmkit_device_info *info, const g
         /* Stop before a shape that would end past the deadline, as the average one so far. */
         if (i >= GK_CALIBRATE_MIN_SHAPES && deadline_ms > 0.0 && now + (now - start) / i > deadline_ms) break;
         const gk_calibrate_shape *z = &shapes[i];
-        const double ms = time_sgemm(o, line->def->name, line->params, z->m, z->n, z->k, repeat, 0);
+        const double ms = time_oriented(o, line->def->name, line->params, z->m, z->n, z->k, z->orientation, repeat, 0);
         if (ms > 0.0) add_sample(r, z, &line->config, 1, ms);
         else fprintf(stderr, "  %s at %lldx%lldx%lld failed: %s\n", line->name, (long long)z->m, (long long)z->n,
                      (long long)z->k, gemmkit_last_error_message());
@@ -292,9 +299,11 @@ static void print_timings(const gemmkit_device_info *info, const gk_cost_constan
         const gk_cost_sample *s = &r->samples[i];
         const double predicted = gk_cost_predict(&with, info, &r->config[i], &s->geometry, r->fitted.name, 0.0,
                                                  &s->problem, s->splits, NULL);
-        char shape[64];
-        snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)s->problem.m, (long long)s->problem.n,
-                 (long long)s->problem.k);
+        char shape[64]; /* as bench --sizes writes it: ":TN" where not NN */
+        const int transposed = s->problem.trans_a || s->problem.trans_b;
+        snprintf(shape, sizeof shape, "%lldx%lldx%lld%s%s%s", (long long)s->problem.m, (long long)s->problem.n,
+                 (long long)s->problem.k, transposed ? ":" : "", transposed ? (s->problem.trans_a ? "T" : "N") : "",
+                 transposed ? (s->problem.trans_b ? "T" : "N") : "");
         printf("      %-20s %-12s %-26s slices %-3d %10.4f ms, predicted %10.4f ms\n", shape, r->why[i],
                r->run[i]->name, s->splits, s->measured_ms, predicted);
     }

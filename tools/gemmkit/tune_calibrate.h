@@ -30,12 +30,17 @@ typedef struct gk_calibrate_line {
     const gk_kernel_def *def; /* the kernel, unsplit */
     char params[256];         /* as gemmkit_options.params takes them */
     gk_config config;
+    /* The first orientation (NN, NT, TN, TT) at which the model weighs it, which its shapes are timed in: NN for a
+     * line whose rows hold there; a kernel whose rows hold only for one storage order of an operand (skinny-n-dot:
+     * A transposed) is fitted there, its other orientations relative to it. */
+    int orientation;
 } gk_calibrate_line;
 
-/* A column-major NN shape to time, and which constant it is there for. */
+/* A column-major shape to time, and which constant it is there for. */
 typedef struct gk_calibrate_shape {
     int64_t m, n, k;
     const char *why; /* "many waves" (RATE), "one wave", "half a wave" (OCC), "memory" (BWEFF), "random" */
+    int orientation; /* how it is called: 0 NN, 1 NT, 2 TN, 3 TT (gk_cost_orientation's index) */
 } gk_calibrate_shape;
 
 /* The shapes at which the lines are enumerated: a few of every class the policy's rows tell apart, cut to the
@@ -56,11 +61,12 @@ typedef int (*gk_calibrate_weighs)(void *data, const gk_calibrate_shape *z);
 int gk_calibrate_design(const gemmkit_device_info *info, const gk_geometry *g, const gk_calibrate_shape *pool,
                         int pool_count, gk_calibrate_weighs weighs, void *data, gk_calibrate_shape *out, int max);
 /* The distinct lines (splits == 1) of the cost model's candidates on ctx's device at the probes and the pool's
- * shapes; returns their count: 0 when the model chooses nowhere on this device (no candidate rows for its class),
- * -1 when out of memory. */
+ * shapes, NN, then at the probes transposed (NT, TN, TT), each with the orientation it was first found in; returns
+ * their count: 0 when the model chooses nowhere on this device (no candidate rows for its class), -1 when out of
+ * memory. */
 int gk_calibrate_lines(gemmkit_context *ctx, const gk_calibrate_shape *pool, int pool_count, gk_calibrate_line *out,
                        int max);
-/* The model's candidates for shape z on ctx's device (gk_sgemm_candidates_for on an NN call, beta 0). */
+/* The model's candidates for shape z on ctx's device (gk_sgemm_candidates_for on a call oriented as z, beta 0). */
 int gk_calibrate_candidates_at(gemmkit_context *ctx, const gk_calibrate_shape *z, gk_sgemm_candidate *out, int max);
 
 /* The cost:* lines as saved for a device (tune_cost_lines.c): numbers with four significant digits, no exponent,

@@ -45,7 +45,7 @@ int gk_calibrate_random_shapes(const gemmkit_device_info *info, uint64_t seed, i
     if (count < 1 || count > GK_CALIBRATE_POOL || gk_bench_random_shapes(seed, count, drawn) != 0) return -1;
     const scale s = scale_of(info);
     for (int i = 0; i < count; i++) {
-        out[i] = (gk_calibrate_shape){drawn[i].m, drawn[i].n, drawn[i].k, "random"};
+        out[i] = (gk_calibrate_shape){drawn[i].m, drawn[i].n, drawn[i].k, "random", 0};
         cut_down(&s, &out[i]);
     }
     return count;
@@ -57,10 +57,10 @@ int gk_calibrate_probe_shapes(const gemmkit_device_info *info, gk_calibrate_shap
     /* One of each class the policy's kernel, variant and split rows tell apart: square, small, narrow N and M,
      * strips one element wide, a long K, a short K, tiny, odd sizes. */
     const gk_calibrate_shape probes[] = {
-        {s, s, s, "square"},           {s / 4, s / 4, s / 4, "small"}, {s, 16, s, "narrow-n"},
-        {16, s, s, "narrow-m"},        {s, 1, s, "strip"},             {1, s, s, "strip"},
-        {s / 16, s / 16, 16 * s, "long-k"}, {s, s, 16, "short-k"},     {8, 8, 8, "tiny"},
-        {s / 2 + 1, s / 2 + 3, s / 2 + 5, "odd"},
+        {s, s, s, "square", 0},           {s / 4, s / 4, s / 4, "small", 0}, {s, 16, s, "narrow-n", 0},
+        {16, s, s, "narrow-m", 0},        {s, 1, s, "strip", 0},             {1, s, s, "strip", 0},
+        {s / 16, s / 16, 16 * s, "long-k", 0}, {s, s, 16, "short-k", 0},     {8, 8, 8, "tiny", 0},
+        {s / 2 + 1, s / 2 + 3, s / 2 + 5, "odd", 0},
     };
     const int count = (int)(sizeof probes / sizeof probes[0]);
     memcpy(out, probes, sizeof probes);
@@ -105,7 +105,8 @@ static int arrange(const scale *s, const gk_geometry *g, int64_t groups, int64_t
     for (int ki = 0; ki < 2; ki++)
         for (int i = 0; i < 3; i++) {
             const int64_t m = grids[i][0] * g->tile_m, n = grids[i][1] * g->tile_n;
-            *out = (gk_calibrate_shape){m, n, k_within(s, m, n, round_up(ks[ki], g->k_multiple), g->k_multiple), why};
+            const int64_t k_here = k_within(s, m, n, round_up(ks[ki], g->k_multiple), g->k_multiple);
+            *out = (gk_calibrate_shape){m, n, k_here, why, 0};
             if (weighs(data, out)) return 1;
         }
     return 0;
@@ -121,7 +122,7 @@ static int arrange_memory(const scale *s, const gk_geometry *g, gk_calibrate_wei
                                   {g->tile_m, round_up(area / g->tile_m, g->tile_n)},
                                   {round_up(area / g->tile_n, g->tile_m), g->tile_n}};
     for (int i = 0; i < 3; i++) {
-        *out = (gk_calibrate_shape){shapes[i][0], shapes[i][1], k, "memory"};
+        *out = (gk_calibrate_shape){shapes[i][0], shapes[i][1], k, "memory", 0};
         if (weighs(data, out)) return 1;
     }
     return 0;
@@ -137,7 +138,7 @@ static int arrange_stream(const scale *s, const gk_geometry *g, gk_calibrate_wei
     const int64_t shapes[2][2] = {{g->tile_m, round_up(side, g->tile_n)}, {round_up(side, g->tile_m), g->tile_n}};
     for (int i = 0; i < 2; i++) {
         const int64_t k = k_within(s, shapes[i][0], shapes[i][1], round_up(side, g->k_multiple), g->k_multiple);
-        *out = (gk_calibrate_shape){shapes[i][0], shapes[i][1], k, "stream"};
+        *out = (gk_calibrate_shape){shapes[i][0], shapes[i][1], k, "stream", 0};
         if (weighs(data, out)) return 1;
     }
     return 0;
@@ -180,12 +181,14 @@ int gk_calibrate_design(const gemmkit_device_info *info, const gk_geometry *g, c
     return used;
 }
 
-/* A call of shape z as the dispatch sees it: NN, column-major, alpha 1, beta 0 (the timings' call). */
+/* A call of shape z as the dispatch sees it: oriented as z says, column-major, tight, alpha 1, beta 0 (the
+ * timings' call). */
 static gk_sgemm_problem problem_of(const gk_calibrate_shape *z)
 {
     gk_sgemm_problem p = {.m = z->m, .n = z->n, .k = z->k, .alpha = 1.0f, .beta = 0.0f};
-    p.a.ld = z->m;
-    p.b.ld = z->k;
+    p.trans_a = z->orientation >= 2, p.trans_b = z->orientation & 1;
+    p.a.ld = p.trans_a ? z->k : z->m;
+    p.b.ld = p.trans_b ? z->n : z->k;
     p.c.ld = z->m;
     return p;
 }
@@ -206,6 +209,7 @@ static void add_lines(gemmkit_context *ctx, const gk_calibrate_shape *z, gk_sgem
         snprintf(line->params, sizeof line->params, "%s", cand->params);
         line->def = cand->choice.def;
         line->config = cand->choice.config;
+        line->orientation = z->orientation;
     }
 }
 
@@ -221,6 +225,12 @@ int gk_calibrate_lines(gemmkit_context *ctx, const gk_calibrate_shape *pool, int
     int lines = 0;
     for (int i = 0; i < probe_count; i++) add_lines(ctx, &probes[i], candidates, out, &lines, max);
     for (int i = 0; i < pool_count; i++) add_lines(ctx, &pool[i], candidates, out, &lines, max);
+    for (int orientation = 1; orientation < 4; orientation++)
+        for (int i = 0; i < probe_count; i++) {
+            gk_calibrate_shape z = probes[i];
+            z.orientation = orientation;
+            add_lines(ctx, &z, candidates, out, &lines, max);
+        }
     free(candidates);
     return lines;
 }

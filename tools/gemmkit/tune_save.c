@@ -73,7 +73,7 @@ gemmkit_context *gk_tune_open_reading(const gk_cli *cli, const char *path, int q
 /* Whether the cost model chooses at this shape (NN, tight) on ctx's device (a GPU's candidate rows). */
 static int model_chooses(gemmkit_context *ctx, const int64_t shape[3])
 {
-    const gk_calibrate_shape z = {shape[0], shape[1], shape[2], NULL};
+    const gk_calibrate_shape z = {shape[0], shape[1], shape[2], NULL, 0};
     static gk_sgemm_candidate candidates[GK_SGEMM_MAX_CANDIDATES];
     return gk_calibrate_candidates_at(ctx, &z, candidates, GK_SGEMM_MAX_CANDIDATES) > 0;
 }
