@@ -1119,8 +1119,8 @@ static void test_model_short_k_follows_bandwidth(void **state)
 
 /* An edge of C at most 16 against wide others (matrix-vector-like products, bound by reading the large operand):
  * the skinny kernel of that edge and of the large operand's storage (skinny-m/-n where it runs along C's long edge,
- * skinny-m-dot/-n-dot where it runs along K) wins where its loads reach the most bandwidth, and loses where
- * another's do. */
+ * skinny-m-dot/-n-dot where it runs along K and that edge is at least 1024) wins where its loads reach the most
+ * bandwidth, and loses where another's do. */
 static void test_model_skinny_edges_follow_bandwidth(void **state)
 {
     (void)state;
@@ -1135,7 +1135,9 @@ static void test_model_skinny_edges_follow_bandwidth(void **state)
                  {16, 65536, 4096, 0, 1, "skinny-m"},     {16384, 8, 16384, 0, 0, "skinny-n"},
                  {8192, 1, 8192, 0, 1, "skinny-n"},       {65536, 16, 4096, 0, 0, "skinny-n"},
                  {8, 16384, 16384, 0, 0, "skinny-m-dot"}, {1, 8192, 8192, 1, 0, "skinny-m-dot"},
-                 {16384, 8, 16384, 1, 0, "skinny-n-dot"}, {8192, 1, 8192, 1, 1, "skinny-n-dot"}};
+                 {16384, 8, 16384, 1, 0, "skinny-n-dot"}, {8192, 1, 8192, 1, 1, "skinny-n-dot"},
+                 /* a long edge under 1024 stays on skinny.cl whatever the storage */
+                 {4, 600, 13166, 0, 0, "skinny-m"},       {600, 4, 13166, 1, 0, "skinny-n"}};
     const char *names[GK_COST_MAX_LINES];
     const int lines = model_lines(&tuned, names, GK_COST_MAX_LINES);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
