@@ -74,26 +74,11 @@
 #define LDS_FLOATS ((KC > WG ? KC : WG) * RS)
 
 // A, B and C point at the operands' first elements (offsets added once, at the start).
-#if TRANS_A
-#define A_AT(m, k) A[(k) + (m) * lda]
-#else
-#define A_AT(m, k) A[(m) + (k) * lda]
-#endif
-#if TRANS_B
-#define B_AT(k, n) B[(n) + (k) * ldb]
-#else
-#define B_AT(k, n) B[(k) + (n) * ldb]
-#endif
+#include "skinny_roles.h" // A_AT, B_AT, S_AT, L_AT, OUT, S_K_FASTEST, L_K_FASTEST, SMALL, LONG
+#define DOT L_K_FASTEST
 
 #if SKINNY_N
 #define GK_SKINNY_FUNCTION gk_sgemm_skinny_n
-#define S_AT(r, k) B_AT(k, r)
-#define L_AT(k, c) A_AT(c, k)
-#define OUT(r, c) C[(c) + (r) * ldc]
-#define S_K_FASTEST (!TRANS_B)
-#define DOT TRANS_A
-#define SMALL N
-#define LONG M
 // The groups of one block of columns run side by side (the small dimension's
 // fastest): the few of them over MR rows each (N = 9 over MR = 4: three) read
 // the same columns of op(A) at about the same time, from L2 after the first,
@@ -106,13 +91,6 @@
 #define WG_Y 1
 #else
 #define GK_SKINNY_FUNCTION gk_sgemm_skinny_m
-#define S_AT(r, k) A_AT(r, k)
-#define L_AT(k, c) B_AT(k, c)
-#define OUT(r, c) C[(r) + (c) * ldc]
-#define S_K_FASTEST TRANS_A
-#define DOT (!TRANS_B)
-#define SMALL M
-#define LONG N
 #define GROUP_SMALL get_group_id(0)
 #define GROUP_LONG get_group_id(1)
 #define LANE get_local_id(1)

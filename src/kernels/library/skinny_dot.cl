@@ -10,10 +10,9 @@
 // leading dimensions; column-major C = alpha * op(A) * op(B) + beta * C, C
 // not read when beta == 0); in the other orientation it is correct, and slow.
 //
-// Roles and names as in skinny.cl: S is the small operand (SMALL x K), L the
-// large one (K x LONG), "rows" r the small edge, "columns" c the long one.
-//   skinny-m-dot (SKINNY_N=0): S = op(A), L = op(B).
-//   skinny-n-dot (SKINNY_N=1): S = op(B)^T, L = op(A)^T (C^T = op(B)^T op(A)^T).
+// Roles and names as in skinny.cl (skinny_roles.h): S is the small operand
+// (SMALL x K), L the large one (K x LONG), "rows" r the small edge, "columns"
+// c the long one; skinny-m-dot is SKINNY_N=0, skinny-n-dot SKINNY_N=1.
 //
 // A work-group of KL x CL lanes computes MR rows by CL*NB columns over all
 // of K (or its slice, SPLITK=1: split_k.h, the plan's reduction adds the
@@ -70,27 +69,11 @@
 #define LDS_FLOATS (MR * RSK > MR * CL * RED_ROW ? MR * RSK : MR * CL * RED_ROW)
 #define LDS_FLOAT4S ((LDS_FLOATS + 3) / 4)
 
-#if TRANS_A
-#define A_AT(m, k) A[(k) + (m) * lda]
-#else
-#define A_AT(m, k) A[(m) + (k) * lda]
-#endif
-#if TRANS_B
-#define B_AT(k, n) B[(n) + (k) * ldb]
-#else
-#define B_AT(k, n) B[(k) + (n) * ldb]
-#endif
+#include "skinny_roles.h" // A_AT, B_AT, S_AT, L_AT, OUT, S_K_FASTEST, L_K_FASTEST, SMALL, LONG
 
 #if SKINNY_N
 #define GK_SKINNY_DOT_FUNCTION gk_sgemm_skinny_n_dot
-#define S_AT(r, k) B_AT(k, r)
-#define L_AT(k, c) A_AT(c, k)
-#define OUT(r, c) C[(c) + (r) * ldc]
-#define S_K_FASTEST (!TRANS_B)
-#define L_K_FASTEST TRANS_A
 #define VEC_L VEC_A
-#define SMALL N
-#define LONG M
 #define GROUP_LONG get_group_id(0)
 #define GROUP_SMALL get_group_id(1)
 #define LANE get_local_id(0)
@@ -98,14 +81,7 @@
 #define WG_Y 1
 #else
 #define GK_SKINNY_DOT_FUNCTION gk_sgemm_skinny_m_dot
-#define S_AT(r, k) A_AT(r, k)
-#define L_AT(k, c) B_AT(k, c)
-#define OUT(r, c) C[(r) + (c) * ldc]
-#define S_K_FASTEST TRANS_A
-#define L_K_FASTEST (!TRANS_B)
 #define VEC_L VEC_B
-#define SMALL M
-#define LONG N
 #define GROUP_SMALL get_group_id(0)
 #define GROUP_LONG get_group_id(1)
 #define LANE get_local_id(1)
