@@ -5,7 +5,8 @@
 // would: each column of it in whole float4s along K, KL lanes side by side
 // covering 16*KL contiguous bytes per load, U loads per column in flight per
 // lane; the small operand's rows are staged in local memory k-contiguous per
-// chunk of K and read back as float4 too, one read serving NB columns.
+// chunk of K and read back as float4 too, one read serving NB columns (and,
+// with KL under 32, every column lane of a warp that shares its k: a broadcast).
 // Contract GK_CONTRACT_GEMM_DIRECT (any sizes, TRANS_A/TRANS_B, offsets,
 // leading dimensions; column-major C = alpha * op(A) * op(B) + beta * C, C
 // not read when beta == 0); in the other orientation it is correct, and slow.
@@ -25,8 +26,8 @@
 //
 // float4 loads need L's columns 16-byte aligned (VEC_B for skinny-m, VEC_A
 // for skinny-n: offset and leading dimension multiples of 4 floats) and the
-// slice to start on a multiple of 4; otherwise each float4 is four loads, and
-// the last chunk of K is bounds-checked.
+// slice to start on a multiple of 4; otherwise each float4 is four loads. A
+// short last chunk of K is bounds-checked.
 
 #ifndef SKINNY_N
 #define SKINNY_N 0
