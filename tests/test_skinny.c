@@ -14,8 +14,8 @@ static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
 static const int64_t small_sizes[] = {1, 2, 3, 7, 15, 16, 17};
 #define SMALL_COUNT (sizeof small_sizes / sizeof small_sizes[0])
 
-/* Defaults, and small blocks that make the test sizes span several work-groups, chunks and row blocks (NB up to 8, as
- * the H100's skinny-m line). */
+/* Defaults, and small blocks that make the test sizes span several work-groups, chunks and row blocks (NB up to 8,
+ * the most the registry allows). */
 static const char *const skinny_params[] = {NULL, "MR=4,LC=8,LK=4,NB=2,KU=4,PF=1", "MR=8,LC=4,LK=8,NB=8,KU=2"};
 static const char *const small_k_params[] = {NULL, "LX=16,LY=4,WM=2,WN=4,KCH=4", "LX=8,LY=8,WM=3,WN=8,KCH=16"};
 #define PARAM_COUNT 3

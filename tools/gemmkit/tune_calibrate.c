@@ -300,10 +300,11 @@ static void print_timings(const gemmkit_device_info *info, const gk_cost_constan
         const double predicted = gk_cost_predict(&with, info, &r->config[i], &s->geometry, r->fitted.name, 0.0,
                                                  &s->problem, s->splits, NULL);
         char shape[64]; /* as bench --sizes writes it: ":TN" where not NN */
-        const int transposed = s->problem.trans_a || s->problem.trans_b;
-        snprintf(shape, sizeof shape, "%lldx%lldx%lld%s%s%s", (long long)s->problem.m, (long long)s->problem.n,
-                 (long long)s->problem.k, transposed ? ":" : "", transposed ? (s->problem.trans_a ? "T" : "N") : "",
-                 transposed ? (s->problem.trans_b ? "T" : "N") : "");
+        const int used = snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)s->problem.m,
+                                  (long long)s->problem.n, (long long)s->problem.k);
+        if (s->problem.trans_a || s->problem.trans_b)
+            snprintf(shape + used, sizeof shape - (size_t)used, ":%c%c", s->problem.trans_a ? 'T' : 'N',
+                     s->problem.trans_b ? 'T' : 'N');
         printf("      %-20s %-12s %-26s slices %-3d %10.4f ms, predicted %10.4f ms\n", shape, r->why[i],
                r->run[i]->name, s->splits, s->measured_ms, predicted);
     }
