@@ -73,10 +73,11 @@ static void test_saved_lines_load_back(void **state)
     };
     const int count = (int)(sizeof lines / sizeof lines[0]);
     gk_tuning_entry e;
-    const gk_cost_constants measured = {.copy_gbs = 2840.37, .launch_us = 29.674, .scalar_c = 0.4512};
+    const gk_cost_constants measured = {.copy_gbs = 2840.37, .launch_us = 29.674, .scalar_c = 0.4512,
+                                        .scalar_ab = 0.9137};
     gk_calibrate_device_entry(&info, &measured, &e);
     assert_string_equal(e.kernel, "cost:device");
-    assert_string_equal(e.params, "COPY=2840,LAUNCH=29.67,SCALAR_C=0.4512");
+    assert_string_equal(e.params, "COPY=2840,LAUNCH=29.67,SCALAR_C=0.4512,SCALAR_AB=0.9137");
     assert_string_equal(e.device, info.name);
     assert_string_equal(e.backend, info.backend);
     assert_int_equal(strlen(e.date), 10);
@@ -95,6 +96,7 @@ static void test_saved_lines_load_back(void **state)
     assert_close(set->cost.copy_gbs, 2840.37);
     assert_close(set->cost.launch_us, 29.674);
     assert_close(set->cost.scalar_c, 0.4512);
+    assert_close(set->cost.scalar_ab, 0.9137);
     for (int i = 0; i < count; i++) {
         const gk_cost_line *got = gk_cost_find(&set->cost, lines[i].name);
         assert_non_null(got);

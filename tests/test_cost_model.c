@@ -323,9 +323,10 @@ static void test_packing_skips_operands_in_place(void **state)
     assert_int_equal(in_place.launches, 3); /* B, the slices, the reduction */
 }
 
-/* Split-K: a kernel on the operands as stored gets a reduction launch, and copies that grow with the slices'
- * partials; the packed kernel's reduction replaces its unpacking (no more launches, more copies). Few tiles and a
- * long K: the kernel's own time falls with the slices. */
+/* Split-K: a kernel on the operands as stored gets copies that grow with the slices' partials, and a reduction
+ * launch past the slices its tiles' last slices sum in the kernel (xgemm-direct-splitk: up to 4); the packed
+ * kernel's reduction replaces its unpacking (no more launches, more copies). Few tiles and a long K: the kernel's
+ * own time falls with the slices. */
 static void test_splits_add_a_reduction(void **state)
 {
     (void)state;
@@ -339,10 +340,15 @@ static void test_splits_add_a_reduction(void **state)
             gk_cost_parts whole, previous;
             predict(&c, &config, m, n, k, 0, 1, &whole);
             previous = whole;
-            for (int splits = 2; splits <= 16; splits *= 2) {
+            gk_geometry g;
+            assert_int_equal(gk_config_geometry(&config, m, n, k, &g), GEMMKIT_SUCCESS);
+            const int64_t tiles = (m + g.tile_m - 1) / g.tile_m * ((n + g.tile_n - 1) / g.tile_n);
+            for (int splits = 2; splits <= 32; splits *= 2) {
                 gk_cost_parts split;
                 predict(&c, &config, m, n, k, 0, splits, &split);
-                assert_int_equal(split.launches, whole.launches + (packed ? 0 : 1));
+                const int reduction_step = !gk_split_sums_in_kernel(gk_model_split_build(config.def), splits, tiles);
+                if (!packed) assert_int_equal(reduction_step, splits > GK_SUM_IN_KERNEL_SPLITS || tiles > GK_TILE_COUNTS);
+                assert_int_equal(split.launches, whole.launches + (packed ? 0 : reduction_step));
                 assert_true(split.copies_ms > previous.copies_ms);
                 previous = split;
             }
@@ -372,6 +378,29 @@ static void test_scalar_c_slows_float4_stores(void **state)
     assert_true(predict_in_place(&c, &direct, 4096, 4096, 4096, 0, GK_COST_SCALAR_C, 1, NULL) == square);
     c.scalar_c = 0;
     assert_true(predict_in_place(&c, &direct, 31286, 3825, 1, 0, GK_COST_SCALAR_C, 1, NULL) == aligned);
+}
+
+/* A kernel that loads A and B as float4s where their columns allow (xgemm-direct), met with columns that do not
+ * (GK_COST_SCALAR_A, _B), runs at SCALAR_AB's share of its rate per such operand: a compute-bound product takes
+ * 1 / SCALAR_AB as long with one, its square with both. A packing kernel (xgemm) reads its own aligned copies:
+ * the same time either way, as is a device without the constant. */
+static void test_scalar_operands_slow_float4_loads(void **state)
+{
+    (void)state;
+    gk_cost_constants c = constants_with(30000, 2, 0.6);
+    c.scalar_ab = 0.8;
+    const gk_config direct = config_of("xgemm-direct", NULL), packed = config_of("xgemm", NULL);
+    gk_cost_parts aligned, one, both;
+    predict_in_place(&c, &direct, 8192, 8192, 8192, 0, 0, 1, &aligned);
+    predict_in_place(&c, &direct, 8192, 8192, 8192, 0, GK_COST_SCALAR_B, 1, &one);
+    predict_in_place(&c, &direct, 8192, 8192, 8192, 0, GK_COST_SCALAR_A | GK_COST_SCALAR_B, 1, &both);
+    assert_true(fabs(one.kernel_ms * 0.8 / aligned.kernel_ms - 1.0) < 1e-9);
+    assert_true(fabs(both.kernel_ms * 0.64 / aligned.kernel_ms - 1.0) < 1e-9);
+    assert_true(predict_in_place(&c, &packed, 8192, 8192, 8192, 0, GK_COST_SCALAR_A | GK_COST_SCALAR_B, 1, NULL) ==
+                predict_in_place(&c, &packed, 8192, 8192, 8192, 0, 0, 1, NULL));
+    c.scalar_ab = 0;
+    assert_true(predict_in_place(&c, &direct, 8192, 8192, 8192, 0, GK_COST_SCALAR_A, 1, NULL) ==
+                predict_in_place(&c, &direct, 8192, 8192, 8192, 0, 0, 1, NULL));
 }
 
 /* A kernel whose loop computes whole steps of K (xgemm-direct: TSK) is charged a whole step for a K of 1; one that
@@ -418,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_orientation_scales_and_fits_back),
         cmocka_unit_test(test_splits_add_a_reduction),
         cmocka_unit_test(test_scalar_c_slows_float4_stores),
+        cmocka_unit_test(test_scalar_operands_slow_float4_loads),
         cmocka_unit_test(test_short_k_costs_a_whole_loop_step),
         cmocka_unit_test(test_few_groups_draw_less_bandwidth),
         cmocka_unit_test(test_dump_if_asked),

@@ -1,5 +1,6 @@
 /* Split-K on the operands as stored (xgemm-direct-splitk by name: K-slices
- * read in place into partials, then the reduction) against the float64
+ * read in place into partials, which each tile's last slice sums, or past 4
+ * slices the reduction step) against the float64
  * reference with fresh random inputs, C poisoned with NaN when beta == 0:
  * slices that end inside a K step, every transpose and layout, leading
  * dimensions and offsets with and without float4 access, alpha/beta, slice
@@ -9,6 +10,7 @@
  * of it is in test_policy.c. */
 #include "test_choices.h"
 #include "test_splitk_checks.h"
+#include "test_plan_of.h" /* after test_ctx's header */
 
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
 static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
@@ -130,6 +132,53 @@ static void test_async_stages(void **state)
     assert_true(test_each_choice_of(def, TILES, "ASYNC_STAGES", ring_cases, NULL) >= 3);
 }
 
+/* Up to GK_SUM_IN_KERNEL_SPLITS (4) slices over at most GK_TILE_COUNTS tiles, the tiles' last slices sum the
+ * partials: one step; past either, the reduction is a step of its own. Both run and checked at 4 and 5 slices;
+ * the tile limit planned only (4096 x 4096 in 32 x 32 tiles is 16384 of them). */
+static void test_sum_in_kernel_or_in_a_step(void **state)
+{
+    (void)state;
+    const gk_kernel_def *def = gk_kernel_find("xgemm-direct-splitk"), *packed = gk_kernel_find("xgemm-splitk");
+    assert_true(def && packed);
+    assert_true(gk_split_sums_in_kernel(def, 2, 1) && gk_split_sums_in_kernel(def, 4, GK_TILE_COUNTS));
+    assert_false(gk_split_sums_in_kernel(def, 1, 1) || gk_split_sums_in_kernel(def, 5, 1) ||
+                 gk_split_sums_in_kernel(def, 2, GK_TILE_COUNTS + 1) || gk_split_sums_in_kernel(packed, 2, 1));
+    static const struct {
+        int64_t m, n, k;
+        int splits, steps;
+    } cases[] = {{70, 40, 4 * 8, 4, 1}, {70, 40, 5 * 8, 5, 2}, {4096, 4096, 16, 2, 1}, {4097, 4096, 16, 2, 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char params[160];
+        snprintf(params, sizeof params, "%s,SPLITS=%d", TILES, cases[i].splits);
+        const gemmkit_options o = splitk(params);
+        gk_plan plan;
+        plan_of(cases[i].m, cases[i].n, cases[i].k, &o, &plan);
+        assert_int_equal(plan.count, cases[i].steps);
+        assert_int_equal(plan.steps[0].binding.global[2], cases[i].splits);
+        if (cases[i].m < 100) {
+            assert_case_ok(&o, make(GEMMKIT_COL_MAJOR, 0, 0, cases[i].m, cases[i].n, cases[i].k, 1.0f, 0.0f));
+            assert_case_ok(&o, make(GEMMKIT_ROW_MAJOR, 1, 1, cases[i].m, cases[i].n, cases[i].k, -0.5f, 2.0f));
+        }
+    }
+}
+
+/* Each call leaves its tiles' counters at zero: calls of different tile grids and slice counts one after another
+ * on one context (C NaN-poisoned: a tile that no slice saw last would stay NaN), the first shape again at the end. */
+static void test_counters_are_left_at_zero(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t m, n, k;
+        const char *params;
+    } calls[] = {{100, 70, 500, TILES ",SPLITS=3"}, {33, 129, 200, TILES ",SPLITS=2"}, {64, 64, 1024, TILES ",SPLITS=4"},
+                 {100, 70, 500, TILES ",SPLITS=5"}, {100, 70, 500, TILES ",SPLITS=3"}};
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+            const gemmkit_options o = splitk(calls[i].params);
+            assert_case_ok(&o, make(GEMMKIT_COL_MAJOR, round & 1, 0, calls[i].m, calls[i].n, calls[i].k, 1.0f, 0.0f));
+        }
+}
+
 static void test_bad_parameters_are_refused(void **state)
 {
     (void)state;
@@ -146,6 +195,8 @@ int main(void)
         cmocka_unit_test(test_alpha_beta_and_offsets),
         cmocka_unit_test(test_deterministic_and_one_slice_is_xgemm_direct),
         cmocka_unit_test(test_async_stages),
+        cmocka_unit_test(test_sum_in_kernel_or_in_a_step),
+        cmocka_unit_test(test_counters_are_left_at_zero),
         cmocka_unit_test(test_bad_parameters_are_refused),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);

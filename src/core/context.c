@@ -184,6 +184,7 @@ void gk_context_close(gemmkit_context *ctx)
         e = next;
     }
     for (int i = 0; i < GK_SCRATCH_COUNT; i++) ctx->ops->release(ctx->scratch[i]);
+    ctx->ops->release(ctx->tile_counts);
     gk_workspace_release(ctx);
     ctx->ops->close(ctx->device);
     gk_decision_cache_destroy(ctx->decisions);
@@ -320,6 +321,23 @@ gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem
         return gk_fail(GEMMKIT_ERROR_OUT_OF_DEVICE_MEMORY, "%zu bytes: device allocation failure injected by a test",
                        bytes);
     return ctx->ops->alloc(ctx->device, bytes, mem);
+}
+
+gemmkit_status gk_context_tile_counts(gemmkit_context *ctx, gk_mem **mem)
+{
+    if (!ctx->tile_counts) {
+        static const int zeros[GK_TILE_COUNTS];
+        gk_mem *counts = NULL;
+        GK_TRY(gk_context_alloc(ctx, sizeof zeros, &counts));
+        const gemmkit_status status = ctx->ops->write(ctx->device, counts, 0, sizeof zeros, zeros);
+        if (status != GEMMKIT_SUCCESS) {
+            ctx->ops->release(counts);
+            return status;
+        }
+        ctx->tile_counts = counts;
+    }
+    *mem = ctx->tile_counts;
+    return GEMMKIT_SUCCESS;
 }
 
 gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, gk_mem **mem)

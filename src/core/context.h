@@ -56,6 +56,9 @@ struct gemmkit_context {
     gk_program_entry *programs;
     gk_mem *scratch[GK_SCRATCH_COUNT];
     size_t scratch_bytes[GK_SCRATCH_COUNT];
+    /* Split-K's tile counters (GK_TILE_COUNTS ints, gk_split_sums_in_kernel): zeroed once when allocated, left at
+     * zero by every kernel that counts on them; NULL until a call needs them. */
+    gk_mem *tile_counts;
     char arch[32];       /* "sm_90", or "" when the backend cannot tell (tuning.h) */
     int fp64;            /* the device computes in fp64 (kernels may use double): the int8x mode's test */
     gk_tuning_set tuned; /* per-device parameter choices, resolved at creation */
@@ -104,6 +107,9 @@ gemmkit_status gk_context_program(gemmkit_context *ctx, const char *source_file,
  * registry defaults. */
 gemmkit_status gk_context_resolve(const gemmkit_context *ctx, const gk_kernel_def *def, const char *params,
                                   gk_config *config);
+
+/* The split-K tile counters (zeroed on first use, kept with the context). */
+gemmkit_status gk_context_tile_counts(gemmkit_context *ctx, gk_mem **mem);
 
 /* A scratch buffer of at least `bytes`, reused across calls. */
 gemmkit_status gk_context_scratch(gemmkit_context *ctx, int slot, size_t bytes, gk_mem **mem);

@@ -43,6 +43,14 @@ static unsigned gemm_direct_split(const gk_operands *o, const gk_geometry *g, gk
                 GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), GK_MEM(o->c.mem), I(o->c.ld), I(o->stride_c));
 }
 
+static unsigned gemm_direct_split_sum(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->m), I(o->n), I(o->k), I(o->k_slice), GK_MEM(o->a.mem), I(o->a.offset), I(o->a.ld),
+                GK_MEM(o->b.mem), I(o->b.offset), I(o->b.ld), GK_MEM(o->partials.mem), I(o->partials.ld),
+                I(o->stride_p), GK_FLOAT(o->alpha), GK_FLOAT(o->beta), GK_MEM(o->c.mem), I(o->c.offset),
+                I(o->c.ld), GK_MEM(o->tile_counts ? o->tile_counts : o->partials.mem), I(o->tile_counts != NULL));
+}
+
 #define L(x) GK_LONG((int64_t)(x))
 
 static unsigned gemm_direct_strided(const gk_operands *o, const gk_geometry *g, gk_arg *out)
@@ -174,6 +182,7 @@ static const struct {
     [GK_CONTRACT_GEMM_PACKED_BT] = {GK_OP_SGEMM, gemm_packed, 1},
     [GK_CONTRACT_GEMM_PACKED_BT_STRIDED] = {GK_OP_SGEMM, gemm_packed_strided, 1, .slices_k = 1},
     [GK_CONTRACT_GEMM_DIRECT_SPLIT] = {GK_OP_SGEMM, gemm_direct_split, 0, .slices_k = 1},
+    [GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM] = {GK_OP_SGEMM, gemm_direct_split_sum, 0, .slices_k = 1},
     [GK_CONTRACT_GEMM_DIRECT_STRIDED] = {GK_OP_SGEMM_BATCHED, gemm_direct_strided},
     [GK_CONTRACT_GEMM_SPLIT] = {GK_OP_SGEMM, gemm_direct, 0, .split_operands = 1},
     [GK_CONTRACT_GEMM_TMA] = {GK_OP_SGEMM, gemm_tma, 0},
@@ -202,6 +211,12 @@ int gk_kernel_packs_operands(const gk_kernel_def *def) { return contracts[def->c
 int gk_kernel_splits_operands(const gk_kernel_def *def) { return contracts[def->contract].split_operands; }
 
 int gk_kernel_slices_k(const gk_kernel_def *def) { return contracts[def->contract].slices_k; }
+
+int gk_split_sums_in_kernel(const gk_kernel_def *def, int64_t splits, int64_t tiles)
+{
+    return def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM && splits > 1 && splits <= GK_SUM_IN_KERNEL_SPLITS &&
+           tiles <= GK_TILE_COUNTS;
+}
 
 int gk_kernel_ozaki(const gk_kernel_def *def) { return contracts[def->contract].ozaki; }
 

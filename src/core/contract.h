@@ -29,6 +29,11 @@ typedef struct gk_operands {
     int trans_a, trans_b;
     float alpha, beta;
     gk_matrix a, b, c;
+    /* GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM: the partials (stride_p floats apart) and, when the kernel sums them,
+     * its tile counters (else NULL: the plan's reduction sums them) */
+    gk_matrix partials;
+    int64_t stride_p;
+    gk_mem *tile_counts;
     /* The Ozaki scheme's steps (GK_CONTRACT_GEMM_OZAKI, _OZAKI_SLICE, _OZAKI_CRT, registry.h): the moduli, the
      * padded sizes of the sliced operands; the slice step's rows of op(X) (m: rows_p, its grid) and whether they
      * are strided by ld (else its K), its output in ra. */

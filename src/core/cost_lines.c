@@ -1,5 +1,5 @@
 /* The cost model's constants as tuning-database lines (cost_model.h): "cost:device" COPY=<GB/s>,LAUNCH=<us>
- * [,SCALAR_C=<x>] and
+ * [,SCALAR_C=<x>][,SCALAR_AB=<x>] and
  * "cost:LINE" RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>[,GOK=<k>][,NT=,TN=,TT=]. Checked when a context loads the database, as kernel lines are,
  * and gathered then into the context's gk_cost_constants, so that no call reads text. */
 #include <stdio.h>
@@ -50,7 +50,7 @@ static int parse_values(const char *params, const char *const *names, int count,
     return 1;
 }
 
-static const char *const device_names[] = {"COPY", "LAUNCH", "SCALAR_C"};
+static const char *const device_names[] = {"COPY", "LAUNCH", "SCALAR_C", "SCALAR_AB"};
 static const char *const line_names[] = {"RATE", "OCC", "BWEFF", "NT", "TN", "TT", "GOK"};
 
 int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, char *why, size_t why_size)
@@ -61,12 +61,12 @@ int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, 
     }
     double v[7] = {0};
     if (strcmp(kernel, GK_COST_DEVICE) == 0) {
-        if (!parse_values(params, device_names, 3, 2, v, why, why_size)) return -1;
-        if (v[2] > 1) {
-            snprintf(why, why_size, "SCALAR_C above 1");
+        if (!parse_values(params, device_names, 4, 2, v, why, why_size)) return -1;
+        if (v[2] > 1 || v[3] > 1) {
+            snprintf(why, why_size, "%s above 1", v[2] > 1 ? "SCALAR_C" : "SCALAR_AB");
             return -1;
         }
-        c->copy_gbs = v[0], c->launch_us = v[1], c->scalar_c = v[2], c->calibrated = 1;
+        c->copy_gbs = v[0], c->launch_us = v[1], c->scalar_c = v[2], c->scalar_ab = v[3], c->calibrated = 1;
         return 0;
     }
     const char *name = kernel + strlen(GK_COST_PREFIX);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "dispatch_model.h"
 #include "registry.h"
 
 const gk_cost_line *gk_cost_find(const gk_cost_constants *c, const char *name)
@@ -24,6 +25,8 @@ typedef struct shape_of_run {
     int packed;
     int packs_b;       /* the packed kernel reads B as N x K: B is copied whatever its storage */
     int stores_vec_c;  /* it stores C as float4s where C allows (GK_DEFINE_VEC_C), reading the operands in place */
+    int loads_vec_a, loads_vec_b; /* it loads A, B as float4s where their columns allow (GK_DEFINE_VEC_A, _B) */
+    const gk_kernel_def *split_def; /* the kernel a split-K run launches: whether it sums in the kernel */
 } shape_of_run;
 
 static double predict(const gk_cost_constants *c, int compute_units, const shape_of_run *r, const gk_cost_line *line,
@@ -44,7 +47,11 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     /* The kernel: its waves of tiles, or the bytes it must move, whichever is longer. */
     /* The operands' orientation, for a kernel that reads them as stored (a packing plan copies them first). */
     const double orient = r->packed ? 1.0 : gk_cost_orientation(line, p->trans_a, p->trans_b);
-    const double per_unit_rate = line->rate_gflops * orient * 1e6 / 2.0 / cus; /* multiply-adds per ms */
+    /* Operands it loads a float at a time where float4s would do, were their columns aligned. */
+    const int scalar_operands = (r->loads_vec_a && (p->storage & GK_COST_SCALAR_A)) +
+                                (r->loads_vec_b && (p->storage & GK_COST_SCALAR_B));
+    const double scalar_ab = c->scalar_ab > 0 && scalar_operands ? pow(c->scalar_ab, scalar_operands) : 1.0;
+    const double per_unit_rate = line->rate_gflops * orient * scalar_ab * 1e6 / 2.0 / cus; /* multiply-adds per ms */
     /* The busiest compute unit's L work-groups at a throughput that grows with how many run at once (latency
      * hidden by more of them): a few take as long as L + OCC - 1 would at the full rate; many waves of them
      * hide it but for the first wave's and the last's, OCC / L of it. */
@@ -61,7 +68,7 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     /* Floats stored one by one where a float4 kernel meets a C it cannot store in float4s. */
     const double scalar_c = r->stores_vec_c && (p->storage & GK_COST_SCALAR_C) && c->scalar_c > 0 ? c->scalar_c : 1.0;
     const double kernel_bytes_per_ms =
-        copy_bytes_per_ms * fmin(1.0, (line->bw_efficiency > 0 ? line->bw_efficiency : 1) * orient);
+        copy_bytes_per_ms * fmin(1.0, (line->bw_efficiency > 0 ? line->bw_efficiency : 1) * orient * scalar_ab);
     /* Loads wait on the same latency: a unit's L work-groups keep L / (L + OCC - 1) of its share of the bandwidth
      * in flight while few (a split over K into one work-group per unit draws half of what four do). */
     const double memory_latency = per_unit_groups / per_unit;
@@ -82,9 +89,11 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
                       copy_c * (4.0 * mp * np * splits + c_bytes);
         launches += copy_a + copy_b + copy_c;
     } else if (splits > 1) {
-        /* The partials' stores beyond one C's, and the reduction's reads of them. */
+        /* The partials' stores beyond one C's, and the reduction's reads of them: in a step of its own, or by the
+         * tiles' last slices in the same launch. */
         copy_bytes += 4.0 * round_up(p->m, 4) * n * (2 * splits - 1) + c_bytes;
-        launches += 1;
+        const int64_t tiles = ceil_div(p->m, tm) * ceil_div(p->n, tn);
+        launches += !(r->split_def && gk_split_sums_in_kernel(r->split_def, splits, tiles));
     }
     const double copies_ms = copy_bytes / copy_bytes_per_ms;
     const double launch_ms = launches * (c->launch_us > 0 ? c->launch_us : GK_COST_DEFAULT_LAUNCH) * 1e-3;
@@ -106,7 +115,10 @@ double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *in
                              GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF, {0}, 0};
     const int packed = gk_kernel_packs_operands(config->def);
     const shape_of_run r = {g->tile_m, g->tile_n, g->k_multiple, g->k_loop, packed, gk_cost_packs_b(config->def),
-                            !packed && (config->def->defines & GK_DEFINE_VEC_C)};
+                            !packed && (config->def->defines & GK_DEFINE_VEC_C),
+                            !packed && (config->def->defines & GK_DEFINE_VEC_A),
+                            !packed && (config->def->defines & GK_DEFINE_VEC_B),
+                            splits > 1 ? gk_model_split_build(config->def) : NULL};
     return predict(c, info->compute_units, &r, found ? found : &fallback, p, splits, parts);
 }
 
@@ -117,7 +129,8 @@ static double log_error(const gk_cost_constants *c, int compute_units, const gk_
     double sum = 0;
     for (int i = 0; i < count; i++) {
         const shape_of_run r = {s[i].geometry.tile_m, s[i].geometry.tile_n, s[i].geometry.k_multiple,
-                                s[i].geometry.k_loop, s[i].packed, s[i].packs_b, 0};
+                                s[i].geometry.k_loop, s[i].packed, s[i].packs_b, 0, s[i].loads_vec_a,
+                                s[i].loads_vec_b, s[i].split_def};
         const double predicted = predict(c, compute_units, &r, line, &s[i].problem, s[i].splits, NULL);
         const double e = log(predicted / s[i].measured_ms);
         sum += e * e;

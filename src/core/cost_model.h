@@ -20,10 +20,12 @@
  * fraction of the copy bandwidth its loads reach where memory bounds it.
  *
  * The constants are tuning-database lines (tuning.h), matched device -> architecture -> vendor like kernel lines:
- *   "cost:device"       COPY=<GB/s>,LAUNCH=<us>[,SCALAR_C=<x>]  the copy bandwidth, a launch's device time, and
- *                                                    the share of a kernel's bandwidth left to its stores of C where
- *                                                    C's columns are not whole float4s (a kernel built to store
- *                                                    float4s stores floats one by one then; 1 where not given);
+ *   "cost:device"       COPY=<GB/s>,LAUNCH=<us>[,SCALAR_C=<x>][,SCALAR_AB=<x>]  the copy bandwidth, a launch's
+ *                                                    device time, the share of a kernel's bandwidth left to its
+ *                                                    stores of C where C's columns are not whole float4s (a kernel
+ *                                                    built to store float4s stores floats one by one then), and the
+ *                                                    share of its rate left per operand it loads a float at a time
+ *                                                    for the same reason (1 where not given);
  *   "cost:LINE"         RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>[,GOK=<k>][,NT=<x>,TN=<x>,TT=<x>]  LINE a tuned line's name:
  *                                                    "xgemm-direct/small"; NT, TN, TT its orientations' factors.
  * `gemmkit tune --calibrate` measures and saves them (tools/gemmkit/tune_calibrate.c). A line without constants
@@ -75,6 +77,7 @@ static inline double gk_cost_orientation(const gk_cost_line *line, int trans_a, 
 typedef struct gk_cost_constants {
     double copy_gbs, launch_us;
     double scalar_c; /* SCALAR_C; 0 reads as 1 */
+    double scalar_ab; /* SCALAR_AB; 0 reads as 1 */
     int calibrated; /* 1: a "cost:device" line was found */
     int count;
     gk_cost_line lines[GK_COST_MAX_LINES];
@@ -84,14 +87,23 @@ typedef struct gk_cost_constants {
  * divide them (plan_gemm.c's plan_packed): A (NN-stored, no offset, leading dimension its rows), B (the same, for
  * kernels that read B K x N), C (the same, alpha 1 and beta 0, one slice); where one of these bits is clear the
  * model counts the copy. SCALAR_C: C's columns are not whole float4s (its offset or leading dimension no multiple
- * of 4), so that a kernel built to store float4s stores floats (SCALAR_C of the device constants). */
-enum { GK_COST_IN_PLACE_A = 1, GK_COST_IN_PLACE_B = 2, GK_COST_IN_PLACE_C = 4, GK_COST_SCALAR_C = 8 };
+ * of 4), so that a kernel built to store float4s stores floats (SCALAR_C of the device constants). SCALAR_A,
+ * SCALAR_B: the same for A's and B's columns, so that a kernel built to load them as float4s (GK_DEFINE_VEC_A,
+ * GK_DEFINE_VEC_B) loads floats (SCALAR_AB per such operand). */
+enum {
+    GK_COST_IN_PLACE_A = 1,
+    GK_COST_IN_PLACE_B = 2,
+    GK_COST_IN_PLACE_C = 4,
+    GK_COST_SCALAR_C = 8,
+    GK_COST_SCALAR_A = 16,
+    GK_COST_SCALAR_B = 32
+};
 
 /* What the model needs of a call, column-major. */
 typedef struct gk_cost_problem {
     int64_t m, n, k;
     int beta_nonzero;
-    unsigned storage; /* GK_COST_IN_PLACE_*, GK_COST_SCALAR_C */
+    unsigned storage; /* GK_COST_IN_PLACE_*, GK_COST_SCALAR_* */
     int trans_a, trans_b; /* op(A), op(B) of the column-major call */
 } gk_cost_problem;
 
@@ -122,6 +134,8 @@ typedef struct gk_cost_sample {
     gk_geometry geometry;
     int packed;  /* the kernel packs its operands (gk_kernel_packs_operands) */
     int packs_b; /* and B whatever its storage (gk_cost_packs_b) */
+    const gk_kernel_def *split_def; /* the split-K build that ran (splits > 1): whether it summed in the kernel */
+    int loads_vec_a, loads_vec_b;   /* the kernel loads A, B as float4s where their columns allow */
     double measured_ms;
 } gk_cost_sample;
 

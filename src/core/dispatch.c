@@ -31,7 +31,7 @@ typedef struct gemm_state {
      * call), their alignment for copy rows only (elsewhere aligned). */
     int trans_a, trans_b, unaligned_a, unaligned_b;
     int beta_nonzero; /* C is read (0 when choosing by shape alone) */
-    unsigned storage; /* GK_COST_IN_PLACE_*, GK_COST_SCALAR_C: what gk_sgemm_storage says (0 by shape alone) */
+    unsigned storage; /* GK_COST_IN_PLACE_*, GK_COST_SCALAR_*: what gk_sgemm_storage says (0 by shape alone) */
     gk_config candidate;    /* kernel rows: the row's kernel on this device */
     const gk_config *chosen; /* variant and fallback rows: the choice so far */
     const gk_tuned *variant; /* variant rows: the row's tuned line */
@@ -44,7 +44,9 @@ unsigned gk_sgemm_storage(const gk_sgemm_problem *p)
     const unsigned b = !p->trans_b && p->b.offset == 0 && p->b.ld == p->k;
     const unsigned c = p->c.offset == 0 && p->c.ld == p->m && p->alpha == 1.0f && p->beta == 0.0f;
     return (a ? GK_COST_IN_PLACE_A : 0) | (b ? GK_COST_IN_PLACE_B : 0) | (c ? GK_COST_IN_PLACE_C : 0) |
-           (gk_matrix_float4_columns(&p->c) ? 0 : GK_COST_SCALAR_C);
+           (gk_matrix_float4_columns(&p->c) ? 0 : GK_COST_SCALAR_C) |
+           (gk_matrix_float4_columns(&p->a) ? 0 : GK_COST_SCALAR_A) |
+           (gk_matrix_float4_columns(&p->b) ? 0 : GK_COST_SCALAR_B);
 }
 
 int gk_sgemm_splits(int64_t compute_units, int64_t groups, int64_t m, int64_t n, int64_t k)

@@ -44,6 +44,11 @@ static const gk_kernel_def *paired(const gk_kernel_def *def, int from)
 
 static const gk_kernel_def *split_build(const gk_kernel_def *def) { return paired(def, 0); }
 
+const gk_kernel_def *gk_model_split_build(const gk_kernel_def *def)
+{
+    return gk_kernel_slices_k(def) ? def : split_build(def);
+}
+
 const gk_kernel_def *gk_model_unsplit(const gk_kernel_def *def)
 {
     const gk_kernel_def *base = gk_kernel_slices_k(def) ? paired(def, 1) : NULL;

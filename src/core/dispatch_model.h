@@ -31,6 +31,8 @@ int gk_model_candidates(const gk_policy *policy, const gk_model_call *call, gk_s
 int gk_split_config(const gk_kernel_def *split, const gk_config *line, int splits, gk_config *out);
 /* The kernel whose split-K build def is (def itself when it slices no K, or has no base). */
 const gk_kernel_def *gk_model_unsplit(const gk_kernel_def *def);
+/* The split-K build a split run of def launches: def itself when it slices K, else its split-K build (NULL: none). */
+const gk_kernel_def *gk_model_split_build(const gk_kernel_def *def);
 
 /* The gemm routine's variables of a shape and a call (policy.h's GK_GEMM_* slots; a configuration's read 0). */
 void gk_gemm_shape_variables(int64_t *values, int64_t m, int64_t n, int64_t k, int64_t compute_units, int trans_a,

@@ -248,10 +248,24 @@ static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *c
                        config->def->name, (long long)splits, (long long)ldp, (long long)p->n);
     gk_mem *partials = NULL;
     GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, (size_t)(splits * ldp * p->n) * sizeof(float), &partials));
-    const gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,
-                              .trans_a = operands->trans_a, .trans_b = operands->trans_b, .a = operands->a,
-                              .b = operands->b, .c = {partials, 0, ldp}, .stride_c = ldp * p->n};
-    GK_TRY(gk_plan_add(ctx, plan, config, g, &main, 1));
+    if (config->def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM) {
+        /* The tiles' last slices sum the partials into C where the context's counters serve: not in a caller's
+         * workspace, which two streams may use at once (gemmkit_cuda.h) and whose contents are the caller's. */
+        gk_mem *counts = NULL;
+        if (gk_split_sums_in_kernel(config->def, splits, tiles) && !gk_workspace_serves(ctx))
+            GK_TRY(gk_context_tile_counts(ctx, &counts));
+        const gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,
+                                  .trans_a = operands->trans_a, .trans_b = operands->trans_b, .alpha = p->alpha,
+                                  .beta = p->beta, .a = operands->a, .b = operands->b, .c = p->c,
+                                  .partials = {partials, 0, ldp}, .stride_p = ldp * p->n, .tile_counts = counts};
+        GK_TRY(gk_plan_add(ctx, plan, config, g, &main, 1));
+        if (counts) return GEMMKIT_SUCCESS;
+    } else {
+        const gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,
+                                  .trans_a = operands->trans_a, .trans_b = operands->trans_b, .a = operands->a,
+                                  .b = operands->b, .c = {partials, 0, ldp}, .stride_c = ldp * p->n};
+        GK_TRY(gk_plan_add(ctx, plan, config, g, &main, 1));
+    }
     const gk_operands reduce = {.m = p->m, .n = p->n, .k = splits, .alpha = p->alpha, .beta = p->beta,
                                 .a = {partials, 0, ldp}, .stride_a = ldp * p->n, .c = p->c};
     return gk_plan_add_helper(ctx, plan, reduce_helper(p, splits), &reduce, 0);
@@ -299,6 +313,7 @@ static const struct {
 } planners[] = {
     {GK_CONTRACT_GEMM_DIRECT, plan_in_place},
     {GK_CONTRACT_GEMM_DIRECT_SPLIT, plan_in_place_sliced},
+    {GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM, plan_in_place_sliced},
     {GK_CONTRACT_GEMM_PACKED, plan_packed_step},
     {GK_CONTRACT_GEMM_PACKED_BT, plan_packed_step},
     {GK_CONTRACT_GEMM_PACKED_BT_STRIDED, plan_packed_step},

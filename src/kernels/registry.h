@@ -38,6 +38,13 @@ typedef enum gk_contract {
      * multiplies the K-slice [z*kslice, min(K, (z+1)*kslice)) into partial z, P + z*strideP:
      *   (M, N, K, kslice, A, offA, lda, B, offB, ldb, P, ldp, strideP). */
     GK_CONTRACT_GEMM_DIRECT_SPLIT,
+    /* The same slices with the sum in the kernel (xgemm-direct-splitk): partial z is P + z*strideP; when
+     * sum_here, the last slice of each tile to finish sums the partials in order into C = alpha * sum + beta * C,
+     * counting on tile_counts (an int per tile, in work-group order along M first, zero between calls); else the
+     * plan's reduction follows, as for GK_CONTRACT_GEMM_DIRECT_SPLIT (gk_split_sums_in_kernel):
+     *   (M, N, K, kslice, A, offA, lda, B, offB, ldb, P, ldp, strideP, alpha, beta, C, offC, ldc, tile_counts,
+     *    sum_here). */
+    GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM,
     /* GK_CONTRACT_GEMM_DIRECT along the grid's third dimension (batch): work-group z computes
      * C_z = alpha op(A_z) op(B_z) + beta C_z with X_z = X + offX + z*strideX (strides in floats,
      * 64-bit; 0 broadcasts A or B):
@@ -246,6 +253,14 @@ int gk_kernel_splits_operands(const gk_kernel_def *def);
 /* Split-K: K-slices along the grid's third dimension into partials, then a reduction
  * (GK_CONTRACT_GEMM_PACKED_BT_STRIDED, _DIRECT_SPLIT, _SPLIT_TMA_K). */
 int gk_kernel_slices_k(const gk_kernel_def *def);
+/* Whether its split-K run over `splits` slices of `tiles` tiles sums the partials in the kernel
+ * (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM) rather than in a reduction step after it: one launch. Up to
+ * GK_SUM_IN_KERNEL_SPLITS slices (one work-group reads its tile's partials one after another: at 8 and 16 that
+ * tail outlasted the reduction step's launch on the H200, docs/PERFORMANCE.md) and GK_TILE_COUNTS tiles (the
+ * context's counters). */
+#define GK_SUM_IN_KERNEL_SPLITS 4
+#define GK_TILE_COUNTS 16384
+int gk_split_sums_in_kernel(const gk_kernel_def *def, int64_t splits, int64_t tiles);
 /* Whether it runs on a backend (a gk_backend_bit). */
 int gk_kernel_runs_on(const gk_kernel_def *def, unsigned backend_bit);
 

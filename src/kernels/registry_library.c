@@ -113,12 +113,13 @@ static const gk_kernel_def kernels[] = {
     },
     [XGEMM_DIRECT_SPLITK] = {
         .name = "xgemm-direct-splitk",
-        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM,
         .family = GK_FAMILY_LIBRARY,
         .step = 5,
         .source = "library/xgemm_direct.cl",
         .function = "gk_xgemm_direct",
-        .summary = "xgemm-direct over SPLITS slices of K (grid z = slice) into partials, then a reduction: no packing",
+        .summary = "xgemm-direct over SPLITS slices of K (grid z = slice) into partials, which each tile's last slice "
+                   "sums (a reduction step past 4 slices): no packing",
         .params = {XGEMM_TILE_PARAMS, XGEMM_DIRECT_ASYNC_PARAM,
                    {"SPLITK", 1, "1", "builds xgemm-direct's split-K form (the contract's; always 1)"},
                    {"SPLITS", 4, "1,2,4,8,16", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}},

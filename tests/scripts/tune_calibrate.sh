@@ -31,7 +31,7 @@ check_saved() {
     local lines
     lines=$(cost_lines)
     [ "$(grep -c $'^cost:device\t' <<< "$lines")" = 1 ] || fail "want one cost:device line: $(cat "$db")"
-    grep -qE $'^cost:device\tCOPY=[0-9.]+,LAUNCH=[0-9.]+(,SCALAR_C=[0-9.]+)?$' <<< "$lines" || fail "malformed cost:device: $lines"
+    grep -qE $'^cost:device\tCOPY=[0-9.]+,LAUNCH=[0-9.]+(,SCALAR_C=[0-9.]+)?(,SCALAR_AB=[0-9.]+)?$' <<< "$lines" || fail "malformed cost:device: $lines"
     awk -F'\t' '$1 != "cost:device" {
         if ($2 !~ /^RATE=[0-9.]+,OCC=[0-9.]+,BWEFF=[0-9.]+(,GOK=[0-9.]+)?(,(NT|TN|TT)=[0-9.]+)*$/) { print "malformed " $0; bad = 1; next }
         split($2, kv, /[=,]/)

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "cli.h"
 #include "tune.h"
+#include "dispatch_model.h"
 #include "tune_calibrate.h"
 
 #define COPY_FLOATS_GPU ((int64_t)64 << 20) /* 256 MiB: far past any cache */
@@ -112,6 +113,42 @@ static double measure_scalar_c(operands *o, const gemmkit_device_info *info)
     return share < 0.05 ? 0.05 : share > 1.0 ? 1.0 : share;
 }
 
+/* SCALAR_AB (cost_model.h): the share of xgemm-direct's rate left per operand it loads a float at a time, from a
+ * side^3 product (side: scalar_ab_side) with A and B one float past 16-byte alignment against the same product
+ * aligned: the square root of the two times' ratio; 0 after a message where a timing fails. */
+static int64_t scalar_ab_side(const gemmkit_device_info *info) { return info->is_gpu ? 2048 : 256; }
+
+static double time_at_offset(operands *o, int64_t side, size_t offset)
+{
+    double total = 0.0, ms[COPY_RUNS];
+    const gemmkit_options options = {.kernel = "xgemm-direct", .total_ms = &total};
+    for (int r = -1; r < COPY_RUNS; r++) {
+        if (gemmkit_sgemm_buffers(o->ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, side, side,
+                                  side, 1.0f, o->buffer[0], offset, side, o->buffer[1], offset, side, 0.0f,
+                                  o->buffer[2], 0, side) != GEMMKIT_SUCCESS)
+            return -1.0;
+        if (r >= 0) ms[r] = total;
+    }
+    return gk_bench_stats_of(ms, COPY_RUNS).min;
+}
+
+static double measure_scalar_ab(operands *o, const gemmkit_device_info *info)
+{
+    const int64_t side = scalar_ab_side(info);
+    /* one float more than the product reads, for the offset */
+    double aligned = -1.0, scalar = -1.0;
+    if (ensure_shape(o, side + 1, side + 1, side) == GEMMKIT_SUCCESS) {
+        aligned = time_at_offset(o, side, 0);
+        scalar = time_at_offset(o, side, 1);
+    }
+    if (!(aligned > 0.0) || !(scalar > 0.0)) {
+        fprintf(stderr, "gemmkit tune: timing xgemm-direct's loads failed: %s\n", gemmkit_last_error_message());
+        return 0.0;
+    }
+    const double share = sqrt(aligned / scalar);
+    return share < 0.05 ? 0.05 : share > 1.0 ? 1.0 : share;
+}
+
 /* The copy bandwidth (GB/s, bytes read and written) of the fastest of COPY_RUNS no-transpose somatcopies between
  * two buffers (the copy kernel omatcopy's policy runs), a launch's device time (us): the median of LAUNCH_RUNS
  * 1x1x1 SGEMMs naming direct, whose plan is that one launch, and SCALAR_C. 0, or -1 after a message. */
@@ -142,14 +179,18 @@ static int measure_device(operands *o, const gemmkit_device_info *info, gk_cost_
     device->launch_us = launch_ms * 1000.0;
     device->scalar_c = measure_scalar_c(o, info);
     if (!(device->scalar_c > 0.0)) return -1;
-    char copy[32], launch[32], scalar_c[32];
+    device->scalar_ab = measure_scalar_ab(o, info);
+    if (!(device->scalar_ab > 0.0)) return -1;
+    char copy[32], launch[32], scalar_c[32], scalar_ab[32];
     gk_calibrate_number(device->copy_gbs, copy, sizeof copy);
     gk_calibrate_number(device->launch_us, launch, sizeof launch);
     gk_calibrate_number(device->scalar_c, scalar_c, sizeof scalar_c);
+    gk_calibrate_number(device->scalar_ab, scalar_ab, sizeof scalar_ab);
     printf("device: copy %s GB/s (%lld x %lld floats, no transpose, fastest of %d), launch %s us (1x1x1 direct, "
-           "median of %d), C stored by floats at %s of its float4 rate (xgemm-direct, %lld^2 x 4)\n",
+           "median of %d), C stored by floats at %s of its float4 rate (xgemm-direct, %lld^2 x 4), A and B loaded "
+           "by floats at %s each (xgemm-direct, %lld^3)\n",
            copy, (long long)COPY_ROWS, (long long)cols, COPY_RUNS, launch, LAUNCH_RUNS, scalar_c,
-           (long long)scalar_side(info));
+           (long long)scalar_side(info), scalar_ab, (long long)scalar_ab_side(info));
     return 0;
 }
 
@@ -166,16 +207,21 @@ typedef struct line_result {
 } line_result;
 
 /* A timing of time_oriented's calls as the model sees it: tight, alpha 1, beta 0, so every operand stored
- * untransposed is usable in place. */
+ * untransposed is usable in place; columns whose leading dimension is no multiple of 4 are not float4s. */
 static gk_cost_sample sample_of(const gk_calibrate_shape *z, const gk_config *config, int orientation, int splits,
                                 double ms)
 {
     const int trans_a = orientation >= 2, trans_b = orientation & 1;
-    const unsigned in_place = (trans_a ? 0 : GK_COST_IN_PLACE_A) | (trans_b ? 0 : GK_COST_IN_PLACE_B) |
-                              GK_COST_IN_PLACE_C;
-    return (gk_cost_sample){.problem = {z->m, z->n, z->k, 0, in_place, trans_a, trans_b}, .splits = splits,
-                            .measured_ms = ms, .packed = gk_kernel_packs_operands(config->def),
-                            .packs_b = gk_cost_packs_b(config->def)};
+    const int64_t lda = trans_a ? z->k : z->m, ldb = trans_b ? z->n : z->k;
+    const unsigned storage = (trans_a ? 0 : GK_COST_IN_PLACE_A) | (trans_b ? 0 : GK_COST_IN_PLACE_B) |
+                             GK_COST_IN_PLACE_C | (z->m % 4 ? GK_COST_SCALAR_C : 0) |
+                             (lda % 4 ? GK_COST_SCALAR_A : 0) | (ldb % 4 ? GK_COST_SCALAR_B : 0);
+    const int packed = gk_kernel_packs_operands(config->def);
+    return (gk_cost_sample){.problem = {z->m, z->n, z->k, 0, storage, trans_a, trans_b}, .splits = splits,
+                            .measured_ms = ms, .packed = packed, .packs_b = gk_cost_packs_b(config->def),
+                            .split_def = splits > 1 ? gk_model_split_build(config->def) : NULL,
+                            .loads_vec_a = !packed && (config->def->defines & GK_DEFINE_VEC_A),
+                            .loads_vec_b = !packed && (config->def->defines & GK_DEFINE_VEC_B)};
 }
 
 static void add_sample(line_result *r, const gk_calibrate_shape *z, const gk_config *config, int splits, double ms)

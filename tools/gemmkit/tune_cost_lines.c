@@ -40,14 +40,17 @@ void gk_calibrate_line_params(const gk_cost_line *line, char *out, size_t size)
 
 void gk_calibrate_device_params(const gk_cost_constants *c, char *out, size_t size)
 {
-    char copy[32], launch[32], scalar_c[32];
+    char copy[32], launch[32], share[32];
     gk_calibrate_number(c->copy_gbs, copy, sizeof copy);
     gk_calibrate_number(c->launch_us, launch, sizeof launch);
-    if (c->scalar_c > 0 && c->scalar_c < 1) {
-        gk_calibrate_number(c->scalar_c, scalar_c, sizeof scalar_c);
-        snprintf(out, size, "COPY=%s,LAUNCH=%s,SCALAR_C=%s", copy, launch, scalar_c);
-    } else {
-        snprintf(out, size, "COPY=%s,LAUNCH=%s", copy, launch);
+    int used = snprintf(out, size, "COPY=%s,LAUNCH=%s", copy, launch);
+    if (c->scalar_c > 0 && c->scalar_c < 1 && used > 0 && (size_t)used < size) {
+        gk_calibrate_number(c->scalar_c, share, sizeof share);
+        used += snprintf(out + used, size - (size_t)used, ",SCALAR_C=%s", share);
+    }
+    if (c->scalar_ab > 0 && c->scalar_ab < 1 && used > 0 && (size_t)used < size) {
+        gk_calibrate_number(c->scalar_ab, share, sizeof share);
+        snprintf(out + used, size - (size_t)used, ",SCALAR_AB=%s", share);
     }
 }
 

@@ -19,4 +19,22 @@
     B += offB + (TRANS_B ? (size_t)kz * ldb : (size_t)kz);                                                     \
     C += get_group_id(2) * (size_t)strideC
 
+// The same slices with the sum in the kernel (contract GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM: xgemm_direct.cl built
+// with SPLITK=1): partial z is P + z*strideP (leading dimension ldp, a multiple of 4 floats); C, alpha and beta
+// are the caller's. When sum_here, the last slice of each tile to arrive on its counter (tile_counts, one int per
+// tile, zero between calls; tile_count.h) sums the partials and writes C; else the plan's reduction does.
+// After SPLIT_K_SUM_SLICE(), K is the slice's length, A and B point at its start and C at the caller's C.
+#define SPLIT_K_SUM_ARGS                                                                                      \
+    const int M, const int N, const int K_ALL, const int kslice, const __global float *A, const int offA,      \
+        const int lda, const __global float *B, const int offB, const int ldb, __global float *P, const int ldp, \
+        const int strideP, const float alpha, const float beta, __global float *C, const int offC,             \
+        const int ldc, volatile __global int *tile_counts, const int sum_here
+
+#define SPLIT_K_SUM_SLICE()                                                                                   \
+    const int kz = get_group_id(2) * kslice;                                                                  \
+    const int K = min(K_ALL - kz, kslice);                                                                    \
+    A += offA + (TRANS_A ? (size_t)kz : (size_t)kz * lda);                                                    \
+    B += offB + (TRANS_B ? (size_t)kz * ldb : (size_t)kz);                                                    \
+    C += offC
+
 #endif

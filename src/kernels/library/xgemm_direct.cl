@@ -40,12 +40,13 @@
 // matrix are copies of 0 bytes, from the matrix's first element (an address
 // inside the buffer). ASYNC_STAGES = 0 is the kernel above, unchanged.
 //
-// Built with -DSPLITK=1 (GK_CONTRACT_GEMM_DIRECT_SPLIT, the registry's
+// Built with -DSPLITK=1 (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM, the registry's
 // xgemm-direct-splitk): split-K without packing. Work-group z along the grid's
 // third dimension multiplies the K-slice [z*kslice, min(K, (z+1)*kslice)) of
 // op(A) and op(B), read in place, into partial z, P + z*strideP (leading
-// dimension ldp, alpha 1, beta 0); the plan's reduction then sums the partials
-// in order and applies alpha and beta once.
+// dimension ldp). With sum_here, the last of a tile's slices to finish sums
+// the tile's partials in slice order and writes C with alpha and beta
+// (tile_count.h): one launch. Without, the plan's reduction does that after.
 
 #ifndef MIN_GROUPS
 #define MIN_GROUPS 0 // CUDA: work-groups an SM must hold at once (registers capped to fit); 0: the compiler's choice
@@ -211,7 +212,10 @@ HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, c
 #endif
 
 #include "async_copy.h" // COPY_ASYNC*, COMMIT_ASYNC, WAIT_ASYNC, IN_FLIGHT, TILES_IN_LOCAL
-#include "split_k.h"    // SPLIT_K_ARGS, SPLIT_K_SLICE
+#include "split_k.h"    // SPLIT_K_SUM_ARGS, SPLIT_K_SUM_SLICE
+#if SPLITK
+#include "tile_count.h" // PARTIALS_FENCE, ARRIVE, load_partial4
+#endif
 
 #if ASYNC_STAGES >= 2
 // The ring's copies of one operand's tile at (x0, k0) into the local tile t
@@ -293,9 +297,9 @@ __kernel __attribute__((launch_bounds(RTSM * RTSN, MIN_GROUPS)))
 __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1)))
 #endif
 #if SPLITK
-void gk_xgemm_direct(SPLIT_K_ARGS)
+void gk_xgemm_direct(SPLIT_K_SUM_ARGS)
 {
-    SPLIT_K_SLICE();
+    SPLIT_K_SUM_SLICE();
 #else
 void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
                      const __global float* A, const int offA, const int lda,
@@ -330,6 +334,9 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
 
     __local float4 As[TILES_IN_LOCAL][TSK * ROW_A];
     __local float4 Bs[TILES_IN_LOCAL][TSK * ROW_B];
+#if SPLITK
+    __local int last; // this work-group is its tile's last slice to finish
+#endif
 
     float4 acc[WPTN][VM];
     #pragma unroll
@@ -416,7 +423,59 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #endif
+    int write_c = 1; // this work-group writes C (no return before the barriers below: PoCL mishandles one)
+#if SPLITK
+    // This slice's partial, whole float4s (its columns ldp apart, ldp = M rounded up to 4).
+    __global float* own = P + get_group_id(2) * (size_t)strideP;
+    #pragma unroll
+    for (int j = 0; j < VN; j++)
+        #pragma unroll
+        for (int c = 0; c < 4; c++) {
+            const int n = n0 + 4 * (ty + j * RTSN) + c;
+            #pragma unroll
+            for (int i = 0; i < VM; i++) {
+                const int m = m0 + 4 * (tx + i * RTSM);
+                if (m < M && n < N) *(__global float4*)(own + m + (size_t)n * ldp) = acc[4 * j + c][i];
+            }
+        }
+    write_c = 0;
+    if (sum_here) {
+        // Count this slice in on the tile's counter; the last to arrive writes C.
+        volatile __global int* counter = tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0);
+        PARTIALS_FENCE();
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        if (tid == 0) {
+            last = ARRIVE(counter) == (int)get_num_groups(2) - 1;
+            if (last) *counter = 0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        write_c = last;
+    }
+    if (write_c) {
+        PARTIALS_FENCE();
+        // acc = P_0 + P_1 + ... in that order (this slice's own too, as stored): the same sum whichever slice is
+        // last.
+        for (int z = 0; z < (int)get_num_groups(2); z++) {
+            const __global float* pz = P + z * (size_t)strideP;
+            #pragma unroll
+            for (int j = 0; j < VN; j++)
+                #pragma unroll
+                for (int c = 0; c < 4; c++) {
+                    const int n = n0 + 4 * (ty + j * RTSN) + c;
+                    #pragma unroll
+                    for (int i = 0; i < VM; i++) {
+                        const int m = m0 + 4 * (tx + i * RTSM);
+                        if (m < M && n < N) {
+                            const float4 v = load_partial4(pz + m + (size_t)n * ldp);
+                            acc[4 * j + c][i] = z == 0 ? v : acc[4 * j + c][i] + v;
+                        }
+                    }
+                }
+        }
+    }
+#endif
     // C = alpha * acc + beta * C; whole float4 inside the matrix where C allows.
+    if (!write_c) return;
     const int inside = inside_m && inside_n;
     #pragma unroll
     for (int j = 0; j < VN; j++) {
