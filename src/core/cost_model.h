@@ -12,7 +12,9 @@
  *            at the copy bandwidth.
  * A kernel that reads the operands as stored runs at its own speed in each orientation of them (a K-contiguous
  * operand is turned in local memory, a column-contiguous one read straight): NT, TN and TT (column-major op(A)
- * and op(B) transposed or not) scale RATE and BWEFF from the NN figures, 1 where a line does not say.
+ * and op(B) transposed or not) scale RATE and BWEFF from the NN figures, 1 where a line does not say; so does the
+ * device's SCALAR_AB once per operand such a kernel loads by floats because its columns are not 16-byte aligned.
+ * A split-K run adds a reduction launch unless its kernel sums the slices itself (gk_split_sums_in_kernel).
  * RATE is a line's multiply-add rate with every compute unit busy, OCC how latency bounds it (a unit's few
  * work-groups run at RATE / CUS * L / (L + OCC - 1): one alone takes as long as OCC at the full rate; over many
  * waves only the first and last pay), GOK a work-group's fixed cost (its first loads' latency, storing its tile) as
