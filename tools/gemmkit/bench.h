@@ -77,6 +77,7 @@ typedef struct gk_bench_args {
     int roofline;      /* measure the copy bandwidth for the %roof column (--no-roofline: not) */
     int candidates;    /* --candidates: every candidate of the cost model timed per shape */
     const char *candidates_out; /* --candidates-out FILE.tsv: one row per candidate */
+    int list_sizes;    /* --list-sizes: print the shapes --sizes names, one spec a line, and time nothing */
 } gk_bench_args;
 
 void gk_bench_args_default(gk_bench_args *args);

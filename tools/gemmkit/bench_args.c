@@ -71,6 +71,8 @@ void gk_bench_usage(FILE *out)
             "  --transpose             B = A^T and B = A (copy) in GB/s instead of SGEMM; default\n"
             "                          sizes: GPU 4000,4096,8192,16384,5001x3007; CPU 1024,1000x777\n"
             "  --quiet                 no progress on stderr\n"
+            "  --list-sizes            print the SGEMM shapes --sizes names (random draws expanded), one\n"
+            "                          MxNxK:TT:layout a line, in the order they would run; time nothing\n"
             "With peers and 2 shapes or more, a summary follows the table: per gemmkit runner and\n"
             "peer, the geometric mean of gemmkit/peer speed in call time and in host wall time, the\n"
             "shapes below 0.90x and the 5 worst; with 2 shapes or more, each runner's geometric mean\n"
@@ -495,6 +497,8 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
             args->candidates_out = value;
         } else if (strcmp(opt, "--quiet") == 0) {
             args->quiet = 1;
+        } else if (strcmp(opt, "--list-sizes") == 0) {
+            args->list_sizes = 1;
         } else if (strcmp(opt, "--transpose") == 0) {
             args->transpose = 1;
         } else {
@@ -512,6 +516,9 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
         return usage_error("--sizes random:...: shapes for plain SGEMM, not for %s",
                            args->transpose ? "--transpose" : "--batch");
     if (args->candidates_out && !args->candidates) return usage_error("--candidates-out needs --candidates");
+    if (args->list_sizes && (args->transpose || args->size_count == 0 || args->preset))
+        return usage_error("--list-sizes lists the SGEMM shapes of --sizes (N, MxNxK or random:...), not %s",
+                           args->transpose ? "--transpose" : args->preset ? "a preset" : "the default sizes");
     /* The candidates are the library's ways of running plain SGEMM: beside its own choice, not a named kernel's. */
     if (args->candidates && (args->transpose || args->batch))
         return usage_error("--candidates: the cost model's candidates are for plain SGEMM, not %s",

@@ -217,12 +217,25 @@ static int check_outputs(gk_bench_args *args)
     return GK_EXIT_OK;
 }
 
+/* --list-sizes: each shape as --sizes would take it back, its op() and layout resolved. */
+static int list_sizes(const gk_bench_args *args)
+{
+    for (int i = 0; i < args->size_count; i++) {
+        const gk_bench_size z = gk_bench_size_resolve(args, &args->sizes[i]);
+        printf("%lldx%lldx%lld:%c%c:%s\n", (long long)z.m, (long long)z.n, (long long)z.k,
+               z.trans_a == GEMMKIT_TRANS ? 'T' : 'N', z.trans_b == GEMMKIT_TRANS ? 'T' : 'N',
+               z.layout == GEMMKIT_ROW_MAJOR ? "row" : "col");
+    }
+    return fflush(stdout) == 0 ? GK_EXIT_OK : GK_EXIT_FAILED;
+}
+
 int gk_cmd_bench(const gk_cli *cli)
 {
     gk_bench_args args;
     int rc = gk_bench_parse_args(cli->argc, cli->argv, &args);
     if (rc == -1) return GK_EXIT_OK; /* --help */
     if (rc) return rc;
+    if (args.list_sizes) return list_sizes(&args);
     if ((rc = check_kernel(&args)) || (rc = check_outputs(&args))) return rc;
 
     gk_bench_session s;
