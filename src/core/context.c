@@ -326,10 +326,13 @@ gemmkit_status gk_context_alloc(gemmkit_context *ctx, size_t bytes, gk_mem **mem
 gemmkit_status gk_context_tile_counts(gemmkit_context *ctx, gk_mem **mem)
 {
     if (!ctx->tile_counts) {
-        static const int zeros[GK_TILE_COUNTS];
+        const size_t bytes = GK_TILE_COUNTS * sizeof(int);
+        int *zeros = calloc(GK_TILE_COUNTS, sizeof *zeros);
+        if (!zeros) return gk_fail(GEMMKIT_ERROR_OUT_OF_HOST_MEMORY, "split-K's tile counters: %zu bytes", bytes);
         gk_mem *counts = NULL;
-        GK_TRY(gk_context_alloc(ctx, sizeof zeros, &counts));
-        const gemmkit_status status = ctx->ops->write(ctx->device, counts, 0, sizeof zeros, zeros);
+        gemmkit_status status = gk_context_alloc(ctx, bytes, &counts);
+        if (status == GEMMKIT_SUCCESS) status = ctx->ops->write(ctx->device, counts, 0, bytes, zeros);
+        free(zeros);
         if (status != GEMMKIT_SUCCESS) {
             ctx->ops->release(counts);
             return status;

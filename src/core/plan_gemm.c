@@ -234,7 +234,8 @@ static gemmkit_status plan_packed(gemmkit_context *ctx, const gk_config *config,
 
 /* Split-K on the operands as stored (or as split, GK_CONTRACT_GEMM_SPLIT_TMA_K): slice z of K into partial z
  * (m x n, leading dimension m rounded up to 4 floats, so that the kernel stores whole float4), then the reduction
- * applies alpha and beta. */
+ * step, or in the same launch each tile's last slice (gk_split_sums_in_kernel), sums them and applies alpha and
+ * beta. */
 static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *config, const gk_geometry *g,
                                         const gk_sgemm_problem *p, const gk_operands *operands, gk_plan *plan)
 {
@@ -248,24 +249,21 @@ static gemmkit_status plan_direct_split(gemmkit_context *ctx, const gk_config *c
                        config->def->name, (long long)splits, (long long)ldp, (long long)p->n);
     gk_mem *partials = NULL;
     GK_TRY(gk_context_scratch(ctx, GK_SCRATCH_C, (size_t)(splits * ldp * p->n) * sizeof(float), &partials));
+    const gk_matrix partial = {partials, 0, ldp};
+    gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,
+                        .trans_a = operands->trans_a, .trans_b = operands->trans_b, .a = operands->a, .b = operands->b,
+                        .c = partial, .stride_c = ldp * p->n};
     if (config->def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM) {
-        /* The tiles' last slices sum the partials into C where the context's counters serve: not in a caller's
-         * workspace, which two streams may use at once (gemmkit_cuda.h) and whose contents are the caller's. */
-        gk_mem *counts = NULL;
+        /* The caller's C beside the partials; the tiles' last slices sum them into it where the context's counters
+         * serve: not in a caller's workspace, which two streams may use at once (gemmkit_cuda.h) and whose contents
+         * are the caller's. */
+        main.alpha = p->alpha, main.beta = p->beta, main.c = p->c, main.stride_c = 0;
+        main.partials = partial, main.stride_p = ldp * p->n;
         if (gk_split_sums_in_kernel(config->def, splits, tiles) && !gk_workspace_serves(ctx))
-            GK_TRY(gk_context_tile_counts(ctx, &counts));
-        const gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,
-                                  .trans_a = operands->trans_a, .trans_b = operands->trans_b, .alpha = p->alpha,
-                                  .beta = p->beta, .a = operands->a, .b = operands->b, .c = p->c,
-                                  .partials = {partials, 0, ldp}, .stride_p = ldp * p->n, .tile_counts = counts};
-        GK_TRY(gk_plan_add(ctx, plan, config, g, &main, 1));
-        if (counts) return GEMMKIT_SUCCESS;
-    } else {
-        const gk_operands main = {.m = p->m, .n = p->n, .k = p->k, .k_slice = kslice, .batch = splits,
-                                  .trans_a = operands->trans_a, .trans_b = operands->trans_b, .a = operands->a,
-                                  .b = operands->b, .c = {partials, 0, ldp}, .stride_c = ldp * p->n};
-        GK_TRY(gk_plan_add(ctx, plan, config, g, &main, 1));
+            GK_TRY(gk_context_tile_counts(ctx, &main.tile_counts));
     }
+    GK_TRY(gk_plan_add(ctx, plan, config, g, &main, 1));
+    if (main.tile_counts) return GEMMKIT_SUCCESS;
     const gk_operands reduce = {.m = p->m, .n = p->n, .k = splits, .alpha = p->alpha, .beta = p->beta,
                                 .a = {partials, 0, ldp}, .stride_a = ldp * p->n, .c = p->c};
     return gk_plan_add_helper(ctx, plan, reduce_helper(p, splits), &reduce, 0);

@@ -53,40 +53,41 @@ static gemmkit_status ensure(operands *o, int which, size_t floats)
     return status;
 }
 
-static gemmkit_status ensure_shape(operands *o, int64_t m, int64_t n, int64_t k)
-{
-    gemmkit_status status = ensure(o, 0, (size_t)(m * k));
-    if (status == GEMMKIT_SUCCESS) status = ensure(o, 1, (size_t)(k * n));
-    if (status == GEMMKIT_SUCCESS) status = ensure(o, 2, (size_t)(m * n));
-    return status;
-}
-
 static void release(operands *o)
 {
     for (int i = 0; i < 3; i++) gemmkit_buffer_destroy(o->buffer[i]);
 }
 
 /* Device times (ms, options.total_ms) of `runs` calls, column-major, op(A) and op(B) transposed as `orientation`
- * says (gk_cost_orientation's index: 0 NN, 1 NT, 2 TN, 3 TT), tight, beta 0, after one warm-up (which also builds
- * the program); the fastest, or the median when median is set; < 0 when a call fails. */
-static double time_oriented(operands *o, const char *kernel, const char *params, int64_t m, int64_t n, int64_t k,
-                            int orientation, int runs, int median)
+ * says (gk_cost_orientation's index: 0 NN, 1 NT, 2 TN, 3 TT), tight, A and B from element `offset` of their
+ * buffers, beta 0, after one warm-up (which also builds the program); the fastest, or the median when median is
+ * set; < 0 when a call fails. */
+static double time_call(operands *o, const char *kernel, const char *params, int64_t m, int64_t n, int64_t k,
+                        int orientation, size_t offset, int runs, int median)
 {
     const int trans_a = orientation >= 2, trans_b = orientation & 1;
-    if (ensure_shape(o, m, n, k) != GEMMKIT_SUCCESS) return -1.0;
+    if (ensure(o, 0, offset + (size_t)(m * k)) != GEMMKIT_SUCCESS ||
+        ensure(o, 1, offset + (size_t)(k * n)) != GEMMKIT_SUCCESS || ensure(o, 2, (size_t)(m * n)) != GEMMKIT_SUCCESS)
+        return -1.0;
     double total = 0.0, ms[64]; /* LAUNCH_RUNS and tune's --repeat are at most 64 */
     if (runs > 64) runs = 64;
     const gemmkit_options options = {.kernel = kernel, .params = params, .total_ms = &total};
     for (int r = -1; r < runs; r++) {
         if (gemmkit_sgemm_buffers(o->ctx, &options, GEMMKIT_COL_MAJOR, trans_a ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS,
-                                  trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, m, n, k, 1.0f, o->buffer[0], 0,
-                                  trans_a ? k : m, o->buffer[1], 0, trans_b ? n : k, 0.0f, o->buffer[2], 0, m) !=
-            GEMMKIT_SUCCESS)
+                                  trans_b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, m, n, k, 1.0f, o->buffer[0], offset,
+                                  trans_a ? k : m, o->buffer[1], offset, trans_b ? n : k, 0.0f, o->buffer[2], 0,
+                                  m) != GEMMKIT_SUCCESS)
             return -1.0;
         if (r >= 0) ms[r] = total;
     }
     const gk_bench_stats stats = gk_bench_stats_of(ms, runs);
     return median ? stats.median : stats.min;
+}
+
+static double time_oriented(operands *o, const char *kernel, const char *params, int64_t m, int64_t n, int64_t k,
+                            int orientation, int runs, int median)
+{
+    return time_call(o, kernel, params, m, n, k, orientation, 0, runs, median);
 }
 
 static double time_sgemm(operands *o, const char *kernel, const char *params, int64_t m, int64_t n, int64_t k,
@@ -118,29 +119,11 @@ static double measure_scalar_c(operands *o, const gemmkit_device_info *info)
  * aligned: the square root of the two times' ratio; 0 after a message where a timing fails. */
 static int64_t scalar_ab_side(const gemmkit_device_info *info) { return info->is_gpu ? 2048 : 256; }
 
-static double time_at_offset(operands *o, int64_t side, size_t offset)
-{
-    double total = 0.0, ms[COPY_RUNS];
-    const gemmkit_options options = {.kernel = "xgemm-direct", .total_ms = &total};
-    for (int r = -1; r < COPY_RUNS; r++) {
-        if (gemmkit_sgemm_buffers(o->ctx, &options, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, side, side,
-                                  side, 1.0f, o->buffer[0], offset, side, o->buffer[1], offset, side, 0.0f,
-                                  o->buffer[2], 0, side) != GEMMKIT_SUCCESS)
-            return -1.0;
-        if (r >= 0) ms[r] = total;
-    }
-    return gk_bench_stats_of(ms, COPY_RUNS).min;
-}
-
 static double measure_scalar_ab(operands *o, const gemmkit_device_info *info)
 {
     const int64_t side = scalar_ab_side(info);
-    /* one float more than the product reads, for the offset */
-    double aligned = -1.0, scalar = -1.0;
-    if (ensure_shape(o, side + 1, side + 1, side) == GEMMKIT_SUCCESS) {
-        aligned = time_at_offset(o, side, 0);
-        scalar = time_at_offset(o, side, 1);
-    }
+    const double aligned = time_call(o, "xgemm-direct", NULL, side, side, side, 0, 0, COPY_RUNS, 0);
+    const double scalar = time_call(o, "xgemm-direct", NULL, side, side, side, 0, 1, COPY_RUNS, 0);
     if (!(aligned > 0.0) || !(scalar > 0.0)) {
         fprintf(stderr, "gemmkit tune: timing xgemm-direct's loads failed: %s\n", gemmkit_last_error_message());
         return 0.0;
