@@ -57,10 +57,17 @@ for c, chunk in enumerate(chunks):
             merged[side]["results"] += part["results"]
         else:
             merged[side] = dict(part, summary=None, interleave={"chunk": args.chunk, "command": sides[side]})
+
+
+def write_atomically(name, text):
+    """DIR/name through a temporary file and a rename: a reader never sees half of it."""
+    with open(os.path.join(args.out, name + ".tmp"), "w") as f:
+        f.write(text)
+    os.replace(os.path.join(args.out, name + ".tmp"), os.path.join(args.out, name))
+
+
 for side, data in merged.items():
-    with open(os.path.join(args.out, side + ".json.tmp"), "w") as f:
-        json.dump(data, f, indent=1)
-    os.replace(os.path.join(args.out, side + ".json.tmp"), os.path.join(args.out, side + ".json"))
+    write_atomically(side + ".json", json.dumps(data, indent=1))
 
 
 PEERS = ("cublas", "clblast", "cpublas")  # the pure fp32 peers, before cublas-tf32
@@ -107,6 +114,6 @@ for side, own, peer in (("A", own_a, peer_a), ("B", own_b, peer_b)):
 if with_peer:
     lines.append("the peer's own drift, A's run against B's: %.3fx" %
                  geomean([ms(peer_a[k], "total_ms") / ms(peer_b[k], "total_ms") for k in with_peer]))
-open(os.path.join(args.out, "report.txt"), "w").write("\n".join(lines) + "\n")
+write_atomically("report.txt", "\n".join(lines) + "\n")
 print("\n".join(lines))
 sys.exit(0 if common else 1)
