@@ -10,7 +10,8 @@ usage: bench/interleave.py --a "CMD" --b "CMD" --out DIR [--chunk 8] [--budget S
        "env GEMMKIT_TUNING_DB=new.tsv build/gemmkit --backend cuda")
   BENCH_ARGS: gemmkit bench's options; --sizes is required (random:COUNT:SEED is expanded by A's --list-sizes);
        --json, --csv and --plot are the script's own.
-A chunk is started only while --budget lasts; both sides of every started chunk are run."""
+A chunk is started only while --budget lasts; both sides of every started chunk are run. SIDE.json and report.txt
+are rewritten after every chunk, so that a run cut short (a step's time limit) keeps the chunks it finished."""
 import argparse, json, math, os, shlex, subprocess, sys, time
 
 ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -38,36 +39,12 @@ if listed.returncode != 0:
 shapes = listed.stdout.split()
 chunks = [shapes[i:i + max(args.chunk, 1)] for i in range(0, len(shapes), max(args.chunk, 1))]
 
-started = time.time()
-merged = {}
-for c, chunk in enumerate(chunks):
-    if time.time() - started > args.budget:
-        print("interleave: budget spent after %d of %d chunks" % (c, len(chunks)), file=sys.stderr)
-        break
-    for side in ("A", "B") if c % 2 == 0 else ("B", "A"):
-        path = os.path.join(args.out, "%s-%03d.json" % (side, c))
-        run = subprocess.run(sides[side] + ["bench", "--sizes", ",".join(chunk), "--json", path] + rest,
-                             stdout=open(os.path.join(args.out, "%s-%03d.log" % (side, c)), "w"),
-                             stderr=subprocess.STDOUT)
-        if not os.path.exists(path):
-            sys.exit("interleave: side %s, chunk %d wrote no JSON (exit %d; %s-%03d.log)" % (side, c, run.returncode,
-                                                                                           side, c))
-        part = json.load(open(path))
-        if side in merged:
-            merged[side]["results"] += part["results"]
-        else:
-            merged[side] = dict(part, summary=None, interleave={"chunk": args.chunk, "command": sides[side]})
-
 
 def write_atomically(name, text):
     """DIR/name through a temporary file and a rename: a reader never sees half of it."""
     with open(os.path.join(args.out, name + ".tmp"), "w") as f:
         f.write(text)
     os.replace(os.path.join(args.out, name + ".tmp"), os.path.join(args.out, name))
-
-
-for side, data in merged.items():
-    write_atomically(side + ".json", json.dumps(data, indent=1))
 
 
 PEERS = ("cublas", "clblast", "cpublas")  # the pure fp32 peers, before cublas-tf32
@@ -95,25 +72,55 @@ def ms(r, clock):
     return r[clock]["median"]
 
 
-own_a, peer_a = by_shape(merged.get("A", {"results": []}))
-own_b, peer_b = by_shape(merged.get("B", {"results": []}))
-common = [k for k in own_a if k in own_b]
-lines = ["interleaved: %d shapes of %d in chunks of %d (A: %s; B: %s)" % (len(common), len(shapes), args.chunk,
-                                                                        args.a, args.b)]
-for clock, name in (("total_ms", "call"), ("host_ms", "wall")):
-    lines.append("B's %s time against A's: %.3fx faster (geometric mean)" %
-                 (name, geomean([ms(own_a[k], clock) / ms(own_b[k], clock) for k in common])))
-with_peer = [k for k in common if k in peer_a and k in peer_b]
-for side, own, peer in (("A", own_a, peer_a), ("B", own_b, peer_b)):
-    ratios = [ms(peer[k], "total_ms") / ms(own[k], "total_ms") for k in with_peer]
-    if ratios:
-        lines.append("%s against %s: %.3fx call (wall %.3fx), %d under 0.90x, %d under 0.80x" % (
-            side, peer[with_peer[0]]["name"], geomean(ratios),
-            geomean([ms(peer[k], "host_ms") / ms(own[k], "host_ms") for k in with_peer]),
-            sum(r < 0.9 for r in ratios), sum(r < 0.8 for r in ratios)))
-if with_peer:
-    lines.append("the peer's own drift, A's run against B's: %.3fx" %
-                 geomean([ms(peer_a[k], "total_ms") / ms(peer_b[k], "total_ms") for k in with_peer]))
-write_atomically("report.txt", "\n".join(lines) + "\n")
+def report(merged):
+    """Each side's merged JSON and the report from the chunks run so far: the report's lines, and the shapes both
+    sides timed."""
+    for side, data in merged.items():
+        write_atomically(side + ".json", json.dumps(data, indent=1))
+    own_a, peer_a = by_shape(merged.get("A", {"results": []}))
+    own_b, peer_b = by_shape(merged.get("B", {"results": []}))
+    common = [k for k in own_a if k in own_b]
+    lines = ["interleaved: %d shapes of %d in chunks of %d (A: %s; B: %s)" % (len(common), len(shapes), args.chunk,
+                                                                            args.a, args.b)]
+    for clock, name in (("total_ms", "call"), ("host_ms", "wall")):
+        lines.append("B's %s time against A's: %.3fx faster (geometric mean)" %
+                     (name, geomean([ms(own_a[k], clock) / ms(own_b[k], clock) for k in common])))
+    with_peer = [k for k in common if k in peer_a and k in peer_b]
+    for side, own, peer in (("A", own_a, peer_a), ("B", own_b, peer_b)):
+        ratios = [ms(peer[k], "total_ms") / ms(own[k], "total_ms") for k in with_peer]
+        if ratios:
+            lines.append("%s against %s: %.3fx call (wall %.3fx), %d under 0.90x, %d under 0.80x" % (
+                side, peer[with_peer[0]]["name"], geomean(ratios),
+                geomean([ms(peer[k], "host_ms") / ms(own[k], "host_ms") for k in with_peer]),
+                sum(r < 0.9 for r in ratios), sum(r < 0.8 for r in ratios)))
+    if with_peer:
+        lines.append("the peer's own drift, A's run against B's: %.3fx" %
+                     geomean([ms(peer_a[k], "total_ms") / ms(peer_b[k], "total_ms") for k in with_peer]))
+    write_atomically("report.txt", "\n".join(lines) + "\n")
+    return lines, common
+
+
+started = time.time()
+merged = {}
+for c, chunk in enumerate(chunks):
+    if time.time() - started > args.budget:
+        print("interleave: budget spent after %d of %d chunks" % (c, len(chunks)), file=sys.stderr)
+        break
+    for side in ("A", "B") if c % 2 == 0 else ("B", "A"):
+        path = os.path.join(args.out, "%s-%03d.json" % (side, c))
+        run = subprocess.run(sides[side] + ["bench", "--sizes", ",".join(chunk), "--json", path] + rest,
+                             stdout=open(os.path.join(args.out, "%s-%03d.log" % (side, c)), "w"),
+                             stderr=subprocess.STDOUT)
+        if not os.path.exists(path):
+            sys.exit("interleave: side %s, chunk %d wrote no JSON (exit %d; %s-%03d.log)" % (side, c, run.returncode,
+                                                                                           side, c))
+        part = json.load(open(path))
+        if side in merged:
+            merged[side]["results"] += part["results"]
+        else:
+            merged[side] = dict(part, summary=None, interleave={"chunk": args.chunk, "command": sides[side]})
+    report(merged)
+
+lines, common = report(merged)
 print("\n".join(lines))
 sys.exit(0 if common else 1)
