@@ -1326,7 +1326,8 @@ static int model_lists(const gk_policy *policy, const gemmkit_device_info *info,
 
 /* Scope rows: a tuned line whose choice has scope rows is the model's candidate only where one of them holds (here
  * xgemm-direct/mid-n kept to an edge of N up to 128 by a row added to the built-in policy); a line without any,
- * everywhere; the built-in policy alone weighs mid-n everywhere. */
+ * everywhere; the built-in policy alone weighs mid-n everywhere, and its ring lines (xgemm-direct/small-ring) only
+ * below 2^26 multiply-adds with both edges over 16. */
 static void test_scope_rows_keep_lines_to_their_shapes(void **state)
 {
     (void)state;
@@ -1339,9 +1340,14 @@ static void test_scope_rows_keep_lines_to_their_shapes(void **state)
     const gk_sgemm_problem thin = gemm_problem(100000, 64, 64, 0, 0, 0);
     const gk_sgemm_problem short_k = gemm_problem(6368, 9575, 26, 1, 0, 0);
     const gk_policy *builtin = gk_policy_builtin();
-    assert_int_equal(builtin->first[GK_ROUTINE_GEMM][GK_STEP_SCOPE], -1);
     assert_true(model_lists(builtin, &info, &tuned, &square, "xgemm-direct/mid-n"));
     assert_true(model_lists(builtin, &info, &tuned, &short_k, "xgemm-direct/mid-n"));
+    assert_non_null(gk_tuning_find(&tuned, "xgemm-direct/small-ring"));
+    const gk_sgemm_problem small = gemm_problem(300, 200, 500, 0, 0, 0), edge = gemm_problem(16, 2000, 500, 0, 0, 0);
+    assert_true(model_lists(builtin, &info, &tuned, &small, "xgemm-direct/small-ring"));
+    assert_true(model_lists(builtin, &info, &tuned, &small, "xgemm-direct/small"));
+    assert_false(model_lists(builtin, &info, &tuned, &square, "xgemm-direct/small-ring"));
+    assert_false(model_lists(builtin, &info, &tuned, &edge, "xgemm-direct/small-ring"));
 
     const char *text = gk_kernel_source("tuning/policy.tsv");
     static const char scope[] = "gemm\tscope\tgpu\tmid-n\tN <= 128 && M >= 4 * N\n"

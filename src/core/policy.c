@@ -294,7 +294,9 @@ int gk_policy_has_variant(const gk_policy *policy, const char *routine, const ch
 {
     for (int i = 0; i < policy->count; i++) {
         const gk_policy_rule *r = &policy->rules[i];
-        if (r->step == GK_STEP_VARIANT && strcmp(r->routine, routine) == 0 && strcmp(r->choice, choice) == 0) return 1;
+        if ((r->step == GK_STEP_VARIANT || r->step == GK_STEP_SCOPE) && strcmp(r->routine, routine) == 0 &&
+            strcmp(r->choice, choice) == 0)
+            return 1;
     }
     return 0;
 }

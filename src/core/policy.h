@@ -16,7 +16,7 @@
 #include "gemmkit.h"
 #include "registry.h"
 
-#define GK_POLICY_MAX_RULES 64
+#define GK_POLICY_MAX_RULES 96
 #define GK_POLICY_WARNINGS 2048
 /* Compiled condition nodes of all the rows together. */
 #define GK_POLICY_MAX_CODE 2048
@@ -133,7 +133,8 @@ void gk_policy_parse(const char *name, const char *text, gk_policy *policy);
 /* The built-in policy, parsed once per process (never NULL). */
 const gk_policy *gk_policy_builtin(void);
 
-/* Whether a variant row of the routine names `choice` (the "KERNEL/CHOICE" tuning lines it may use). */
+/* Whether a variant row of the routine names `choice` (the "KERNEL/CHOICE" tuning lines it may use), or a scope row
+ * (the name of lines the cost model alone weighs, only where the choice's scope rows hold). */
 int gk_policy_has_variant(const gk_policy *policy, const char *routine, const char *choice);
 
 /* The variables a routine's conditions may use, NULL-terminated, in the
