@@ -1,5 +1,5 @@
-// The arguments and slice of a split-K build (contract GK_CONTRACT_GEMM_DIRECT_SPLIT: xgemm_direct.cl,
-// xgemm_wgmma.cl and xgemm_tc.cl built with SPLITK=1). Work-group z along the grid's third dimension multiplies
+// The arguments and slice of a split-K build (contract GK_CONTRACT_GEMM_DIRECT_SPLIT: xgemm_wgmma.cl,
+// xgemm_tc.cl, skinny.cl and skinny_dot.cl built with SPLITK=1). Work-group z along the grid's third dimension multiplies
 // the K-slice [z*kslice, min(K, (z+1)*kslice)) of op(A) and op(B), read in place, into partial z (C + z*strideC,
 // leading dimension ldc) with alpha 1 and beta 0; the plan's reduction sums the partials in order and applies
 // alpha and beta once. After SPLIT_K_SLICE(), K is the slice's length and A, B, C point at its start.
@@ -11,12 +11,16 @@
         const int lda, const __global float *B, const int offB, const int ldb, __global float *C, const int ldc, \
         const int strideC
 
-#define SPLIT_K_SLICE()                                                                                        \
+// This work-group's slice of K: K its length, A and B moved to its start (both split-K contracts).
+#define SPLIT_K_SLICE_OPERANDS()                                                                               \
     const int kz = get_group_id(2) * kslice;                                                                   \
     const int K = min(K_ALL - kz, kslice);                                                                     \
-    const float alpha = 1.0f, beta = 0.0f;                                                                     \
     A += offA + (TRANS_A ? (size_t)kz : (size_t)kz * lda);                                                     \
-    B += offB + (TRANS_B ? (size_t)kz * ldb : (size_t)kz);                                                     \
+    B += offB + (TRANS_B ? (size_t)kz * ldb : (size_t)kz)
+
+#define SPLIT_K_SLICE()                                                                                        \
+    SPLIT_K_SLICE_OPERANDS();                                                                                  \
+    const float alpha = 1.0f, beta = 0.0f;                                                                     \
     C += get_group_id(2) * (size_t)strideC
 
 // The same slices with the sum in the kernel (contract GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM: xgemm_direct.cl built
@@ -31,10 +35,7 @@
         const int ldc, volatile __global int *tile_counts, const int sum_here
 
 #define SPLIT_K_SUM_SLICE()                                                                                   \
-    const int kz = get_group_id(2) * kslice;                                                                  \
-    const int K = min(K_ALL - kz, kslice);                                                                    \
-    A += offA + (TRANS_A ? (size_t)kz : (size_t)kz * lda);                                                    \
-    B += offB + (TRANS_B ? (size_t)kz * ldb : (size_t)kz);                                                    \
+    SPLIT_K_SLICE_OPERANDS();                                                                                 \
     C += offC
 
 #endif

@@ -70,7 +70,7 @@
 // the copies (H200, 8192^3: 117 TFLOPS of kernel time against the line's 89,
 // 2026-11-24, docs/PERFORMANCE.md).
 // SPLITK=1 (the registry's xgemm-wgmma-3xtf32-splitk, contract
-// GK_CONTRACT_GEMM_DIRECT_SPLIT, as xgemm_direct.cl's; library/split_k.h):
+// GK_CONTRACT_GEMM_DIRECT_SPLIT, as xgemm_tc.cl's; library/split_k.h):
 // work-group z along the grid's third dimension multiplies one K-slice into
 // partial z, which the plan's reduction sums. For tile counts that leave SMs idle or a last wave nearly empty
 // (1024^3: 64 tiles of 128 x 128 for 132 SMs), where smaller tiles would run
