@@ -96,6 +96,17 @@ static double time_sgemm(operands *o, const char *kernel, const char *params, in
     return time_oriented(o, kernel, params, m, n, k, 0, runs, median);
 }
 
+/* A share of the float4 rate from an aligned and a scalar timing (both > 0, else 0 after a message naming `what`
+ * that failed), kept within 0.05..1. */
+static double share_of(double aligned, double scalar, double share, const char *what)
+{
+    if (!(aligned > 0.0) || !(scalar > 0.0)) {
+        fprintf(stderr, "gemmkit tune: timing xgemm-direct's %s failed: %s\n", what, gemmkit_last_error_message());
+        return 0.0;
+    }
+    return share < 0.05 ? 0.05 : share > 1.0 ? 1.0 : share;
+}
+
 /* SCALAR_C (cost_model.h): how much longer xgemm-direct takes to store a C of side^2 floats (K = 4, where storing C
  * is the call; side: scalar_side) when C's columns are not whole float4s (M and its leading dimension side + 2)
  * than when they are, per float; 0 after a message where a timing fails. */
@@ -106,12 +117,7 @@ static double measure_scalar_c(operands *o, const gemmkit_device_info *info)
     const int64_t side = scalar_side(info);
     const double aligned = time_sgemm(o, "xgemm-direct", NULL, side, side, 4, COPY_RUNS, 0);
     const double scalar = time_sgemm(o, "xgemm-direct", NULL, side + 2, side, 4, COPY_RUNS, 0);
-    if (!(aligned > 0.0) || !(scalar > 0.0)) {
-        fprintf(stderr, "gemmkit tune: timing xgemm-direct's stores failed: %s\n", gemmkit_last_error_message());
-        return 0.0;
-    }
-    const double share = aligned / scalar * (double)(side + 2) / (double)side;
-    return share < 0.05 ? 0.05 : share > 1.0 ? 1.0 : share;
+    return share_of(aligned, scalar, aligned / scalar * (double)(side + 2) / (double)side, "stores");
 }
 
 /* SCALAR_AB (cost_model.h): the share of xgemm-direct's rate left per operand it loads a float at a time, from a
@@ -124,12 +130,7 @@ static double measure_scalar_ab(operands *o, const gemmkit_device_info *info)
     const int64_t side = scalar_ab_side(info);
     const double aligned = time_call(o, "xgemm-direct", NULL, side, side, side, 0, 0, COPY_RUNS, 0);
     const double scalar = time_call(o, "xgemm-direct", NULL, side, side, side, 0, 1, COPY_RUNS, 0);
-    if (!(aligned > 0.0) || !(scalar > 0.0)) {
-        fprintf(stderr, "gemmkit tune: timing xgemm-direct's loads failed: %s\n", gemmkit_last_error_message());
-        return 0.0;
-    }
-    const double share = sqrt(aligned / scalar);
-    return share < 0.05 ? 0.05 : share > 1.0 ? 1.0 : share;
+    return share_of(aligned, scalar, sqrt(aligned / scalar), "loads");
 }
 
 /* The copy bandwidth (GB/s, bytes read and written) of the fastest of COPY_RUNS no-transpose somatcopies between
