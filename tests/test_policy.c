@@ -412,6 +412,60 @@ static void test_split_row_needs_the_choices_build(void **state)
     assert_int_equal(gk_sgemm_candidates(&policy, &info, &tuned, &p, list, 4), 0);
 }
 
+/* A copy row's copies are part of the candidates it applies to (plan_copies makes them): the kernel is predicted as
+ * it then reads the operands (4096^3 TN copied "outer": as NT), plus each copy's bytes read and written at the copy
+ * bandwidth and its launch; the same line without the rows predicts the stored orientation, with no copy. */
+static void test_copy_rows_are_costed(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info info = device(1);
+    gk_tuning_set tuned;
+    gk_tuning_load(&info, "sm_90", &tuned);
+    gk_policy plain, copying;
+    gk_policy_parse("plain.tsv", "gemm\tcandidate\tgpu\txgemm-direct\t1\n", &plain);
+    gk_policy_parse("copying.tsv",
+                    "gemm\tcandidate\tgpu\txgemm-direct\t1\n"
+                    "gemm\tcopy-a\tgpu\touter\tTRANS_A && WORK >= 1000000000\n"
+                    "gemm\tcopy-b\tgpu\touter\t!TRANS_B && WORK >= 1000000000\n",
+                    &copying);
+    assert_string_equal(plain.warnings, "");
+    assert_string_equal(copying.warnings, "");
+    const int64_t n = 4096;
+    const gk_sgemm_problem tn = {.trans_a = 1, .m = n, .n = n, .k = n, .alpha = 1.0f, .a.ld = n, .b.ld = n, .c.ld = n};
+    const gk_sgemm_problem nt = {.trans_b = 1, .m = n, .n = n, .k = n, .alpha = 1.0f, .a.ld = n, .b.ld = n, .c.ld = n};
+    gk_sgemm_candidate copied[GK_SGEMM_MAX_CANDIDATES], as_nt[GK_SGEMM_MAX_CANDIDATES],
+        as_tn[GK_SGEMM_MAX_CANDIDATES];
+    const int count = gk_sgemm_candidates(&copying, &info, &tuned, &tn, copied, GK_SGEMM_MAX_CANDIDATES);
+    assert_int_equal(gk_sgemm_candidates(&plain, &info, &tuned, &nt, as_nt, GK_SGEMM_MAX_CANDIDATES), count);
+    assert_int_equal(gk_sgemm_candidates(&plain, &info, &tuned, &tn, as_tn, GK_SGEMM_MAX_CANDIDATES), count);
+    const double copy_ms = gk_cost_copy_ms(&tuned.cost, 2 * 8.0 * n * n, 2);
+    int unsplit = 0;
+    for (int i = 0; i < count; i++) {
+        if (copied[i].splits != 1) continue;
+        const gk_sgemm_candidate *nt_line = NULL, *tn_line = NULL;
+        for (int j = 0; j < count; j++) {
+            if (as_nt[j].splits == 1 && !strcmp(as_nt[j].line, copied[i].line)) nt_line = &as_nt[j];
+            if (as_tn[j].splits == 1 && !strcmp(as_tn[j].line, copied[i].line)) tn_line = &as_tn[j];
+        }
+        assert_non_null(nt_line);
+        assert_non_null(tn_line);
+        assert_true(fabs(copied[i].parts.kernel_ms - nt_line->parts.kernel_ms) <= 1e-9);
+        assert_true(fabs(copied[i].predicted_ms - (nt_line->predicted_ms + copy_ms)) <= 1e-9);
+        assert_int_equal(copied[i].parts.launches, nt_line->parts.launches + 2);
+        assert_true(tn_line->parts.copies_ms == 0.0);
+        unsplit++;
+    }
+    assert_true(unsplit > 0);
+    /* Under the rows' size nothing is copied: the stored orientation's prediction. */
+    const gk_sgemm_problem small = {.trans_a = 1, .m = 512, .n = 512, .k = 512, .alpha = 1.0f, .a.ld = 512,
+                                    .b.ld = 512, .c.ld = 512};
+    gk_sgemm_candidate a[GK_SGEMM_MAX_CANDIDATES], b[GK_SGEMM_MAX_CANDIDATES];
+    const int small_count = gk_sgemm_candidates(&copying, &info, &tuned, &small, a, GK_SGEMM_MAX_CANDIDATES);
+    assert_int_equal(gk_sgemm_candidates(&plain, &info, &tuned, &small, b, GK_SGEMM_MAX_CANDIDATES), small_count);
+    for (int i = 0; i < small_count; i++) assert_true(a[i].predicted_ms == b[i].predicted_ms);
+}
+
 /* Huge shapes neither overflow (the sanitizer build would stop) nor get a kernel on packed operands, whose padded
  * copies would pass the 32-bit indices (routine_gemm.c's packed_fits). */
 static void test_huge_shapes_do_not_overflow(void **state)
@@ -494,24 +548,26 @@ static void test_copy_rows(void **state)
     gk_policy_parse("copies.tsv",
                     "gemm\tkernel\tgpu\txgemm-direct\t1\n"
                     "gemm\tcopy-a\tgpu\tk-major\t!TRANS_A && MATH == 0\n"
+                    "gemm\tcopy-a\tgpu\touter\tTRANS_A && MATH == 0\n"
                     "gemm\tcopy-b\tgpu\tk-major\tTRANS_B && WORK >= 1000000\n"
                     "gemm\tcopy-b\tgpu\taligned\t!ALIGNED_B && !PACKED\n"
                     "gemm\tcopy-b\tany\tsideways\t1\n"
                     "gemm\tcopy-a\tgpu\txgemm\t1\n"
                     "gemm\tcopy-a\tcpu\taligned\tALIGNED_A\n",
                     &policy);
-    assert_non_null(strstr(policy.warnings, "copies.tsv:5: unknown copy \"sideways\" (k-major, aligned)"));
-    assert_non_null(strstr(policy.warnings, "copies.tsv:6: unknown copy \"xgemm\""));
-    assert_int_equal(policy.count, 5);
+    assert_non_null(strstr(policy.warnings, "copies.tsv:6: unknown copy \"sideways\" (k-major, aligned, outer)"));
+    assert_non_null(strstr(policy.warnings, "copies.tsv:7: unknown copy \"xgemm\""));
+    assert_int_equal(policy.count, 6);
     const gemmkit_device_info devices[2] = {device(0), device(1)};
     gk_config direct, packed;
     assert_int_equal(gk_config_resolve(gk_kernel_find("xgemm-direct"), NULL, &direct), GEMMKIT_SUCCESS);
     assert_int_equal(gk_config_resolve(gk_kernel_find("xgemm"), NULL, &packed), GEMMKIT_SUCCESS);
     static const copy_case cases[] = {
-        /* A on GPUs: the first row, by its transpose and the call's arithmetic. */
+        /* A on GPUs: the first two rows, by its transpose and the call's arithmetic. */
         {0, 0, 1000, 0, 800, GK_MATH_FP32, 1, 0, GK_COPY_KMAJOR},
-        {1, 0, 1000, 0, 800, GK_MATH_FP32, 1, 0, GK_COPY_NONE},
+        {1, 0, 1000, 0, 800, GK_MATH_FP32, 1, 0, GK_COPY_OUTER},
         {0, 0, 1000, 0, 800, GK_MATH_3XTF32, 1, 0, GK_COPY_NONE},
+        {1, 0, 1000, 0, 800, GK_MATH_3XTF32, 1, 0, GK_COPY_NONE},
         /* B on GPUs: K-contiguous and aligned, nothing; N-contiguous, k-major; an odd ld or offset, aligned. */
         {0, 0, 1000, 0, 800, GK_MATH_FP32, 1, 1, GK_COPY_NONE},
         {0, 1, 1000, 0, 800, GK_MATH_FP32, 1, 1, GK_COPY_KMAJOR},
@@ -1376,6 +1432,7 @@ int main(void)
         cmocka_unit_test(test_broken_policy_warns_and_falls_back),
         cmocka_unit_test(test_cpus_keep_their_kernel_at_gpu_shapes),
         cmocka_unit_test(test_split_row_needs_the_choices_build),
+        cmocka_unit_test(test_copy_rows_are_costed),
         cmocka_unit_test(test_huge_shapes_do_not_overflow),
         cmocka_unit_test(test_empty_dimensions_choose),
         cmocka_unit_test(test_model_invariants),

@@ -101,6 +101,12 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     return kernel_ms + copies_ms + launch_ms;
 }
 
+double gk_cost_copy_ms(const gk_cost_constants *c, double bytes, int launches)
+{
+    const double copy_bytes_per_ms = (c->copy_gbs > 0 ? c->copy_gbs : GK_COST_DEFAULT_COPY) * 1e6;
+    return bytes / copy_bytes_per_ms + launches * (c->launch_us > 0 ? c->launch_us : GK_COST_DEFAULT_LAUNCH) * 1e-3;
+}
+
 int gk_cost_packs_b(const gk_kernel_def *def)
 {
     return def->contract == GK_CONTRACT_GEMM_PACKED_BT || def->contract == GK_CONTRACT_GEMM_PACKED_BT_STRIDED;

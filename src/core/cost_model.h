@@ -15,6 +15,8 @@
  * and op(B) transposed or not) scale RATE and BWEFF from the NN figures, 1 where a line does not say; so does the
  * device's SCALAR_AB once per operand such a kernel loads by floats because its columns are not 16-byte aligned.
  * A split-K run adds a reduction launch unless its kernel sums the slices itself (gk_split_sums_in_kernel).
+ * The policy's copy rows add their copies (gk_cost_copy_ms) to a kernel reading the operands as stored, which is
+ * then predicted in the copies' orientation (dispatch_model.c).
  * RATE is a line's multiply-add rate with every compute unit busy, OCC how latency bounds it (a unit's few
  * work-groups run at RATE / CUS * L / (L + OCC - 1): one alone takes as long as OCC at the full rate; over many
  * waves only the first and last pay), GOK a work-group's fixed cost (its first loads' latency, storing its tile) as
@@ -117,6 +119,9 @@ typedef struct gk_cost_parts {
 
 /* The constants of line `name` ("xgemm/small"), or NULL. */
 const gk_cost_line *gk_cost_find(const gk_cost_constants *c, const char *name);
+
+/* Device time (ms) of `launches` copies moving `bytes` in all (read and written), at the copy bandwidth. */
+double gk_cost_copy_ms(const gk_cost_constants *c, double bytes, int launches);
 
 /* Predicted device time (ms) of `config` (its geometry g for this problem) run as tuning line `line` over
  * `splits` slices of K (1: none); parts (may be NULL) gets the breakdown. rate_fallback (GFLOPS) serves a line

@@ -64,6 +64,7 @@ typedef struct model_line {
 } model_line;
 
 typedef struct model_walk {
+    const gk_policy *policy;
     const gk_model_call *call;
     gk_cost_problem problem;
     gk_sgemm_candidate *out; /* every candidate (bench, tests), or NULL: only the cheapest is kept */
@@ -120,6 +121,36 @@ static void record(model_walk *w, const model_line *line, const gk_config *slice
     w->count++;
 }
 
+/* The policy's copy rows for a kernel reading the operands as stored (plan_copies makes the same copies): *p
+ * becomes what the kernel then reads (the copies' orientation, whole float4 columns); returned, the copies' device
+ * time with their launches (each reads its operand as stored and writes it once), *launches their count. */
+static double planned_copies(const model_walk *w, const gk_config *config, gk_cost_problem *p, int *launches)
+{
+    const gk_model_call *call = w->call;
+    const gk_sgemm_problem stored = {.trans_a = call->trans_a, .trans_b = call->trans_b, .m = call->m, .n = call->n,
+                                     .k = call->k, .math = call->math,
+                                     .a = {NULL, 0, p->storage & GK_COST_SCALAR_A ? 1 : 4},
+                                     .b = {NULL, 0, p->storage & GK_COST_SCALAR_B ? 1 : 4}};
+    double bytes = 0;
+    *launches = 0;
+    for (int operand_b = 0; operand_b < 2; operand_b++) {
+        const gk_policy_copy copy = gk_sgemm_copy_choose(w->policy, call->info, config, &stored, operand_b);
+        int *trans = operand_b ? &p->trans_b : &p->trans_a;
+        const unsigned scalar = operand_b ? GK_COST_SCALAR_B : GK_COST_SCALAR_A;
+        const int want = gk_policy_copied_trans(copy, operand_b, *trans);
+        const int64_t rows = operand_b ? p->k : p->m, cols = operand_b ? p->n : p->k;
+        const int64_t stored_rows = want ? cols : rows, stored_cols = want ? rows : cols; /* as plan_copy stores it */
+        if (copy == GK_COPY_NONE || (want == *trans && !(p->storage & scalar)) ||
+            gk_round_up(stored_rows, 4) * stored_cols > INT32_MAX) /* plan_copy's limit: read as stored */
+            continue;
+        *trans = want;
+        p->storage &= ~scalar;
+        bytes += 8.0 * (double)rows * (double)cols;
+        ++*launches;
+    }
+    return bytes > 0 ? gk_cost_copy_ms(&call->tuned->cost, bytes, *launches) : 0.0;
+}
+
 static void consider(model_walk *w, const model_line *line)
 {
     const gk_model_call *call = w->call;
@@ -129,10 +160,14 @@ static void consider(model_walk *w, const model_line *line)
         return;
     const int packed = gk_kernel_packs_operands(line->config->def);
     gk_cost_parts parts;
-    const gk_cost_problem *p = &w->problem;
+    gk_cost_problem read = w->problem; /* the operands as the kernel reads them */
+    int copy_launches = 0;
+    const double copy_ms = packed ? 0.0 : planned_copies(w, line->config, &read, &copy_launches);
+    const gk_cost_problem *p = &read;
     if (!packed || gk_sgemm_packed_fits(&g, p->m, p->n, p->k, 1)) {
         const double ms = gk_cost_predict(&call->tuned->cost, call->info, line->config, &g, line->name,
-                                          line->rate_fallback, &w->problem, 1, &parts);
+                                          line->rate_fallback, p, 1, &parts) + copy_ms;
+        parts.copies_ms += copy_ms, parts.launches += copy_launches;
         record(w, line, NULL, 1, ms, &parts);
     }
     const gk_kernel_def *split = split_build(line->config->def);
@@ -143,7 +178,8 @@ static void consider(model_walk *w, const model_line *line)
             break;
         if (!gk_split_config(split, line->config, splits, &sliced)) break; /* past the build's SPLITS limit */
         const double ms = gk_cost_predict(&call->tuned->cost, call->info, line->config, &g, line->name,
-                                          line->rate_fallback, &w->problem, splits, &parts);
+                                          line->rate_fallback, p, splits, &parts) + copy_ms;
+        parts.copies_ms += copy_ms, parts.launches += copy_launches;
         record(w, line, &sliced, splits, ms, &parts);
     }
 }
@@ -179,6 +215,7 @@ static int in_scope(const gk_policy *policy, const gk_model_call *call, const ch
 
 static void walk(const gk_policy *policy, model_walk *w)
 {
+    w->policy = policy;
     const gk_model_call *call = w->call;
     int64_t values[GK_POLICY_MAX_VARIABLES];
     gk_gemm_shape_variables(values, call->m, call->n, call->k, call->info->compute_units, call->trans_a,

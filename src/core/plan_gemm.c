@@ -60,7 +60,8 @@ static gemmkit_status plan_copy(gemmkit_context *ctx, int slot, gk_matrix *x, in
 }
 
 /* The policy's copy rows for a kernel reading the operands as stored: A and B copied into the layout a row
- * chooses (k-major: op(X) with K contiguous; aligned: as stored) before the kernel, which then reads `o`. */
+ * chooses (k-major: op(X) with K contiguous; outer: M or N contiguous; aligned: as stored) before the kernel,
+ * which then reads `o`. */
 static gemmkit_status plan_copies(gemmkit_context *ctx, const gk_config *config, const gk_sgemm_problem *p,
                                   gk_operands *o, gk_plan *plan)
 {
@@ -69,10 +70,10 @@ static gemmkit_status plan_copies(gemmkit_context *ctx, const gk_config *config,
     const gk_policy_copy copy_b = gk_sgemm_copy_choose(policy, &ctx->info, config, p, 1);
     if (copy_a != GK_COPY_NONE)
         GK_TRY(plan_copy(ctx, GK_SCRATCH_A, &o->a, &o->trans_a, p->m, p->k,
-                         copy_a == GK_COPY_KMAJOR ? 1 : p->trans_a, GK_COPY_LD_FLOATS, GK_PAD_ALL, plan));
+                         gk_policy_copied_trans(copy_a, 0, p->trans_a), GK_COPY_LD_FLOATS, GK_PAD_ALL, plan));
     if (copy_b != GK_COPY_NONE)
         GK_TRY(plan_copy(ctx, GK_SCRATCH_B, &o->b, &o->trans_b, p->k, p->n,
-                         copy_b == GK_COPY_KMAJOR ? 0 : p->trans_b, GK_COPY_LD_FLOATS, GK_PAD_ALL, plan));
+                         gk_policy_copied_trans(copy_b, 1, p->trans_b), GK_COPY_LD_FLOATS, GK_PAD_ALL, plan));
     return GEMMKIT_SUCCESS;
 }
 

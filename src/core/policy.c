@@ -43,7 +43,8 @@ static const char *const *const routine_variables[GK_ROUTINE_COUNT] = {
 
 static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback", "route",
                                                       "copy-a", "copy-b", "peel", "candidate", "scope"};
-static const char *const copy_names[] = {[GK_COPY_KMAJOR] = "k-major", [GK_COPY_ALIGNED] = "aligned"};
+static const char *const copy_names[] = {[GK_COPY_KMAJOR] = "k-major", [GK_COPY_ALIGNED] = "aligned",
+                                         [GK_COPY_OUTER] = "outer"};
 static const char *const route_names[] = {[GK_ROUTE_HOST_BLAS] = "host-blas", [GK_ROUTE_DEVICE] = "device",
                                           [GK_ROUTE_TILED] = "tiled"};
 static const char *const class_names[] = {"any", "gpu", "cpu"};
@@ -130,7 +131,7 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     const int step = lookup(f[1], step_names, GK_STEP_COUNT), device = lookup(f[2], class_names, 3);
     const int route = step == GK_STEP_ROUTE ? lookup(f[3], route_names, 3) : 0;
     const int copies = step == GK_STEP_COPY_A || step == GK_STEP_COPY_B;
-    const int copy = copies ? lookup(f[3], copy_names + 1, 2) + 1 : GK_COPY_NONE; /* 0: not a copy's name */
+    const int copy = copies ? lookup(f[3], copy_names + 1, 3) + 1 : GK_COPY_NONE; /* 0: not a copy's name */
     const int peels = step == GK_STEP_PEEL;
     char *end = NULL;
     const long long multiple = peels ? strtoll(f[3], &end, 10) : 0;
@@ -153,7 +154,7 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     else if (route < 0)
         warn(policy, name, line, "unknown route \"%s\" (host-blas, device, tiled)", f[3]);
     else if (copies && copy == GK_COPY_NONE)
-        warn(policy, name, line, "unknown copy \"%s\" (k-major, aligned)", f[3]);
+        warn(policy, name, line, "unknown copy \"%s\" (k-major, aligned, outer)", f[3]);
     else if (peels && (!*f[3] || *end || multiple < 2 || multiple > INT32_MAX))
         warn(policy, name, line, "peel \"%s\": want a multiple from 2 to 2^31-1", f[3]);
     else if (names_kernel && (!kernel || gk_kernel_is_helper(kernel)))

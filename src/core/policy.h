@@ -90,9 +90,20 @@ typedef enum gk_policy_route { GK_ROUTE_HOST_BLAS, GK_ROUTE_DEVICE, GK_ROUTE_TIL
 
 /* How a copy row lays out its operand in a scratch buffer before the kernel
  * reads it (its choice; GK_COPY_NONE: no row holds): "k-major" stores op(X)
- * with K contiguous (A as A^T, B as B), "aligned" keeps the caller's
- * orientation; both with a leading dimension of whole float4 from offset 0. */
-typedef enum gk_policy_copy { GK_COPY_NONE, GK_COPY_KMAJOR, GK_COPY_ALIGNED } gk_policy_copy;
+ * with K contiguous (A as A^T, B as B), "outer" with M or N contiguous (A as
+ * A, B as B^T: what a kernel copies 16 bytes at a time without turning it),
+ * "aligned" keeps the caller's orientation; each with a leading dimension of
+ * whole float4 from offset 0. */
+typedef enum gk_policy_copy { GK_COPY_NONE, GK_COPY_KMAJOR, GK_COPY_ALIGNED, GK_COPY_OUTER } gk_policy_copy;
+
+/* Whether op(X) is stored transposed after a copy of kind `copy` (A: A^T stored is K-contiguous; B: B^T stored is
+ * N-contiguous), `trans` as the caller stores it: the plan's copies and the cost model's agree through this. */
+static inline int gk_policy_copied_trans(gk_policy_copy copy, int operand_b, int trans)
+{
+    if (copy == GK_COPY_KMAJOR) return !operand_b;
+    if (copy == GK_COPY_OUTER) return operand_b;
+    return trans;
+}
 
 typedef struct gk_policy_rule {
     char routine[16];
