@@ -103,7 +103,7 @@ static const gk_kernel_def kernels[] = {
         .source = "library/xgemm_direct.cl",
         .function = "gk_xgemm_direct",
         .summary = "xgemm's tiles on the operands as stored: edge tiles bounds-checked, no packing or padding copies",
-        .params = {XGEMM_TILE_PARAMS, XGEMM_DIRECT_ASYNC_PARAM, XGEMM_MIN_GROUPS_PARAM("0,3")},
+        .params = {XGEMM_TILE_PARAMS, XGEMM_DIRECT_ASYNC_PARAM, XGEMM_MIN_GROUPS_PARAM("0")},
         .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0", XGEMM_ASYNC_CONSTRAINT, XGEMM_MIN_GROUPS_CONSTRAINT},
         .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
         .tile_m = "TSM", .tile_n = "TSN",
@@ -120,7 +120,7 @@ static const gk_kernel_def kernels[] = {
         .function = "gk_xgemm_direct",
         .summary = "xgemm-direct over SPLITS slices of K (grid z = slice) into partials, which each tile's last slice "
                    "sums (a reduction step past 4 slices): no packing",
-        .params = {XGEMM_TILE_PARAMS, XGEMM_DIRECT_ASYNC_PARAM, XGEMM_MIN_GROUPS_PARAM("0,3"),
+        .params = {XGEMM_TILE_PARAMS, XGEMM_DIRECT_ASYNC_PARAM, XGEMM_MIN_GROUPS_PARAM("0"),
                    {"SPLITK", 1, "1", "builds xgemm-direct's split-K form (the contract's; always 1)"},
                    {"SPLITS", 4, "1,2,4,8,16", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}},
         .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0", XGEMM_ASYNC_CONSTRAINT, XGEMM_MIN_GROUPS_CONSTRAINT,
