@@ -131,7 +131,7 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     const int step = lookup(f[1], step_names, GK_STEP_COUNT), device = lookup(f[2], class_names, 3);
     const int route = step == GK_STEP_ROUTE ? lookup(f[3], route_names, 3) : 0;
     const int copies = step == GK_STEP_COPY_A || step == GK_STEP_COPY_B;
-    const int copy = copies ? lookup(f[3], copy_names + 1, 3) + 1 : GK_COPY_NONE; /* 0: not a copy's name */
+    const int copy = copies ? lookup(f[3], copy_names + 1, (int)(sizeof copy_names / sizeof *copy_names) - 1) + 1 : GK_COPY_NONE; /* 0: not a copy's name */
     const int peels = step == GK_STEP_PEEL;
     char *end = NULL;
     const long long multiple = peels ? strtoll(f[3], &end, 10) : 0;

@@ -201,6 +201,14 @@ typedef struct gk_param_def {
     int plan_only; /* read by the plan, not a -D define (xgemm-splitk's SPLITS): no rebuild per value */
 } gk_param_def;
 
+/* The MIN_GROUPS parameter of the kernels built with CUDA launch bounds (library/xgemm_direct.cl,
+ * transpose/vector.cl): work-groups an SM must hold at once, which caps the registers to fit them; 0 leaves the
+ * count to the compiler. OpenCL builds ignore it, so each choice besides 0 makes `gemmkit tune` time every OpenCL
+ * configuration once more. */
+#define GK_MIN_GROUPS_PARAM(choices)                                                                                  \
+    {"MIN_GROUPS", 0, choices, "CUDA: work-groups per SM the registers must allow (0: any)"}
+#define GK_MIN_GROUPS_CONSTRAINT "MIN_GROUPS >= 0 && MIN_GROUPS <= 32"
+
 typedef struct gk_kernel_def {
     const char *name;     /* unique, user-facing: "tutorial-5-transposed" */
     gk_contract contract; /* its arguments and grid */

@@ -49,9 +49,9 @@ static const gk_kernel_def kernels[] = {
         .params = {XGEMM_TILE_PARAMS_AT(64, 64, 16, 4, 8), XGEMM_DIRECT_ASYNC_PARAM,
                    {"STRIDED", 1, "1", "builds xgemm_direct.cl's strided form (the contract's; always 1)"},
                    /* many small matrices: an SM's resident work-groups set the length of the last wave */
-                   XGEMM_MIN_GROUPS_PARAM("0,8,12,16")},
+                   GK_MIN_GROUPS_PARAM("0,8,12,16")},
         .constraints = {XGEMM_CONSTRAINTS, "TSK % 4 == 0", XGEMM_ASYNC_CONSTRAINT, "STRIDED == 1",
-                        XGEMM_MIN_GROUPS_CONSTRAINT},
+                        GK_MIN_GROUPS_CONSTRAINT},
         .local_x = "TSM/WPTM", .local_y = "TSN/WPTN",
         .tile_m = "TSM", .tile_n = "TSN",
         .k_multiple = "1", .k_loop = "TSK",

@@ -10,10 +10,8 @@
         {"BLOCK_ROWS", 8, "4,8,16,32", "work-group height (TILE_DIM / BLOCK_ROWS elements each)"}
 #define LECTURE_CONSTRAINTS "TILE_DIM % BLOCK_ROWS == 0", "TILE_DIM * BLOCK_ROWS <= 1024"
 
-/* vector.cl's kernels on CUDA: work-groups an SM must hold at once (launch bounds' second value, which caps the
- * registers); 0 leaves the count to the compiler. OpenCL builds ignore it. */
-#define MIN_GROUPS_PARAM {"MIN_GROUPS", 0, "0,4,6,8", "CUDA: work-groups per SM the registers must allow (0: any)"}
-#define MIN_GROUPS_CONSTRAINT "MIN_GROUPS >= 0 && MIN_GROUPS <= 32"
+/* vector.cl's kernels on CUDA: work-groups an SM must hold at once (registry.h). */
+#define MIN_GROUPS_PARAM GK_MIN_GROUPS_PARAM("0,4,6,8")
 
 /* The fast kernels: TILE x TILE tiles, (TILE / VW) x BLOCK_ROWS work-items, up to
  * TILES tiles per work-group while that leaves at least GROUPS work-groups
@@ -27,7 +25,7 @@
         {"GROUPS", 2048, "512,1024,2048,4096", "work-groups to keep before stacking tiles"}, MIN_GROUPS_PARAM
 #define FAST_CONSTRAINTS                                                                           \
     "VW == 1 || VW == 2 || VW == 4", "TILE % VW == 0", "TILE % BLOCK_ROWS == 0",                   \
-        "TILE / VW * BLOCK_ROWS <= 1024", "TILES >= 1", "GROUPS >= 1", MIN_GROUPS_CONSTRAINT
+        "TILE / VW * BLOCK_ROWS <= 1024", "TILES >= 1", "GROUPS >= 1", GK_MIN_GROUPS_CONSTRAINT
 #define FAST_TILE_N                                                                                \
     "TILE * max(min(TILES, (ROWS + TILE - 1) / TILE * ((COLS + TILE - 1) / TILE) / GROUPS),"        \
     " ((COLS + TILE - 1) / TILE + 65534) / 65535)"
@@ -156,7 +154,7 @@ static const gk_kernel_def kernels[] = {
                    {"BAND", 8, "4,8,16", "tile rows per band (ORDER 2)"}, MIN_GROUPS_PARAM},
         .constraints = {"TILE == 32 || TILE == 64", "TILE % BLOCK_ROWS == 0", "TILE / 4 * BLOCK_ROWS <= 1024",
                         "ALIGN == 4 || ALIGN == 8 || ALIGN == 16 || ALIGN == 32 || ALIGN == 64", "ALIGN <= TILE", "TILES >= 1",
-                        "GROUPS >= 1", "ORDER >= 0 && ORDER <= 2", "BAND >= 1", MIN_GROUPS_CONSTRAINT},
+                        "GROUPS >= 1", "ORDER >= 0 && ORDER <= 2", "BAND >= 1", GK_MIN_GROUPS_CONSTRAINT},
         .local_x = "TILE / 4", .local_y = "BLOCK_ROWS",
         .tile_m = "TILE", .tile_n = FAST_TILE_N,
         .k_multiple = "1",

@@ -30,12 +30,6 @@
  * too, and its local memory exactly: max(2, ASYNC_STAGES) tiles of each operand, TSK rows of TSM/4 + 1 and
  * TSN/4 + 1 float4 (a float4 of padding per row). */
 #define XGEMM_DIRECT_ASYNC_PARAM XGEMM_ASYNC_PARAM("0,2,3,4")
-
-/* CUDA's launch bounds asking for MIN_GROUPS work-groups an SM (xgemm_direct.cl): the registers capped to fit them.
- * OpenCL builds ignore it: a choice besides 0 makes `gemmkit tune` time each OpenCL kernel once more. */
-#define XGEMM_MIN_GROUPS_PARAM(choices)                                                                               \
-    {"MIN_GROUPS", 0, choices, "CUDA: work-groups per SM the registers must allow (0: any)"}
-#define XGEMM_MIN_GROUPS_CONSTRAINT "MIN_GROUPS >= 0 && MIN_GROUPS <= 32"
 #define XGEMM_DIRECT_LOCAL_MEM "max(2, ASYNC_STAGES) * TSK * (TSM + TSN + 8) * 4"
 
 #endif
