@@ -152,8 +152,9 @@ static void test_builtin_policy_is_whole(void **state)
     for (int i = 0; i < policy->count; i++) {
         const gk_policy_rule *r = &policy->rules[i];
         if (r->step == GK_STEP_VARIANT || r->step == GK_STEP_SCOPE || r->step == GK_STEP_ROUTE ||
-            r->step == GK_STEP_COPY_A || r->step == GK_STEP_COPY_B || r->step == GK_STEP_PEEL)
-            continue; /* no kernel: a variant or its scope, a place, a copy, a multiple */
+            r->step == GK_STEP_COPY_A || r->step == GK_STEP_COPY_B || r->step == GK_STEP_PEEL ||
+            r->step == GK_STEP_MATH)
+            continue; /* no kernel: a variant or its scope, a place, a copy, a multiple, a mode */
         if (strcmp(r->routine, "gemm_batched") == 0 && strcmp(r->choice, GK_POLICY_PER_MATRIX) == 0) {
             assert_null(r->kernel); /* one plain SGEMM plan per matrix */
             continue;
@@ -259,6 +260,68 @@ static void test_small_variant_in_tensor_modes(void **state)
     unlink(db_path);
 }
 
+/* The built-in math row: int8x served by 3xTF32 where the Ozaki scheme's slicing and recombination outweigh its
+ * products (short K, a thin edge), the scheme itself on large squares; the scheme wherever GEMMKIT_OZAKI_MODULI
+ * pins it, and on CPUs, which have no TF32 kernel. */
+static void test_int8x_served_by_3xtf32_where_faster(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info gpu = device(1), cpu = device(0);
+    gk_tuning_set tuned;
+    gk_tuning_load(&gpu, "sm_90", &tuned);
+    unsetenv("GEMMKIT_OZAKI_MODULI");
+    static const int64_t served[][3] = {{36346, 9024, 50}, {2048, 2048, 2048}, {609, 32000, 8192}, {8192, 700, 8192}};
+    for (size_t i = 0; i < sizeof served / sizeof served[0]; i++) {
+        const gk_sgemm_choice c =
+            gk_sgemm_choose_math(gk_policy_builtin(), &gpu, &tuned, served[i][0], served[i][1], served[i][2], GK_MATH_INT8X);
+        assert_non_null(c.def);
+        assert_int_equal(c.def->math, GK_MATH_3XTF32);
+    }
+    const gk_sgemm_choice scheme =
+        gk_sgemm_choose_math(gk_policy_builtin(), &gpu, &tuned, 8192, 8192, 8192, GK_MATH_INT8X);
+    assert_non_null(scheme.def);
+    assert_int_equal(scheme.def->math, GK_MATH_INT8X);
+    const gk_sgemm_choice on_cpu = gk_sgemm_choose_math(gk_policy_builtin(), &cpu, &tuned, 36346, 9024, 50, GK_MATH_INT8X);
+    assert_non_null(on_cpu.def);
+    assert_int_equal(on_cpu.def->math, GK_MATH_INT8X);
+    setenv("GEMMKIT_OZAKI_MODULI", "9", 1);
+    const gk_sgemm_choice pinned = gk_sgemm_choose_math(gk_policy_builtin(), &gpu, &tuned, 36346, 9024, 50, GK_MATH_INT8X);
+    unsetenv("GEMMKIT_OZAKI_MODULI");
+    assert_non_null(pinned.def);
+    assert_int_equal(pinned.def->math, GK_MATH_INT8X);
+    /* fp32 and 3xTF32 calls meet no math row. */
+    assert_int_equal(gk_sgemm_choose_math(gk_policy_builtin(), &gpu, &tuned, 36346, 9024, 50, GK_MATH_FP32).def->math,
+                     GK_MATH_FP32);
+    assert_int_equal(gk_sgemm_choose_math(gk_policy_builtin(), &gpu, &tuned, 8192, 8192, 8192, GK_MATH_3XTF32).def->math,
+                     GK_MATH_3XTF32);
+}
+
+/* A math row whose mode has no kernel for the device leaves the call in its own mode. */
+static void test_math_row_without_kernels_keeps_the_mode(void **state)
+{
+    (void)state;
+    gk_policy policy;
+    gk_policy_parse("math.tsv",
+                    "gemm\tmath\tgpu\ttf32\tMATH == 3\n"
+                    "gemm\tkernel\tany\tozaki-igemm\t1\n"
+                    "gemm\tkernel\tgpu\txgemm\t1\n",
+                    &policy);
+    assert_string_equal(policy.warnings, "");
+    gemmkit_device_info gpu = device(1);
+    gk_tuning_set tuned = {0};
+    const gk_sgemm_choice c = gk_sgemm_choose_math(&policy, &gpu, &tuned, 256, 256, 256, GK_MATH_INT8X);
+    assert_non_null(c.def);
+    assert_string_equal(c.def->name, "ozaki-igemm");
+    gk_policy_parse("math.tsv", "gemm\tmath\tgpu\tfp32\tMATH == 3 && K < 100\n"
+                                "gemm\tkernel\tany\tozaki-igemm\t1\n"
+                                "gemm\tkernel\tgpu\txgemm\t1\n",
+                    &policy);
+    assert_string_equal(gk_sgemm_choose_math(&policy, &gpu, &tuned, 256, 256, 64, GK_MATH_INT8X).def->name, "xgemm");
+    assert_string_equal(gk_sgemm_choose_math(&policy, &gpu, &tuned, 256, 256, 128, GK_MATH_INT8X).def->name,
+                        "ozaki-igemm");
+}
+
 /* The mma.sync kernels' "/trans-a" lines (policy.tsv's trans-a variant) for a call whose A is K-contiguous,
  * in the tensor-core modes from 2^30 multiply-adds: the built-in H200 lines, chosen by the call's orientation,
  * which the shape-only choice (an NN call) never takes. */
@@ -337,7 +400,8 @@ static void test_broken_policy_warns_and_falls_back(void **state)
                     "gemm\tkernel\tgpu\txgemm\t1 / (M - 512)\n"
                     "gemm\tpeel\tgpu\t1\t1\n"
                     "gemm\tpeel\tgpu\t128x\t1\n"
-                    "gemm_batched\tpeel\tgpu\t128\t1\n",
+                    "gemm_batched\tpeel\tgpu\t128\t1\n"
+                    "gemm\tmath\tgpu\tfp64\t1\n",
                     &policy);
     static const char *const expected[] = {
         "bad.tsv:2: no kernel named \"no-such-kernel\"",  "bad.tsv:3: condition: expected a number",
@@ -347,6 +411,7 @@ static void test_broken_policy_warns_and_falls_back(void **state)
         "bad.tsv:10: no kernel named \"scale\"",
         "bad.tsv:12: peel \"1\": want a multiple from 2", "bad.tsv:13: peel \"128x\": want a multiple from 2",
         "bad.tsv:14: routine gemm_batched has only kernel and variant rows",
+        "bad.tsv:15: math \"fp64\": want a math mode's name",
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
         if (!strstr(policy.warnings, expected[i])) print_error("\"%s\" lacks \"%s\"\n", policy.warnings, expected[i]);
@@ -1452,6 +1517,8 @@ int main(void)
         cmocka_unit_test(test_copy_rows),
         cmocka_unit_test(test_builtin_copy_rows),
         cmocka_unit_test(test_small_variant_in_tensor_modes),
+        cmocka_unit_test(test_int8x_served_by_3xtf32_where_faster),
+        cmocka_unit_test(test_math_row_without_kernels_keeps_the_mode),
         cmocka_unit_test(test_trans_a_variant),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

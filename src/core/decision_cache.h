@@ -14,7 +14,7 @@
 /* What a default choice depends on besides the context. */
 typedef struct gk_decision_key {
     int64_t m, n, k;
-    int trans_a, trans_b, beta_nonzero, math;
+    int trans_a, trans_b, beta_nonzero, math; /* math: the call's mode, + GK_MATH_COUNT where pinned (math_mode.h) */
     unsigned storage; /* gk_sgemm_storage: the copies a packing plan can skip, C's float4 columns */
 } gk_decision_key;
 

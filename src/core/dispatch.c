@@ -17,6 +17,7 @@
 #include "context.h"
 #include "decision_cache.h"
 #include "dispatch_model.h"
+#include "math_mode.h"
 #include "plan.h"
 #include "sgemm.h"
 
@@ -27,6 +28,7 @@ typedef struct gemm_state {
     const gk_tuning_set *tuned;
     int64_t m, n, k;
     gk_math math;           /* the call's: rows of kernels in another mode are skipped */
+    int pinned;             /* the call keeps its mode (gk_math_pinned): no math row serves it */
     /* The operands as stored: their orientation for a call's every step (0 when choosing by shape alone: an NN
      * call), their alignment for copy rows only (elsewhere aligned). */
     int trans_a, trans_b, unaligned_a, unaligned_b;
@@ -186,7 +188,7 @@ static gk_model_call model_call(const gemm_state *s)
 
 /* The policy's choice for s (its shape, mode and device set): the cost model's where the policy has candidate
  * rows for the device class and the call's mode, else the step rows'. */
-static gk_sgemm_choice choose(const gk_policy *policy, gemm_state s)
+static gk_sgemm_choice choose_in_mode(const gk_policy *policy, gemm_state s)
 {
     const gemmkit_device_info *info = s.info;
     const gk_tuning_set *tuned = s.tuned;
@@ -217,6 +219,30 @@ static gk_sgemm_choice choose(const gk_policy *policy, gemm_state s)
     return fallback ? plain(tuned, fallback->kernel) : choice;
 }
 
+static int shape_variables(const gk_policy_rule *rule, int64_t *values, void *data)
+{
+    (void)rule;
+    set_shape_variables(data, values);
+    return 1;
+}
+
+/* The choice in the mode that serves s: a math row's where one holds, the call's mode is not pinned and the row's
+ * mode has a kernel here (3xTF32 serving int8x needs TF32 tensor cores); else in s's own mode. */
+static gk_sgemm_choice choose(const gk_policy *policy, gemm_state s)
+{
+    if (s.math != GK_MATH_FP32 && !s.pinned) {
+        const gk_policy_rule *r =
+            gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_MATH, s.info->is_gpu, shape_variables, &s);
+        if (r && r->math != s.math) {
+            gemm_state served = s;
+            served.math = r->math;
+            const gk_sgemm_choice choice = choose_in_mode(policy, served);
+            if (choice.def) return choice;
+        }
+    }
+    return choose_in_mode(policy, s);
+}
+
 /* Copy rows: the chosen configuration's variables (no kernel of their own to check). */
 static int copy_variables(const gk_policy_rule *rule, int64_t *values, void *data)
 {
@@ -237,45 +263,42 @@ gk_policy_copy gk_sgemm_copy_choose(const gk_policy *policy, const gemmkit_devic
     return r ? r->copy : GK_COPY_NONE;
 }
 
-/* Peel rows: the shape and the call, before any configuration. */
-static int peel_variables(const gk_policy_rule *rule, int64_t *values, void *data)
-{
-    (void)rule;
-    set_shape_variables(data, values);
-    return 1;
-}
-
 int64_t gk_sgemm_peel_choose(const gk_policy *policy, const gemmkit_device_info *info, const gk_sgemm_problem *p)
 {
     gemm_state s = {.info = info, .m = p->m, .n = p->n, .k = p->k, .math = p->math, .trans_a = p->trans_a,
                     .trans_b = p->trans_b};
-    const gk_policy_rule *r = gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_PEEL, info->is_gpu, peel_variables, &s);
+    const gk_policy_rule *r = gk_policy_first(policy, GK_ROUTINE_GEMM, GK_STEP_PEEL, info->is_gpu, shape_variables, &s);
     return r ? r->multiple : 0;
 }
 
 gk_sgemm_choice gk_sgemm_choose_math(const gk_policy *policy, const gemmkit_device_info *info,
                                      const gk_tuning_set *tuned, int64_t m, int64_t n, int64_t k, gk_math math)
 {
-    return choose(policy, (gemm_state){.info = info, .tuned = tuned, .m = m, .n = n, .k = k, .math = math});
+    return choose(policy, (gemm_state){.info = info, .tuned = tuned, .m = m, .n = n, .k = k, .math = math,
+                                       .pinned = gk_math_pinned(math)});
 }
 
 gk_sgemm_choice gk_sgemm_choose_for(const gk_policy *policy, const gemmkit_device_info *info,
                                     const gk_tuning_set *tuned, const gk_sgemm_problem *p)
 {
     return choose(policy, (gemm_state){.info = info, .tuned = tuned, .m = p->m, .n = p->n, .k = p->k,
-                                       .math = p->math, .trans_a = p->trans_a, .trans_b = p->trans_b,
-                                       .beta_nonzero = p->beta != 0.0f, .storage = gk_sgemm_storage(p)});
+                                       .math = p->math, .pinned = gk_math_pinned(p->math), .trans_a = p->trans_a,
+                                       .trans_b = p->trans_b, .beta_nonzero = p->beta != 0.0f,
+                                       .storage = gk_sgemm_storage(p)});
 }
 
 gk_sgemm_choice gk_sgemm_default_kernel_for(const gemmkit_context *ctx, const gk_sgemm_problem *p)
 {
     const unsigned storage = gk_sgemm_storage(p);
-    const gk_decision_key key = {p->m, p->n, p->k, p->trans_a, p->trans_b, p->beta != 0.0f, (int)p->math, storage};
+    /* fp32's row has no pinned test: its calls read no variable here. A pinned call is decided apart. */
+    const int pinned = gk_math_pinned(p->math);
+    const gk_decision_key key = {p->m,     p->n, p->k, p->trans_a, p->trans_b, p->beta != 0.0f,
+                                 (int)p->math + (pinned ? GK_MATH_COUNT : 0), storage};
     gk_sgemm_choice choice;
     if (gk_decision_lookup(ctx->decisions, &key, &choice)) return choice;
     choice = choose(gk_policy_builtin(), (gemm_state){.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned,
                                                       .m = p->m, .n = p->n, .k = p->k, .math = p->math,
-                                                      .trans_a = p->trans_a, .trans_b = p->trans_b,
+                                                      .pinned = pinned, .trans_a = p->trans_a, .trans_b = p->trans_b,
                                                       .beta_nonzero = p->beta != 0.0f, .storage = storage});
     gk_decision_store(ctx->decisions, &key, &choice);
     return choice;
@@ -290,7 +313,7 @@ gk_sgemm_choice gk_sgemm_choose(const gk_policy *policy, const gemmkit_device_in
 gk_sgemm_choice gk_sgemm_default_kernel_math(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k, gk_math math)
 {
     return choose(gk_policy_builtin(), (gemm_state){.info = &ctx->info, .ctx = ctx, .tuned = &ctx->tuned, .m = m,
-                                                    .n = n, .k = k, .math = math});
+                                                    .n = n, .k = k, .math = math, .pinned = gk_math_pinned(math)});
 }
 
 gk_sgemm_choice gk_sgemm_default_kernel(const gemmkit_context *ctx, int64_t m, int64_t n, int64_t k)

@@ -47,6 +47,13 @@ static gemmkit_status needs_fp64(const gemmkit_context *ctx, const char *mode)
                    ctx->info.name);
 }
 
+/* An explicit number of moduli asks for the Ozaki scheme on every shape (plan_ozaki.c reads the value). */
+static int moduli_set(void)
+{
+    const char *env = getenv("GEMMKIT_OZAKI_MODULI");
+    return env && *env;
+}
+
 /* Test bounds per element relative to |alpha||A||B| + |beta||C0| (tools/check, gk_sgemm_bound). */
 static double fp32_bound(int64_t k) { return 2.0 * (double)(k + 2) * FLT_EPSILON; }
 static double three_bound(int64_t k) { return 2.0 * fp32_bound(k) + 16.0 * FLT_EPSILON; }
@@ -64,7 +71,7 @@ static const gk_math_mode modes[GK_MATH_COUNT] = {
     [GK_MATH_INT8X] = {GEMMKIT_MATH_INT8X, GK_MATH_INT8X, "int8x", needs_fp64, three_bound,
                        "about 2^(-4 moduli) of |row of A|_2 |column of B|_2 (integer slices, exact INT8 products, "
                        "CRT in fp64)",
-                       GK_MATH_PLAN_OZAKI},
+                       GK_MATH_PLAN_OZAKI, moduli_set},
 };
 
 const gk_math_mode *gk_math_mode_of(gk_math math) { return &modes[math >= 0 && math < GK_MATH_COUNT ? math : 0]; }
@@ -118,6 +125,12 @@ int gk_math_from_public(gemmkit_math math, gk_math *out)
     if (!row) return 0;
     *out = row->mode;
     return 1;
+}
+
+int gk_math_pinned(gk_math math)
+{
+    const gk_math_mode *row = gk_math_mode_of(math);
+    return row->pinned && row->pinned();
 }
 
 gemmkit_math gk_math_to_public(gk_math math) { return gk_math_mode_of(math)->public_value; }

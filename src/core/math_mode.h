@@ -23,10 +23,16 @@ typedef struct gk_math_mode {
     double (*bound)(int64_t k);
     const char *error_bound; /* the bound in words (docs/MATH.md) */
     gk_math_plan plan;
+    /* Where set and true, a call keeps this mode's own kernels where the policy's math rows would serve it with
+     * another mode's (int8x: GEMMKIT_OZAKI_MODULI set asks for the scheme itself); read per call. */
+    int (*pinned)(void);
 } gk_math_mode;
 
 /* The row of a mode (fp32's for a value out of range). */
 const gk_math_mode *gk_math_mode_of(gk_math math);
+
+/* Whether a call in `math` keeps its mode's own kernels (the row's pinned test; 0 where it has none). */
+int gk_math_pinned(gk_math math);
 
 /* The registry's mode of a public one (GEMMKIT_MATH_DEFAULT: none, returns 0). */
 int gk_math_from_public(gemmkit_math math, gk_math *out);

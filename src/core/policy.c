@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "math_mode.h"
 #include "registry.h"
 #include "tsv_rows.h"
 #include "tuning.h"
@@ -42,12 +43,21 @@ static const char *const *const routine_variables[GK_ROUTINE_COUNT] = {
     [GK_ROUTINE_OMATCOPY] = omatcopy_variables};
 
 static const char *const step_names[GK_STEP_COUNT] = {"kernel", "variant", "split", "fallback", "route",
-                                                      "copy-a", "copy-b", "peel", "candidate", "scope"};
+                                                      "copy-a", "copy-b", "peel", "candidate", "scope",
+                                                      "math"};
 static const char *const copy_names[] = {[GK_COPY_KMAJOR] = "k-major", [GK_COPY_ALIGNED] = "aligned",
                                          [GK_COPY_OUTER] = "outer"};
 static const char *const route_names[] = {[GK_ROUTE_HOST_BLAS] = "host-blas", [GK_ROUTE_DEVICE] = "device",
                                           [GK_ROUTE_TILED] = "tiled"};
 static const char *const class_names[] = {"any", "gpu", "cpu"};
+
+/* The mode named `word` (gemmkit_math_name's names), or -1; no error recorded, as parsing a row warns instead. */
+static int math_of_name(const char *word)
+{
+    for (int m = 0; m < GK_MATH_COUNT; m++)
+        if (strcmp(word, gemmkit_math_name(gk_math_to_public((gk_math)m))) == 0) return m;
+    return -1;
+}
 
 /* The index of `word` in names[count], or -1. */
 static int lookup(const char *word, const char *const *names, int count)
@@ -133,18 +143,21 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
     const int copies = step == GK_STEP_COPY_A || step == GK_STEP_COPY_B;
     const int copy = copies ? lookup(f[3], copy_names + 1, (int)(sizeof copy_names / sizeof *copy_names) - 1) + 1 : GK_COPY_NONE; /* 0: not a copy's name */
     const int peels = step == GK_STEP_PEEL;
+    const int maths = step == GK_STEP_MATH;
+    const int math = maths ? math_of_name(f[3]) : GK_MATH_FP32; /* -1: no mode's name */
     char *end = NULL;
     const long long multiple = peels ? strtoll(f[3], &end, 10) : 0;
     char error[256] = "";
     const int per_matrix = strcmp(f[0], "gemm_batched") == 0 && strcmp(f[3], GK_POLICY_PER_MATRIX) == 0;
     const int names_kernel =
         step >= 0 && step != GK_STEP_VARIANT && step != GK_STEP_SCOPE && step != GK_STEP_ROUTE && !copies && !peels &&
-        !per_matrix;
+        !maths && !per_matrix;
     const gk_kernel_def *kernel = names_kernel ? gk_kernel_find(f[3]) : NULL;
     if (!variables) warn(policy, name, line, "unknown routine \"%s\" (gemm, gemm_batched, omatcopy)", f[0]);
     else if (step < 0)
         warn(policy, name, line,
-             "unknown step \"%s\" (route, peel, kernel, variant, split, fallback, copy-a, copy-b, candidate, scope)",
+             "unknown step \"%s\" (route, math, peel, kernel, variant, split, fallback, copy-a, copy-b, candidate, "
+             "scope)",
              f[1]);
     else if (device < 0) warn(policy, name, line, "unknown device class \"%s\" (gpu, cpu, any)", f[2]);
     else if (step != GK_STEP_KERNEL && strcmp(f[0], "gemm") != 0 &&
@@ -157,6 +170,8 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
         warn(policy, name, line, "unknown copy \"%s\" (k-major, aligned, outer)", f[3]);
     else if (peels && (!*f[3] || *end || multiple < 2 || multiple > INT32_MAX))
         warn(policy, name, line, "peel \"%s\": want a multiple from 2 to 2^31-1", f[3]);
+    else if (math < 0)
+        warn(policy, name, line, "math \"%s\": want a math mode's name (fp32, 3xtf32, tf32, int8x)", f[3]);
     else if (names_kernel && (!kernel || gk_kernel_is_helper(kernel)))
         warn(policy, name, line, "no kernel named \"%s\" in this gemmkit", f[3]);
     else if (!fits(r->routine, sizeof r->routine, f[0]) || !fits(r->choice, sizeof r->choice, f[3]) ||
@@ -172,6 +187,7 @@ static int parse_rule(gk_policy *policy, const char *name, int line, char **f, i
         r->route = (gk_policy_route)route;
         r->copy = (gk_policy_copy)copy;
         r->multiple = multiple;
+        r->math = (gk_math)math;
         return 1;
     }
     return 0;

@@ -1,7 +1,7 @@
 /* The per-device policy as data: which kernel a routine runs when the caller
  * names none, as rows of src/kernels/tuning/policy.tsv (embedded like the
  * tuning database): "routine<TAB>step<TAB>device<TAB>choice<TAB>condition[<TAB>note]".
- * Per step (route, peel, then kernel, variant, split, fallback, then copy-a and copy-b) the first row of the routine
+ * Per step (route, math, peel, then kernel, variant, split, fallback, then copy-a and copy-b) the first row of the routine
  * whose device class fits and whose condition holds wins; conditions are
  * integer expressions (expr.h) over variables the routine provides, compiled
  * when the policy is parsed and evaluated per call on the routine's values
@@ -77,6 +77,10 @@ typedef enum gk_policy_step {
     /* Where the cost model weighs a tuned "KERNEL/CHOICE" line: a line whose choice has scope rows for the device
      * class is a candidate only where one of them holds (dispatch_model.c); a line without any, everywhere */
     GK_STEP_SCOPE,
+    /* Before the others, a call in another mode than fp32: the mode whose kernels serve it (the choice, a mode's
+     * name) where the row holds and that mode has a kernel for the device, unless the call's mode is pinned
+     * (math_mode.h): int8x's shapes where 3xTF32 is the faster way to fp32 accuracy */
+    GK_STEP_MATH,
     GK_STEP_COUNT
 } gk_policy_step;
 
@@ -117,6 +121,7 @@ typedef struct gk_policy_rule {
     gk_policy_route route;       /* GK_STEP_ROUTE: the choice */
     gk_policy_copy copy;         /* GK_STEP_COPY_A, GK_STEP_COPY_B: the choice */
     int64_t multiple;            /* GK_STEP_PEEL: the choice, 2 or more */
+    gk_math math;                /* GK_STEP_MATH: the choice */
     char condition[256]; /* "1": always */
     char note[160];      /* the condition in words, or "" */
     int line;
