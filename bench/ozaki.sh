@@ -10,7 +10,8 @@
 #      3xtf32 the same way for the comparison;
 #   3. the accuracy table (bench/ozaki_accuracy.py, OUTDIR/accuracy.md): max / median componentwise relative
 #      error, max error of (|A||B|)ij and L2 relative error against float64, phi in {0, 0.5, 1, 2, 4}, int8x at
-#      6-14 moduli beside cuBLAS fp32 (PyTorch), gemmkit fp32 and 3xtf32, n = ACC_N (2048);
+#      the default, the scheme at auto and 6-14 moduli beside cuBLAS fp32 (PyTorch), gemmkit fp32 and 3xtf32, n = ACC_N
+#      (4096: K where the policy runs int8x as the scheme on GPUs, docs/MATH.md);
 #   4. ozaki-igemm-tc's other parameter lines at 8192 (CUDA), one traced int8x call at 8192 per backend
 #      (GEMMKIT_TRACE: each step's device time: slicing (norms, residues), products, recombination; summed by
 #      bench/ozaki_steps.py into OUTDIR/steps-BACKEND.md with each step's least traffic and rate), and
@@ -20,7 +21,7 @@
 # usage: bench/ozaki.sh OUTDIR [ARCHIVE.tar.gz]
 #   ARCHIVE: also pack OUTDIR into one file (for the device tool: "$OUT/ozaki.tar.gz")
 # Environment: BUDGET (seconds for the whole script, default 200), JOBS (build jobs), BUILD (default
-#   build-gpu), SIZES (default 4096,8192), ACC_N (default 2048), MODULI (the accuracy table's, default
+#   build-gpu), SIZES (default 4096,8192), ACC_N (default 4096), MODULI (the accuracy table's, default
 #   6,7,8,9,10,12,14), SEED (default 38), GEMMKIT_DEVICE (OpenCL device, default NVIDIA), QUICK=1: sizes 64,96,
 #   ACC_N 128, no trace: a dry run on a CPU (GEMMKIT_DEVICE=pocl), where only the portable kernel runs.
 set -uo pipefail
@@ -38,7 +39,7 @@ build=${BUILD:-$root/build-gpu}
 GK_TARGETS="gemmkit_cli gemmkit" gk_build "$build" || exit 1
 gemmkit=$gk_gemmkit
 
-sizes=${SIZES:-4096,8192} acc_n=${ACC_N:-2048} trace_n=8192
+sizes=${SIZES:-4096,8192} acc_n=${ACC_N:-4096} trace_n=8192
 if [ "${QUICK:-0}" = 1 ]; then
   sizes=${SIZES:-64,96} acc_n=${ACC_N:-128} trace_n=
 fi
