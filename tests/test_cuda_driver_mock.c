@@ -360,7 +360,8 @@ static void test_tensor_maps(void **state)
 
 /* Math mode int8x's wgmma products: the sliced residues described to cuTensorMapEncodeTiled as floats (Kp / 4 a row,
  * Mp or Np rows after the rows' int32 exponents, one part per modulus), padded to the kernel's 128 x 256 tiles and K
- * to whole 16 bytes; one work-group z per modulus. And the policy's choice of it on the stand-in H200. */
+ * to whole 16 bytes; one work-group z per modulus. And the policy's choice of it on the stand-in H200 where
+ * GEMMKIT_OZAKI_MODULI asks for the scheme; unset, the policy's math row serves this short K with 3xTF32. */
 static void test_ozaki_tensor_maps(void **state)
 {
     (void)state;
@@ -373,6 +374,7 @@ static void test_ozaki_tensor_maps(void **state)
     mock->expected_params = 6;
     const gemmkit_options named = {.kernel = "ozaki-igemm-wgmma"}, by_policy = {.math = GEMMKIT_MATH_INT8X};
     const gemmkit_options *options[] = {&named, &by_policy};
+    setenv("GEMMKIT_OZAKI_MODULI", "8", 1);
     for (int i = 0; i < 2; i++) {
         const int launches = mock->launches, maps = mock->tensor_maps;
         const gemmkit_status status = gemmkit_sgemm_buffers(ctx, options[i], GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
@@ -412,6 +414,14 @@ static void test_ozaki_tensor_maps(void **state)
         assert_int_equal(a->address % 16, 0);
         assert_int_equal(b->address % 16, 0);
     }
+    unsetenv("GEMMKIT_OZAKI_MODULI");
+    mock->expected_params = 0;
+    const gemmkit_status served = gemmkit_sgemm_buffers(ctx, &by_policy, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
+                                                        GEMMKIT_NO_TRANS, m, n, k, 1.0f, d, 0, m, d, 40000, k, 0.0f,
+                                                        d, 80000, m);
+    if (served != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
+    assert_null(strstr(mock->last.function, "ozaki"));
+    assert_non_null(strstr(mock->last.function, "wgmma"));
     gemmkit_buffer_destroy(d);
     gemmkit_context_destroy(ctx);
 }
