@@ -43,8 +43,8 @@ static const struct {
       {"GEMMKIT_OZAKI_MODULI", "from the operands' spread",
        "moduli of math mode int8x, 2 to 20, read by each call: more is slower and more accurate (about 4 bits "
        "each); unset, each call measures its operands' spread first and takes 8 on unspread inputs, more where "
-       "they spread (8 on the caller's queue or stream); the default's error is at or below fp32's "
-       "(docs/MATH.md)"},
+       "they spread (8 on the caller's queue or stream); the default's error is at or below fp32's on unspread "
+       "inputs, near it on spread ones (docs/MATH.md)"},
       {"GEMMKIT_DEVICE_MEMORY_LIMIT", "3/4 of the device's memory",
        "bytes (or with K, M, G) of device memory a host-array SGEMM may use per device; operands beyond it "
        "are tiled out-of-core (gemmkit_context_set_memory_limit)"},
