@@ -451,11 +451,14 @@ typedef enum gemmkit_math {
      * scaled by a power of two and rounded to an integer, one exact INT8
      * product of their residues per modulus, recombined by the Chinese
      * remainder theorem in fp64. The environment variable
-     * `GEMMKIT_OZAKI_MODULI` (2 to 20, default 8; read by each call) sets the
-     * number of moduli: more is slower and more accurate, the error per
-     * element typically about 2^(-4 moduli) of |row i of op(A)|_2 |column j
-     * of op(B)|_2. Rows and columns holding Inf or NaN are computed in fp32
-     * (docs/MATH.md). Needs fp64 on the device. */
+     * `GEMMKIT_OZAKI_MODULI` (2 to 20; read by each call) sets the number of
+     * moduli: more is slower and more accurate, the error per element
+     * typically about 2^(-4 moduli) of |row i of op(A)|_2 |column j of
+     * op(B)|_2. Unset, each call first measures how widely its operands'
+     * elements spread within a row (one wait for the device) and takes 8
+     * moduli on unspread inputs, more where they spread; calls enqueued on
+     * the caller's queue or stream take 8. Rows and columns holding Inf or
+     * NaN are computed in fp32 (docs/MATH.md). Needs fp64 on the device. */
     GEMMKIT_MATH_INT8X = 4
 } gemmkit_math;
 

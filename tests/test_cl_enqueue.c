@@ -3,8 +3,8 @@
  * every transpose, layout, offset and alpha/beta, on an in-order queue and on an out-of-order one (where the device
  * has one); a call that changes nothing still gives an event; bad arguments are refused before anything is
  * enqueued, C untouched; the blocking entry points work on the same context. A wrong result also says whether the
- * blocking entry point gets the same case right on the same buffers. Runs on the first OpenCL device gemmkit lists
- * (PoCL in `make test`). */
+ * blocking entry point gets the same case right on the same buffers; int8x too returns before its wait list. Runs on
+ * the first OpenCL device gemmkit lists (PoCL in `make test`). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -169,9 +169,8 @@ static void test_nothing_to_do_still_answers(void **state)
 }
 
 /* The call returns before its wait list is met: its kernels wait for a user event the test completes afterwards. */
-static void test_call_returns_before_its_wait_list(void **state)
+static void call_returns_before_its_wait_list(void)
 {
-    (void)state;
     gk_rng rng;
     gk_rng_seed(&rng, gk_rng_fresh_seed());
     gk_sgemm_case c = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, 33, 17, 65, 1.0f, 0.0f, 0, 0, 0};
@@ -204,6 +203,26 @@ static void test_call_returns_before_its_wait_list(void **state)
     clReleaseEvent(gate), clReleaseEvent(done);
     clReleaseMemObject(ma), clReleaseMemObject(mb), clReleaseMemObject(mc);
     free(a), free(b), free(c0), free(out);
+}
+
+static void test_call_returns_before_its_wait_list(void **state)
+{
+    (void)state;
+    call_returns_before_its_wait_list();
+}
+
+/* The same in math mode int8x, whose blocking calls measure the operands' spread first (a wait for the device):
+ * on the caller's queue it takes its default moduli instead, so it still returns before its wait list. */
+static void test_int8x_returns_before_its_wait_list(void **state)
+{
+    (void)state;
+    if (gemmkit_context_set_math(side.ctx, GEMMKIT_MATH_INT8X) != GEMMKIT_SUCCESS) {
+        print_message("skipped: int8x: %s\n", gemmkit_last_error_message());
+        skip();
+    }
+    unsetenv("GEMMKIT_OZAKI_MODULI");
+    call_returns_before_its_wait_list();
+    assert_int_equal(gemmkit_context_set_math(side.ctx, GEMMKIT_MATH_FP32), GEMMKIT_SUCCESS);
 }
 
 /* Refused before anything is enqueued: C keeps its values. */
@@ -275,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_out_of_order_queue),
         cmocka_unit_test(test_nothing_to_do_still_answers),
         cmocka_unit_test(test_call_returns_before_its_wait_list),
+        cmocka_unit_test(test_int8x_returns_before_its_wait_list),
         cmocka_unit_test(test_bad_calls_change_nothing),
         cmocka_unit_test(test_blocking_calls_share_the_context),
     };

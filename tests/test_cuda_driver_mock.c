@@ -361,7 +361,8 @@ static void test_tensor_maps(void **state)
 /* Math mode int8x's wgmma products: the sliced residues described to cuTensorMapEncodeTiled as floats (Kp / 4 a row,
  * Mp or Np rows after the rows' int32 exponents, one part per modulus), padded to the kernel's 128 x 256 tiles and K
  * to whole 16 bytes; one work-group z per modulus. And the policy's choice of it on the stand-in H200 where
- * GEMMKIT_OZAKI_MODULI asks for the scheme; unset, the policy's math row serves this short K with 3xTF32. */
+ * GEMMKIT_OZAKI_MODULI asks for the scheme ("auto": the moduli from the operands' spread, whose passes run first;
+ * the mock runs no kernel: its zeros read back give 8); unset, the policy's math row serves this short K with 3xTF32. */
 static void test_ozaki_tensor_maps(void **state)
 {
     (void)state;
@@ -374,17 +375,19 @@ static void test_ozaki_tensor_maps(void **state)
     mock->expected_params = 6;
     const gemmkit_options named = {.kernel = "ozaki-igemm-wgmma"}, by_policy = {.math = GEMMKIT_MATH_INT8X};
     const gemmkit_options *options[] = {&named, &by_policy};
-    setenv("GEMMKIT_OZAKI_MODULI", "8", 1);
+    setenv("GEMMKIT_OZAKI_MODULI", "auto", 1);
     for (int i = 0; i < 2; i++) {
         const int launches = mock->launches, maps = mock->tensor_maps;
         const gemmkit_status status = gemmkit_sgemm_buffers(ctx, options[i], GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS,
                                                             GEMMKIT_NO_TRANS, m, n, k, 1.0f, d, 0, m, d, 40000, k, 0.0f,
                                                             d, 80000, m);
         if (status != GEMMKIT_SUCCESS) fail_msg("%s\n%s", gemmkit_last_error_message(), gemmkit_last_build_log());
-        /* A's norms and residues, B's, the products, the recombination */
-        assert_int_equal(mock->launches, launches + 6);
+        /* A's spread and B's, A's norms and residues, B's, the products, the recombination */
+        assert_int_equal(mock->launches, launches + 8);
+        assert_string_equal(mock->recent[launches % MOCK_RECENT].function, "gk_ozaki_spread");
+        assert_string_equal(mock->recent[(launches + 1) % MOCK_RECENT].function, "gk_ozaki_spread");
         assert_int_equal(mock->tensor_maps, maps + 2);
-        const mock_launch *products = &mock->recent[(launches + 4) % MOCK_RECENT];
+        const mock_launch *products = &mock->recent[(launches + 6) % MOCK_RECENT];
         assert_string_equal(products->function, "gk_ozaki_igemm_wgmma");
         assert_int_equal(products->block[0], 8 * 32 + 128); /* two consumer warpgroups and the producer */
         assert_int_equal(products->grid[0], mp / 128);

@@ -235,6 +235,44 @@ static void test_workspace(void **state)
     close_on_user(ctx, stream);
 }
 
+/* Math mode int8x, whose blocking calls measure the operands' spread first (a read-back): an enqueued call cannot
+ * wait, so it launches no spread pass and takes the default moduli, and the size query (a dry run) counts what
+ * the call then takes: a workspace of that size serves it without an allocation. */
+static void test_int8x_waits_for_nothing(void **state)
+{
+    (void)state;
+    require_mock();
+    CUstream stream = NULL;
+    gemmkit_context *ctx = open_on_user(&stream);
+    assert_int_equal(gemmkit_context_set_math(ctx, GEMMKIT_MATH_INT8X), GEMMKIT_SUCCESS);
+    setenv("GEMMKIT_OZAKI_MODULI", "auto", 1); /* the scheme (unset, this short K is served by 3xTF32) */
+    enum { M = 300, N = 200, K = 100 };
+    const CUdeviceptr a = alloc_floats(M * K), b = alloc_floats(K * N), c = alloc_floats(M * N);
+    size_t bytes = 0;
+    gemmkit_status status = gemmkit_cuda_workspace_size(ctx, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, M,
+                                                        N, K, 1.0f, a, M, b, K, 0.0f, c, M, &bytes);
+    if (status != GEMMKIT_SUCCESS) fail_msg("%s", gemmkit_last_error_message());
+    assert_true(bytes > 0);
+    const CUdeviceptr workspace = alloc_floats(bytes / sizeof(float));
+    for (int with_workspace = 0; with_workspace < 2; with_workspace++) {
+        if (with_workspace) assert_int_equal(gemmkit_cuda_set_workspace(ctx, workspace, bytes), GEMMKIT_SUCCESS);
+        const counts before = now();
+        status = gemmkit_sgemm_cuda_enqueue(ctx, stream, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, M, N,
+                                            K, 1.0f, a, M, b, K, 0.0f, c, M);
+        if (status != GEMMKIT_SUCCESS) fail_msg("%s", gemmkit_last_error_message());
+        assert_enqueued_only(before, stream, 6); /* each operand's norms and residues, the products, the CRT */
+        assert_int_equal(mock->launches, before.launches + 6);
+        for (int i = before.launches; i < mock->launches; i++)
+            assert_string_not_equal(mock->recent[i % MOCK_RECENT].function, "gk_ozaki_spread");
+        if (with_workspace) assert_int_equal(mock->allocs_made, before.allocs);
+    }
+    assert_int_equal(gemmkit_cuda_set_workspace(ctx, 0, 0), GEMMKIT_SUCCESS);
+    cu->cuMemFree(workspace);
+    cu->cuMemFree(a), cu->cuMemFree(b), cu->cuMemFree(c);
+    unsetenv("GEMMKIT_OZAKI_MODULI");
+    close_on_user(ctx, stream);
+}
+
 /* Argument errors: returned before any launch, C untouched, the current context unchanged. */
 static void test_errors_before_launch(void **state)
 {
@@ -399,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_no_current_context),
         cmocka_unit_test(test_calls_go_to_the_stream),
         cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_int8x_waits_for_nothing),
         cmocka_unit_test(test_errors_before_launch),
         cmocka_unit_test(test_pointer_arrays),
 #endif

@@ -151,7 +151,9 @@ gemmkit_status gemmkit_sgemm_cl_enqueue(gemmkit_context *ctx, cl_command_queue q
     if (status == GEMMKIT_SUCCESS) {
         pthread_mutex_lock(&ctx->lock);
         gk_opencl_call_begin(ctx->device, queue, num_events, wait_list);
+        ctx->on_caller_queue = 1;
         if (writes_c) status = gk_sgemm_run(ctx, NULL, &p);
+        ctx->on_caller_queue = 0;
         const gemmkit_status ended = gk_opencl_call_end(ctx->device, status != GEMMKIT_SUCCESS, event);
         if (status == GEMMKIT_SUCCESS) status = ended;
         pthread_mutex_unlock(&ctx->lock);

@@ -21,7 +21,7 @@ typedef struct gk_program_entry {
     struct gk_program_entry *next;
 } gk_program_entry;
 
-/* Scratch slots: padded operands, and host-array staging. */
+/* Scratch slots: padded operands, host-array staging, int8x's spread of its operands (plan_ozaki.c). */
 enum {
     GK_SCRATCH_A,
     GK_SCRATCH_B,
@@ -29,6 +29,7 @@ enum {
     GK_SCRATCH_HOST_A,
     GK_SCRATCH_HOST_B,
     GK_SCRATCH_HOST_C,
+    GK_SCRATCH_SPREAD,
     GK_SCRATCH_COUNT
 };
 
@@ -84,6 +85,9 @@ struct gemmkit_context {
      * (gk_plan_execute), to see where a call's time goes. */
     int trace;
     gk_workspace workspace; /* calls on the caller's stream (cuda_api.c) */
+    /* 1 while a call is enqueued on the caller's queue or stream, or counted by a dry run (cl_api.c, cuda_api.c):
+     * the call returns before its work runs, so nothing in it may wait for the device. */
+    int on_caller_queue;
 };
 
 struct gemmkit_buffer {

@@ -124,6 +124,12 @@ static unsigned ozaki_norms(const gk_operands *o, const gk_geometry *g, gk_arg *
                 I(SLICE_SR(o)), I(SLICE_SK(o)), GK_MEM(o->ozaki.ra));
 }
 
+static unsigned ozaki_spread(const gk_operands *o, const gk_geometry *g, gk_arg *out)
+{
+    RETURN_ARGS(out, I(o->ozaki.rows), I(o->k), GK_MEM(o->a.mem), I(o->a.offset), I(SLICE_SR(o)), I(SLICE_SK(o)),
+                GK_MEM(o->ozaki.ra), I(o->ozaki.spread_at));
+}
+
 static unsigned ozaki_slice(const gk_operands *o, const gk_geometry *g, gk_arg *out)
 {
     RETURN_ARGS(out, I(o->ozaki.rows), I(o->k), I(o->ozaki.kp), I(o->m), GK_MEM(o->a.mem), I(o->a.offset),
@@ -200,6 +206,7 @@ static const struct {
     [GK_CONTRACT_OZAKI_SLICE] = {GK_OP_HELPER, ozaki_slice},
     [GK_CONTRACT_OZAKI_CRT] = {GK_OP_HELPER, ozaki_crt},
     [GK_CONTRACT_OZAKI_NORMS] = {GK_OP_HELPER, ozaki_norms},
+    [GK_CONTRACT_OZAKI_SPREAD] = {GK_OP_HELPER, ozaki_spread},
 };
 
 gk_operation gk_kernel_op(const gk_kernel_def *def) { return contracts[def->contract].op; }

@@ -36,9 +36,9 @@ typedef struct gk_operands {
     gk_mem *tile_counts;
     /* The Ozaki scheme's steps (GK_CONTRACT_GEMM_OZAKI, _OZAKI_SLICE, _OZAKI_CRT, registry.h): the moduli, the
      * padded sizes of the sliced operands; the slice step's rows of op(X) (m: rows_p, its grid) and whether they
-     * are strided by ld (else its K), its output in ra. */
+     * are strided by ld (else its K), its output in ra; the spread step's the same, its int of ra spread_at. */
     struct {
-        int moduli, rows_strided;
+        int moduli, rows_strided, spread_at;
         int64_t rows;
         int64_t mp, np, kp;
         gk_mem *ra, *rb, *s;

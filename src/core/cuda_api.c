@@ -85,7 +85,9 @@ static gemmkit_status run_omatcopy(gemmkit_context *ctx, const void *p) { return
 static gemmkit_status dry_run(gemmkit_context *ctx, run_fn run, const void *problem, size_t *bytes)
 {
     gk_workspace_begin(ctx, 1);
+    ctx->on_caller_queue = 1;
     const gemmkit_status status = run(ctx, problem);
+    ctx->on_caller_queue = 0;
     *bytes = ctx->workspace.peak;
     gk_workspace_end(ctx);
     return status;
@@ -108,7 +110,9 @@ static gemmkit_status run_on_stream(gemmkit_context *ctx, CUstream stream, run_f
     if (status == GEMMKIT_SUCCESS) {
         ctx->ops->call_stream(ctx->device, 1, stream);
         gk_workspace_begin(ctx, 0);
+        ctx->on_caller_queue = 1;
         status = run(ctx, problem);
+        ctx->on_caller_queue = 0;
         gk_workspace_end(ctx);
         ctx->ops->call_stream(ctx->device, 0, NULL);
     }

@@ -18,9 +18,14 @@ gemmkit_status gk_sgemm_plan_kernel(const gk_sgemm_planning *s, gk_plan *plan);
 
 /* Math mode int8x's steps around its product kernel (GK_CONTRACT_GEMM_OZAKI, plan_ozaki.c). */
 gemmkit_status gk_sgemm_plan_ozaki(const gk_sgemm_planning *s, gk_plan *plan);
-/* The number of moduli of an int8x call of depth k: GEMMKIT_OZAKI_MODULI (2-20), else 8; an error for a value
- * out of range or too few for k. */
-gemmkit_status gk_ozaki_moduli(int64_t k, int *moduli);
+/* The number of moduli of an int8x call: GEMMKIT_OZAKI_MODULI (2-20) where set, else from its operands' spread
+ * (gk_ozaki_moduli_for_spread; measured on the device, one wait; 8 on the caller's queue or stream); an error for
+ * a value out of range, too few for K, or a failed measurement. */
+gemmkit_status gk_ozaki_moduli(gemmkit_context *ctx, const gk_sgemm_problem *p, int *moduli);
+/* The automatic count for the largest spread of op(A)'s rows and op(B)'s columns, each in quarter bits
+ * (ceil(4 log2(sqrt(K) |x|_2 / |x|_1))), at depth k: 8, one more per 2 bits of the two past 9, at least 12 where
+ * either is at its cap (one element dominating a row, K >= 16), at most 20. */
+int gk_ozaki_moduli_for_spread(int quarter_bits_a, int quarter_bits_b, int64_t k);
 
 /* Whether a packed kernel of geometry g over `splits` slices of K (1: none) pads its operands and C's partials within
  * the 32-bit indices of its kernels and copies; the cost model and the planner ask the same question. */

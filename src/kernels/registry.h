@@ -113,6 +113,10 @@ typedef enum gk_contract {
     /* Its slicing, first step: each row's exponent from its 2-norm into R's first rows_p ints (K_CONTIGUOUS
      * compiled in): (rows, K, rows_p, moduli, X, offX, sr, sk, R). */
     GK_CONTRACT_OZAKI_NORMS,
+    /* The spread of an operand's rows (ozaki_norms.cl with SPREAD=1; the plan's choice of moduli): the largest
+     * ceil(4 log2(sqrt(K) |x|_2 / |x|_1)) over rows r < rows of X (element k at X[offX + r*sr + k*sk]) into Q[q]
+     * by an atomic max (K_CONTIGUOUS compiled in): (rows, K, X, offX, sr, sk, Q, q). */
+    GK_CONTRACT_OZAKI_SPREAD,
     GK_CONTRACT_COUNT
 } gk_contract;
 
@@ -190,6 +194,7 @@ typedef enum gk_helper {
     GK_HELPER_OZAKI_NORMS, /* ozaki_norms.cl: an operand's row exponents (GK_MATH_INT8X) */
     GK_HELPER_OZAKI_SLICE, /* ozaki_slice.cl: an operand's scaled residues */
     GK_HELPER_OZAKI_CRT,   /* ozaki_crt.cl: the residues' recombination into C */
+    GK_HELPER_OZAKI_SPREAD, /* ozaki_norms.cl, SPREAD=1: an operand's spread, which sets the number of moduli */
     GK_HELPER_COUNT
 } gk_helper;
 

@@ -348,7 +348,8 @@ const gk_kernel_def *gk_kernel_helper(gk_helper which)
     case GK_HELPER_SPLIT: return &kernels[SPLIT_TF32];
     case GK_HELPER_OZAKI_NORMS:
     case GK_HELPER_OZAKI_SLICE:
-    case GK_HELPER_OZAKI_CRT: return gk_ozaki_helper(which);
+    case GK_HELPER_OZAKI_CRT:
+    case GK_HELPER_OZAKI_SPREAD: return gk_ozaki_helper(which);
     default: return NULL;
     }
 }

@@ -4,7 +4,7 @@
 #include "registry.h"
 
 /* Helpers by position (gk_ozaki_helper). */
-enum { IGEMM, IGEMM_TC, IGEMM_WGMMA, SLICE, CRT, NORMS };
+enum { IGEMM, IGEMM_TC, IGEMM_WGMMA, SLICE, CRT, NORMS, SPREAD };
 
 /* The wgmma row's local memory: a ring of STAGES slots of TSK bytes of K by TSM + TSN rows, 1024 bytes to align the
  * swizzle and 128 for the mbarriers; at most Hopper's opt-in 227 KiB. */
@@ -144,6 +144,24 @@ static const gk_kernel_def kernels[] = {
         .defines = GK_DEFINE_K_CONTIGUOUS,
         .math = GK_MATH_INT8X,
     },
+    {
+        .name = "ozaki-spread",
+        .contract = GK_CONTRACT_OZAKI_SPREAD,
+        .family = GK_FAMILY_LIBRARY,
+        .step = 99,
+        .source = "library/ozaki_norms.cl",
+        .function = "gk_ozaki_spread",
+        .summary = "int8x helper: an operand's spread, the largest sqrt(K) |x|_2 / |x|_1 over its rows in quarter "
+                   "bits (the norms' loads and fp64 sums, an atomic max), from which the plan sets the moduli",
+        .params = {{"SPREAD", 1, "1", "builds ozaki_norms.cl's spread form (the contract's; always 1)"}},
+        .constraints = {"SPREAD == 1"},
+        .local_x = "256", .local_y = "1",
+        .tile_m = "32", .tile_n = "1",
+        .k_multiple = "1",
+        .local_mem_bytes = "32 * 65 * 8",
+        .defines = GK_DEFINE_K_CONTIGUOUS,
+        .math = GK_MATH_INT8X,
+    },
 };
 
 const gk_kernel_def *gk_ozaki_helper(gk_helper which)
@@ -152,6 +170,7 @@ const gk_kernel_def *gk_ozaki_helper(gk_helper which)
     case GK_HELPER_OZAKI_NORMS: return &kernels[NORMS];
     case GK_HELPER_OZAKI_SLICE: return &kernels[SLICE];
     case GK_HELPER_OZAKI_CRT: return &kernels[CRT];
+    case GK_HELPER_OZAKI_SPREAD: return &kernels[SPREAD];
     default: return NULL;
     }
 }

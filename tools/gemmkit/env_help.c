@@ -40,9 +40,11 @@ static const struct {
        "math mode of every new context's SGEMM calls: fp32, 3xtf32 (fp32 accuracy on tensor cores), tf32 "
        "(faster, less accurate) or int8x (the Ozaki scheme: exact INT8 products of integer slices); a mode the "
        "device cannot run fails those calls (docs/MATH.md)"},
-      {"GEMMKIT_OZAKI_MODULI", "8",
-       "moduli of math mode int8x, 2 to 20, read by each call: more is slower and more accurate (about 4 bits "
-       "each); the default's error is at or below fp32's (docs/MATH.md)"},
+      {"GEMMKIT_OZAKI_MODULI", "from the operands' spread",
+       "moduli of math mode int8x, 2 to 20 or auto, read by each call: more is slower and more accurate (about 4 bits "
+       "each); unset or auto, each call measures its operands' spread first and takes 8 on unspread inputs, more where "
+       "they spread (8 on the caller's queue or stream); the default's error is at or below fp32's on unspread "
+       "inputs, near it on spread ones; set at all, int8x runs the Ozaki scheme on every shape (docs/MATH.md)"},
       {"GEMMKIT_DEVICE_MEMORY_LIMIT", "3/4 of the device's memory",
        "bytes (or with K, M, G) of device memory a host-array SGEMM may use per device; operands beyond it "
        "are tiled out-of-core (gemmkit_context_set_memory_limit)"},

@@ -1,5 +1,7 @@
 // The Ozaki scheme II's row exponents, the first half of slicing an operand (GK_MATH_INT8X; contract
 // GK_CONTRACT_OZAKI_NORMS): (rows, K, rows_p, moduli, X, offX, sr, sk, R)
+// With SPREAD=1 the same loads and sums give the operand's spread instead (contract GK_CONTRACT_OZAKI_SPREAD,
+// function gk_ozaki_spread): (rows, K, X, offX, sr, sk, Q, q), below.
 // Row r of op(X) (element k at X[offX + r*sr + k*sk]; A's rows, or B's columns) is scaled by 2^e, the largest
 // power of two that keeps its 2-norm within gk_ozaki_norm_bound after rounding each element to an integer
 // (exact in fp64: an fp32 times a power of two, rounded), so that every product of a row of A and a column of B
@@ -20,11 +22,21 @@
 // matrix, load unconditionally (conditional loads compiled to loads issued one use at a time: 2 in flight,
 // latency-bound: 0.43 ms for 8192 x 8192, 628 GB/s). The edges (and unaligned X) take per-element loads, a
 // square past K or rows being +0, which leaves the sums as they are; both paths add each class in k order.
+//
+// SPREAD=1: each row's rho = sqrt(K) |x|_2 / |x|_1 (1 for equal magnitudes, up to sqrt(K) for one nonzero
+// element), from the sum of squares above and a sum of |x| beside it (same classes, same order), as quarter
+// bits ceil(4 log2(rho)), 0..255; Q[q] = the largest over the rows, by an integer atomic max (Q[q] starts at 0;
+// max is order-free, so the result is the same however the work-groups run). Zero rows and rows holding Inf or
+// NaN are left out (the recombination computes the latter in fp32). The plan picks its moduli from it
+// (plan_ozaki.c).
 
 #include "ozaki.h"
 
 #ifndef K_CONTIGUOUS
 #define K_CONTIGUOUS 1
+#endif
+#ifndef SPREAD
+#define SPREAD 0
 #endif
 
 #define NORM_ROWS 32
@@ -49,9 +61,58 @@
                                                 (size_t)((k0) + h * CLASSES + CLASS_OF(t, j, 0)) * sk);        \
     } while (0)
 
+// Sum v of run j takes element x (a double): its square, and under SPREAD its magnitude.
+#if SPREAD
+#define ACCUMULATE(j, v, x)                                                                                    \
+    do {                                                                                                       \
+        acc[j][v] = fma((x), (x), acc[j][v]);                                                                  \
+        mag[j][v] += fabs(x);                                                                                  \
+    } while (0)
+#else
+#define ACCUMULATE(j, v, x) acc[j][v] = fma((x), (x), acc[j][v]) // Inf or NaN stays so
+#endif
+
+// The (row, class) sums s[2][4] of the work-group added over the classes (class c += class c + h, h = 32, 16,
+// ..., 1) into total: row t's for work-items t < NORM_ROWS. part is free again after it.
+#define ROW_TOTAL(s, total)                                                                                    \
+    do {                                                                                                       \
+        _Pragma("unroll") for (int j = 0; j < 2; j++) _Pragma("unroll") for (int v = 0; v < 4; v++)            \
+            part[ROW_OF(t, j, v)][CLASS_OF(t, j, v)] = s[j][v];                                                \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                          \
+        for (int h = CLASSES / 2; h > 0; h >>= 1) {                                                            \
+            for (int i = t; i < NORM_ROWS * h; i += THREADS) part[i / h][i % h] += part[i / h][i % h + h];     \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                                      \
+        }                                                                                                      \
+        total = t < NORM_ROWS ? part[t][0] : 0.0;                                                              \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                          \
+    } while (0)
+
+#if SPREAD
+// The quarter bits of rho = sqrt(K) |x|_2 / |x|_1 from the sums of squares and magnitudes: ceil(2 log2(K |x|_2^2
+// / |x|_1^2)), 0..255 (in fp64 neither sum nor their products overflow or underflow for fp32 elements); -1 for a
+// zero row or one holding Inf or NaN.
+static inline int gk_spread_quarter_bits(const double squares, const double magnitudes, const int K)
+{
+    if (!(magnitudes > 0.0) || !isfinite(squares) || !isfinite(magnitudes)) return -1;
+    const double bits = ceil(2.0 * log2((double)K * squares / (magnitudes * magnitudes)));
+    return (int)fmin(fmax(bits, 0.0), 255.0);
+}
+
+#ifdef GK_CUDA
+#define GK_ATOMIC_MAX(p, v) atomicMax((int*)(p), (v))
+#else
+#define GK_ATOMIC_MAX(p, v) atomic_max((p), (v))
+#endif
+#endif
+
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+#if SPREAD
+void gk_ozaki_spread(const int rows, const int K, const __global float* X, const int offX, const int sr,
+                     const int sk, __global int* Q, const int q)
+#else
 void gk_ozaki_norms(const int rows, const int K, const int rows_p, const int moduli, const __global float* X,
                     const int offX, const int sr, const int sk, __global char* R)
+#endif
 {
     __local double part[NORM_ROWS][CLASSES + 1];
     const int t = (int)get_local_id(0), row0 = (int)get_group_id(0) * NORM_ROWS;
@@ -60,6 +121,13 @@ void gk_ozaki_norms(const int rows, const int K, const int rows_p, const int mod
     for (int j = 0; j < 2; j++)
 #pragma unroll
         for (int v = 0; v < 4; v++) acc[j][v] = 0.0;
+#if SPREAD
+    double mag[2][4];
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+#pragma unroll
+        for (int v = 0; v < 4; v++) mag[j][v] = 0.0;
+#endif
     int k0 = 0;
 #if K_CONTIGUOUS
     const int aligned = offX % 4 == 0 && sr % 4 == 0;
@@ -79,12 +147,10 @@ void gk_ozaki_norms(const int rows, const int K, const int rows_p, const int mod
             for (int h = 0; h < STEPS; h++)
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
-                    const double d0 = (double)x[h][j].x, d1 = (double)x[h][j].y, d2 = (double)x[h][j].z,
-                                 d3 = (double)x[h][j].w;
-                    acc[j][0] = fma(d0, d0, acc[j][0]); // Inf or NaN stays so
-                    acc[j][1] = fma(d1, d1, acc[j][1]);
-                    acc[j][2] = fma(d2, d2, acc[j][2]);
-                    acc[j][3] = fma(d3, d3, acc[j][3]);
+                    ACCUMULATE(j, 0, (double)x[h][j].x);
+                    ACCUMULATE(j, 1, (double)x[h][j].y);
+                    ACCUMULATE(j, 2, (double)x[h][j].z);
+                    ACCUMULATE(j, 3, (double)x[h][j].w);
                 }
             k0 = next;
             if (!more) break;
@@ -110,21 +176,23 @@ void gk_ozaki_norms(const int rows, const int K, const int rows_p, const int mod
 #pragma unroll
             for (int j = 0; j < 2; j++)
 #pragma unroll
-                for (int v = 0; v < 4; v++) acc[j][v] = fma(x[h][j][v], x[h][j][v], acc[j][v]);
+                for (int v = 0; v < 4; v++) ACCUMULATE(j, v, x[h][j][v]);
     }
-#pragma unroll
-    for (int j = 0; j < 2; j++)
-#pragma unroll
-        for (int v = 0; v < 4; v++) part[ROW_OF(t, j, v)][CLASS_OF(t, j, v)] = acc[j][v];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = CLASSES / 2; s > 0; s >>= 1) {
-        for (int i = t; i < NORM_ROWS * s; i += THREADS) part[i / s][i % s] += part[i / s][i % s + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
+    double squares;
+    ROW_TOTAL(acc, squares);
+#if SPREAD
+    double magnitudes;
+    ROW_TOTAL(mag, magnitudes);
+    if (t < NORM_ROWS && row0 + t < rows) {
+        const int bits = gk_spread_quarter_bits(squares, magnitudes, K);
+        if (bits > 0) GK_ATOMIC_MAX(Q + q, bits);
     }
+#else
     if (t < NORM_ROWS && row0 + t < rows_p) {
-        const double norm = sqrt(part[t][0]);
+        const double norm = sqrt(squares);
         const int finite = isfinite(norm);
         const int e = finite && norm > 0.0 ? gk_ozaki_exponent(norm, gk_ozaki_norm_bound(moduli, K)) : 0;
         ((__global int*)R)[row0 + t] = finite ? e : GK_OZAKI_NONFINITE;
     }
+#endif
 }
