@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "plan_gemm.h"
 #include "status.h"
 
 /* Tensor cores for TF32 (mma.sync with TF32 operands): an NVIDIA GPU of compute capability 8.0 or newer, known
@@ -47,13 +48,6 @@ static gemmkit_status needs_fp64(const gemmkit_context *ctx, const char *mode)
                    ctx->info.name);
 }
 
-/* An explicit number of moduli asks for the Ozaki scheme on every shape (plan_ozaki.c reads the value). */
-static int moduli_set(void)
-{
-    const char *env = getenv("GEMMKIT_OZAKI_MODULI");
-    return env && *env;
-}
-
 /* Test bounds per element relative to |alpha||A||B| + |beta||C0| (tools/check, gk_sgemm_bound). */
 static double fp32_bound(int64_t k) { return 2.0 * (double)(k + 2) * FLT_EPSILON; }
 static double three_bound(int64_t k) { return 2.0 * fp32_bound(k) + 16.0 * FLT_EPSILON; }
@@ -71,7 +65,7 @@ static const gk_math_mode modes[GK_MATH_COUNT] = {
     [GK_MATH_INT8X] = {GEMMKIT_MATH_INT8X, GK_MATH_INT8X, "int8x", needs_fp64, three_bound,
                        "about 2^(-4 moduli) of |row of A|_2 |column of B|_2 (integer slices, exact INT8 products, "
                        "CRT in fp64)",
-                       GK_MATH_PLAN_OZAKI, moduli_set},
+                       GK_MATH_PLAN_OZAKI, gk_ozaki_scheme_asked},
 };
 
 const gk_math_mode *gk_math_mode_of(gk_math math) { return &modes[math >= 0 && math < GK_MATH_COUNT ? math : 0]; }

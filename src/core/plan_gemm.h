@@ -18,7 +18,8 @@ gemmkit_status gk_sgemm_plan_kernel(const gk_sgemm_planning *s, gk_plan *plan);
 
 /* Math mode int8x's steps around its product kernel (GK_CONTRACT_GEMM_OZAKI, plan_ozaki.c). */
 gemmkit_status gk_sgemm_plan_ozaki(const gk_sgemm_planning *s, gk_plan *plan);
-/* The number of moduli of an int8x call: GEMMKIT_OZAKI_MODULI (2-20) where set, else from its operands' spread
+/* The number of moduli of an int8x call: GEMMKIT_OZAKI_MODULI (2-20) where set to a count, else (unset or "auto")
+ * from its operands' spread
  * (gk_ozaki_moduli_for_spread; measured on the device, one wait; 8 on the caller's queue or stream); an error for
  * a value out of range, too few for K, or a failed measurement. */
 gemmkit_status gk_ozaki_moduli(gemmkit_context *ctx, const gk_sgemm_problem *p, int *moduli);
@@ -26,6 +27,9 @@ gemmkit_status gk_ozaki_moduli(gemmkit_context *ctx, const gk_sgemm_problem *p, 
  * (ceil(4 log2(sqrt(K) |x|_2 / |x|_1))), at depth k: 8, one more per 2 bits of the two past 9, at least 12 where
  * either is at its cap (one element dominating a row, K >= 16), at most 20. */
 int gk_ozaki_moduli_for_spread(int quarter_bits_a, int quarter_bits_b, int64_t k);
+/* Whether GEMMKIT_OZAKI_MODULI is set at all (a count or "auto"): the caller asks for the scheme itself on every
+ * shape, so int8x is pinned (math_mode.c); read per call. */
+int gk_ozaki_scheme_asked(void);
 
 /* Whether a packed kernel of geometry g over `splits` slices of K (1: none) pads its operands and C's partials within
  * the 32-bit indices of its kernels and copies; the cost model and the planner ask the same question. */

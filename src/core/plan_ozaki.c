@@ -31,10 +31,16 @@ static double norm_bound(int moduli, int64_t k)
 /* GEMMKIT_OZAKI_MODULI: *count and *set = 1 where it is set to a count, *set = 0 where unset or "auto" (which
  * counts from the operands as unset does; set at all, it also keeps int8x on the scheme, math_mode.c); an error
  * where it is invalid. */
+int gk_ozaki_scheme_asked(void)
+{
+    const char *env = getenv("GEMMKIT_OZAKI_MODULI");
+    return env && *env;
+}
+
 static gemmkit_status explicit_moduli(int *count, int *set)
 {
     const char *env = getenv("GEMMKIT_OZAKI_MODULI");
-    *set = env && *env && strcasecmp(env, "auto") != 0;
+    *set = gk_ozaki_scheme_asked() && strcasecmp(env, "auto") != 0;
     if (!*set) return GEMMKIT_SUCCESS;
     char *end = NULL;
     const long value = strtol(env, &end, 10);
