@@ -297,6 +297,38 @@ static void test_int8x_served_by_3xtf32_where_faster(void **state)
                      GK_MATH_3XTF32);
 }
 
+/* The built-in math row for a short K: int8x and 3xTF32 served by fp32 kernels up to K = 48 on GPUs (writing C bounds
+ * the product there), their own or 3xTF32's above it; TF32 keeps its mode; a pinned int8x call and CPUs keep theirs. */
+static void test_short_k_served_by_fp32(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    gemmkit_device_info gpu = device(1), cpu = device(0);
+    gk_tuning_set tuned;
+    gk_tuning_load(&gpu, "sm_90", &tuned);
+    unsetenv("GEMMKIT_OZAKI_MODULI");
+    static const gk_math fp32_accurate[] = {GK_MATH_INT8X, GK_MATH_3XTF32};
+    for (size_t i = 0; i < 2; i++) {
+        const gk_sgemm_choice short_k =
+            gk_sgemm_choose_math(gk_policy_builtin(), &gpu, &tuned, 24026, 16857, 48, fp32_accurate[i]);
+        const gk_sgemm_choice longer =
+            gk_sgemm_choose_math(gk_policy_builtin(), &gpu, &tuned, 24026, 16857, 49, fp32_accurate[i]);
+        assert_non_null(short_k.def);
+        assert_int_equal(short_k.def->math, GK_MATH_FP32);
+        assert_non_null(longer.def);
+        assert_int_equal(longer.def->math, GK_MATH_3XTF32);
+    }
+    assert_int_equal(gk_sgemm_choose_math(gk_policy_builtin(), &gpu, &tuned, 24026, 16857, 16, GK_MATH_TF32).def->math,
+                     GK_MATH_TF32);
+    assert_int_equal(gk_sgemm_choose_math(gk_policy_builtin(), &cpu, &tuned, 24026, 16857, 16, GK_MATH_INT8X).def->math,
+                     GK_MATH_INT8X);
+    setenv("GEMMKIT_OZAKI_MODULI", "auto", 1);
+    const gk_sgemm_choice pinned = gk_sgemm_choose_math(gk_policy_builtin(), &gpu, &tuned, 24026, 16857, 16, GK_MATH_INT8X);
+    unsetenv("GEMMKIT_OZAKI_MODULI");
+    assert_non_null(pinned.def);
+    assert_int_equal(pinned.def->math, GK_MATH_INT8X);
+}
+
 /* A math row whose mode has no kernel for the device leaves the call in its own mode. */
 static void test_math_row_without_kernels_keeps_the_mode(void **state)
 {
@@ -1518,6 +1550,7 @@ int main(void)
         cmocka_unit_test(test_builtin_copy_rows),
         cmocka_unit_test(test_small_variant_in_tensor_modes),
         cmocka_unit_test(test_int8x_served_by_3xtf32_where_faster),
+        cmocka_unit_test(test_short_k_served_by_fp32),
         cmocka_unit_test(test_math_row_without_kernels_keeps_the_mode),
         cmocka_unit_test(test_trans_a_variant),
     };
