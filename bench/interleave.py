@@ -50,6 +50,13 @@ def write_atomically(name, text):
 PEERS = ("cublas", "clblast", "cpublas")  # the pure fp32 peers, before cublas-tf32
 
 
+def is_runner(name):
+    """The runner's records; "best" also names the library's choice in another math mode (bench's best-int8x ...)."""
+    if name == args.runner:
+        return True
+    return args.runner == "best" and name in ("best-3xtf32", "best-tf32", "best-int8x")
+
+
 def by_shape(data):
     own, peer = {}, {}
     for r in data["results"]:
@@ -57,7 +64,7 @@ def by_shape(data):
             continue
         key = (r["m"], r["n"], r["k"], r["trans"], r["layout"])
         if r["kind"] == "gemmkit":
-            if r["name"] == args.runner:
+            if is_runner(r["name"]):
                 own[key] = r
         elif key not in peer or (r["name"] in PEERS and peer[key]["name"] not in PEERS):
             peer[key] = r
@@ -123,4 +130,6 @@ for c, chunk in enumerate(chunks):
 
 lines, common = report(merged)
 print("\n".join(lines))
+if not common:
+    print("interleave: no shape has runner %s's results on both sides" % args.runner, file=sys.stderr)
 sys.exit(0 if common else 1)

@@ -25,7 +25,7 @@ cat "$tmp/report.txt"
 grep -q "^interleaved: 4 shapes of 4 in chunks of 1" "$tmp/report.txt" || fail "no shape count"
 grep -q "^B's call time against A's: [0-9.]*x faster" "$tmp/report.txt" || fail "no call-time comparison"
 for side in A B; do
-    n=$(python3 -c "import json,sys; print(sum(r['name'] == 'best' and r['status'] == 'ok' for r in json.load(open(sys.argv[1]))['results']))" "$tmp/run/$side.json") ||
+    n=$(python3 -c "import json,sys; print(sum(r['name'] in ('best', 'best-3xtf32', 'best-tf32', 'best-int8x') and r['status'] == 'ok' for r in json.load(open(sys.argv[1]))['results']))" "$tmp/run/$side.json") ||
         fail "$side.json unreadable"
     [ "$n" -eq 4 ] || fail "$side.json holds $n results of the library's choice, not 4"
 done

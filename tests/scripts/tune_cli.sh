@@ -135,8 +135,8 @@ variant_bad_usage)
         grep -q 'gemmkit tune: ' <<< "$out" || fail "tune $args: no message"
     done
     run tune --variant no-such-variant --db "$db"
-    # (GPUs also have the tensor-core modes' trans-a.)
-    grep -qE 'no variant "no-such-variant" on a (CPU \(its variants: long-k, narrow-n, narrow-m, small|GPU \(its variants: long-k, narrow-n, narrow-m, strip, stream, split-k, tiny, small, trans-a)\)' <<< "$out" ||
+    # (GPUs also have the mid tiles' mid-n and mid-m and the tensor-core modes' trans-a.)
+    grep -qE 'no variant "no-such-variant" on a (CPU \(its variants: long-k, narrow-n, narrow-m, small|GPU \(its variants: long-k, narrow-n, narrow-m, mid-n, mid-m, strip, stream, split-k, tiny, small, trans-a)\)' <<< "$out" ||
         fail "the message does not list the variants"
     run tune --kernel direct --variant narrow-n --db "$db"
     grep -qE 'kernel rows never run direct on a (CPU|GPU)' <<< "$out" || fail "the message does not say why direct is refused"
