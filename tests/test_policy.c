@@ -260,17 +260,23 @@ static void test_small_variant_in_tensor_modes(void **state)
     unlink(db_path);
 }
 
+/* The built-in lines of a described H200 (no database of the test's), GEMMKIT_OZAKI_MODULI unset. */
+static void load_builtin_lines(gemmkit_device_info *gpu, gk_tuning_set *tuned)
+{
+    unlink(db_path);
+    gk_tuning_load(gpu, "sm_90", tuned);
+    unsetenv("GEMMKIT_OZAKI_MODULI");
+}
+
 /* The built-in math row: int8x served by 3xTF32 where the Ozaki scheme's slicing and recombination outweigh its
  * products (short K, a thin edge), the scheme itself on large squares; the scheme wherever GEMMKIT_OZAKI_MODULI
  * pins it, and on CPUs, which have no TF32 kernel. */
 static void test_int8x_served_by_3xtf32_where_faster(void **state)
 {
     (void)state;
-    unlink(db_path);
     gemmkit_device_info gpu = device(1), cpu = device(0);
     gk_tuning_set tuned;
-    gk_tuning_load(&gpu, "sm_90", &tuned);
-    unsetenv("GEMMKIT_OZAKI_MODULI");
+    load_builtin_lines(&gpu, &tuned);
     static const int64_t served[][3] = {{36346, 9024, 50}, {2048, 2048, 2048}, {609, 32000, 8192}, {8192, 700, 8192}};
     for (size_t i = 0; i < sizeof served / sizeof served[0]; i++) {
         const gk_sgemm_choice c =
@@ -302,11 +308,9 @@ static void test_int8x_served_by_3xtf32_where_faster(void **state)
 static void test_short_k_served_by_fp32(void **state)
 {
     (void)state;
-    unlink(db_path);
     gemmkit_device_info gpu = device(1), cpu = device(0);
     gk_tuning_set tuned;
-    gk_tuning_load(&gpu, "sm_90", &tuned);
-    unsetenv("GEMMKIT_OZAKI_MODULI");
+    load_builtin_lines(&gpu, &tuned);
     static const gk_math fp32_accurate[] = {GK_MATH_INT8X, GK_MATH_3XTF32};
     for (size_t i = 0; i < 2; i++) {
         const gk_sgemm_choice short_k =
