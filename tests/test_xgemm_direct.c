@@ -219,6 +219,26 @@ static void test_async_stages(void **state)
         assert_true(test_each_choice_of(def, tiles[i].tiles, "ASYNC_STAGES", each_ring, (void *)&tiles[i]) >= 3);
 }
 
+/* Several tiles of C per work-group (TPG), the ring running across them: the ring's cases at TPG 2 and 3 (N of 22-68
+ * over tiles 32 wide: groups of one, two and three tiles, the last cut by N), each ring size, and K = 0. */
+static void test_tiles_per_group(void **state)
+{
+    (void)state;
+    static const char *const rings[] = {SMALL ",ASYNC_STAGES=2,TPG=2", SMALL ",ASYNC_STAGES=3,TPG=3",
+                                        SMALL ",ASYNC_STAGES=4,TPG=2"};
+    for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
+        ring_cases(rings[i], SMALL, 8);
+        const gemmkit_options o = direct(rings[i]);
+        assert_case_ok(&o, make(GEMMKIT_COL_MAJOR, 0, 0, 45, 100, 0, 1.0f, 0.5f)); /* C = beta C in every tile */
+        assert_case_ok(&o, make(GEMMKIT_ROW_MAJOR, 1, 0, 33, 161, 17, -1.0f, 0.0f));
+    }
+    const gemmkit_options refused = direct(SMALL ",ASYNC_STAGES=0,TPG=2"); /* the register prefetch multiplies one */
+    float x[4] = {0};
+    assert_int_equal(gemmkit_sgemm_ex(test_ctx, &refused, GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 2, 2,
+                                      1, 1.0f, x, 2, x, 1, 0.0f, x, 2),
+                     GEMMKIT_ERROR_INVALID_KERNEL_PARAMS);
+}
+
 /* One ring size's local memory (the walk's params) in each row that builds xgemm_direct.cl, at each op(A), op(B). */
 static void local_memory_of(const char *params, const gk_config *config, void *data)
 {
@@ -273,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_offsets_in_buffers),
         cmocka_unit_test(test_many_tiles),
         cmocka_unit_test(test_async_stages),
+        cmocka_unit_test(test_tiles_per_group),
         cmocka_unit_test(test_local_memory_is_the_registry_formula),
         cmocka_unit_test(test_bad_parameters_are_refused),
     };

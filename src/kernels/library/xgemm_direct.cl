@@ -40,6 +40,12 @@
 // matrix are copies of 0 bytes, from the matrix's first element (an address
 // inside the buffer). ASYNC_STAGES = 0 is the kernel above, unchanged.
 //
+// TPG = T > 1 (with the ring): a work-group multiplies T tiles of C along N
+// back to back, its ring running across their boundaries: the first steps of
+// tile j + 1 are copied while tile j is multiplied, and tile j's C is stored
+// while they land, so a short K (where loading a tile's first steps and
+// storing its C take as long as multiplying it) keeps the multiprocessor busy.
+//
 // Built with -DSPLITK=1 (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM, the registry's
 // xgemm-direct-splitk): split-K without packing. Work-group z along the grid's
 // third dimension multiplies the K-slice [z*kslice, min(K, (z+1)*kslice)) of
@@ -89,6 +95,12 @@
 #endif
 #ifndef ASYNC_STAGES
 #define ASYNC_STAGES 0 // local tiles in an asynchronously filled ring; 0: two, through registers
+#endif
+#ifndef TPG
+#define TPG 1 // tiles of C along N per work-group, back to back (ASYNC_STAGES >= 2)
+#endif
+#if TPG > 1 && ASYNC_STAGES < 2
+#error "TPG > 1 needs the ring (ASYNC_STAGES >= 2)"
 #endif
 
 #define RTSM (TSM / WPTM) // work-items along M
@@ -280,13 +292,38 @@ HELPER void copy_floats(__local float4* tile, const __global float* X, const int
 #define COPY_A(s, k0, full) copy_floats(As[s], A, lda, M, K, m0, k0, tid, TSM, ROW_A, LPTA, 0, full)
 #endif
 #if !TRANS_B
-#define COPY_B(s, k0, full) copy_floats(Bs[s], B, ldb, N, K, n0, k0, tid, TSN, ROW_B, LPTB, 1, full)
+#define COPY_B(s, n0, k0, full) copy_floats(Bs[s], B, ldb, N, K, n0, k0, tid, TSN, ROW_B, LPTB, 1, full)
 #elif VEC_B
-#define COPY_B(s, k0, full) copy_outer4(Bs[s], B, ldb, N, K, n0, k0, tid, TSN, ROW_B, LPTB, full)
+#define COPY_B(s, n0, k0, full) copy_outer4(Bs[s], B, ldb, N, K, n0, k0, tid, TSN, ROW_B, LPTB, full)
 #else
-#define COPY_B(s, k0, full) copy_floats(Bs[s], B, ldb, N, K, n0, k0, tid, TSN, ROW_B, LPTB, 0, full)
+#define COPY_B(s, n0, k0, full) copy_floats(Bs[s], B, ldb, N, K, n0, k0, tid, TSN, ROW_B, LPTB, 0, full)
 #endif
 #endif
+
+// C = alpha * acc + beta * C for the tile at (m0, n0_); whole float4 inside the matrix where C allows (inside_). A
+// macro rather than a helper: PoCL miscompiles the split build when acc is passed to a function after its barriers.
+#define STORE_TILE(n0_, inside_)                                                                                \
+    do {                                                                                                       \
+        _Pragma("unroll") for (int j_ = 0; j_ < VN; j_++) {                                                    \
+            _Pragma("unroll") for (int c_ = 0; c_ < 4; c_++) {                                                 \
+                const int n = (n0_) + 4 * (ty + j_ * RTSN) + c_;                                               \
+                _Pragma("unroll") for (int i_ = 0; i_ < VM; i_++) {                                            \
+                    const int m = m0 + 4 * (tx + i_ * RTSM);                                                   \
+                    __global float* out = C + m + n * ldc;                                                     \
+                    float4 v = alpha * acc[4 * j_ + c_][i_];                                                   \
+                    if ((inside_) && VEC_C) {                                                                  \
+                        if (beta != 0.0f) v = fma((float4)(beta), *(__global float4*)out, v);                  \
+                        *(__global float4*)out = v;                                                            \
+                    } else if (n < N) {                                                                        \
+                        if (m + 0 < M) out[0] = beta == 0.0f ? v.x : fma(beta, out[0], v.x);                   \
+                        if (m + 1 < M) out[1] = beta == 0.0f ? v.y : fma(beta, out[1], v.y);                   \
+                        if (m + 2 < M) out[2] = beta == 0.0f ? v.z : fma(beta, out[2], v.z);                   \
+                        if (m + 3 < M) out[3] = beta == 0.0f ? v.w : fma(beta, out[3], v.w);                   \
+                    }                                                                                          \
+                }                                                                                              \
+            }                                                                                                  \
+        }                                                                                                      \
+    } while (0)
 
 // CUDA with MIN_GROUPS > 0 (xgemm-direct-batched's parameter): launch bounds that also ask for MIN_GROUPS
 // work-groups an SM, so the registers are capped to fit them (more groups resident: shorter last waves of
@@ -329,8 +366,8 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
     const int ty = get_local_id(1);
     const int tid = ty * RTSM + tx;
     const int m0 = get_group_id(0) * TSM;
-    const int n0 = get_group_id(1) * TSN;
-    const int inside_m = m0 <= M - TSM, inside_n = n0 <= N - TSN; // m0 + TSM would wrap past 2^31 - TSM
+    const int n_group = get_group_id(1) * (TSN * TPG); // its first tile's; TPG tiles along N from there
+    const int inside_m = m0 <= M - TSM; // m0 + TSM would wrap past 2^31 - TSM
 
     __local float4 As[TILES_IN_LOCAL][TSK * ROW_A];
     __local float4 Bs[TILES_IN_LOCAL][TSK * ROW_B];
@@ -350,30 +387,36 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
     // t + S - 1 goes into the slot tile t - 1 used, once the barrier shows
     // everyone is done with it. Every iteration commits one group (empty past
     // the last tile), so "all but IN_FLIGHT groups done" means "tile t landed".
+    // With TPG > 1 the ring runs over steps t = j * tiles + (K step) of the group's tiles j of C.
     const int tiles = (K + TSK - 1) / TSK;
+    const int subs = TPG == 1 ? 1 : min(TPG, (N - n_group + TSN - 1) / TSN); // its tiles of C inside N
+    const int steps = tiles * subs;
     #pragma unroll
     for (int s = 0; s < ASYNC_STAGES - 1; s++) {
-        if (s < tiles) {
-            const int full_k = (s + 1) * TSK <= K;
-            COPY_A(s, s * TSK, inside_m && full_k);
-            COPY_B(s, s * TSK, inside_n && full_k);
+        if (s < steps) {
+            const int j = TPG == 1 ? 0 : s / tiles, k0 = (s - j * tiles) * TSK, full_k = k0 + TSK <= K;
+            const int n0 = n_group + j * TSN;
+            COPY_A(s, k0, inside_m && full_k);
+            COPY_B(s, n0, k0, n0 <= N - TSN && full_k);
         }
         COMMIT_ASYNC();
     }
-    int cur = 0, next = ASYNC_STAGES - 1; // slots of tiles t and t + S - 1
-    for (int t = 0; t < tiles; t++) {
+    int cur = 0, next = ASYNC_STAGES - 1; // slots of steps t and t + S - 1
+    for (int t = 0; t < steps; t++) {
         WAIT_ASYNC(IN_FLIGHT);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (t + ASYNC_STAGES - 1 < tiles) {
-            const int k0 = (t + ASYNC_STAGES - 1) * TSK, full_k = k0 + TSK <= K;
+        if (t + ASYNC_STAGES - 1 < steps) {
+            const int s = t + ASYNC_STAGES - 1, j = TPG == 1 ? 0 : s / tiles;
+            const int k0 = (s - j * tiles) * TSK, full_k = k0 + TSK <= K, n0 = n_group + j * TSN;
             COPY_A(next, k0, inside_m && full_k);
-            COPY_B(next, k0, inside_n && full_k);
+            COPY_B(next, n0, k0, n0 <= N - TSN && full_k);
         }
         COMMIT_ASYNC();
         next = next + 1 == ASYNC_STAGES ? 0 : next + 1;
 #else
     // The first tile, then (as xgemm) each step prefetches the next tile into
     // registers, computes the current one, and stores the next.
+    const int n0 = n_group, inside_n = n0 <= N - TSN;
     float4 ra[LPTA], rb[LPTB];
     LOAD_A(0, inside_m && TSK <= K);
     LOAD_B(0, inside_n && TSK <= K);
@@ -413,7 +456,25 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
 
 #if ASYNC_STAGES >= 2
         cur = cur + 1 == ASYNC_STAGES ? 0 : cur + 1;
+#if TPG > 1
+        // Tile j's last step: store its C (the ring already holds tile j + 1's first steps) and start the next.
+        if (t % tiles == tiles - 1 && t + 1 < steps) {
+            const int n0 = n_group + (t / tiles) * TSN;
+            STORE_TILE(n0, inside_m && n0 <= N - TSN);
+            #pragma unroll
+            for (int j = 0; j < WPTN; j++)
+                #pragma unroll
+                for (int i = 0; i < VM; i++)
+                    acc[j][i] = (float4)(0.0f);
+        }
+#endif
     }
+#if TPG > 1
+    // K = 0 (no steps): every tile but the last is beta * C too.
+    for (int j = 0; tiles == 0 && j + 1 < subs; j++)
+        STORE_TILE(n_group + j * TSN, inside_m && n_group + j * TSN <= N - TSN);
+#endif
+    const int n0 = n_group + (subs - 1) * TSN, inside_n = n0 <= N - TSN; // the last tile, stored below
 #else
         // The other buffer was last read before the previous barrier: safe to fill.
         if (has_next) {
@@ -474,29 +535,6 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
         }
     }
 #endif
-    // C = alpha * acc + beta * C; whole float4 inside the matrix where C allows.
     if (!write_c) return;
-    const int inside = inside_m && inside_n;
-    #pragma unroll
-    for (int j = 0; j < VN; j++) {
-        #pragma unroll
-        for (int c = 0; c < 4; c++) {
-            const int n = n0 + 4 * (ty + j * RTSN) + c;
-            #pragma unroll
-            for (int i = 0; i < VM; i++) {
-                const int m = m0 + 4 * (tx + i * RTSM);
-                __global float* out = C + m + n * ldc;
-                float4 v = alpha * acc[4 * j + c][i];
-                if (inside && VEC_C) {
-                    if (beta != 0.0f) v = fma((float4)(beta), *(__global float4*)out, v);
-                    *(__global float4*)out = v;
-                } else if (n < N) {
-                    if (m + 0 < M) out[0] = beta == 0.0f ? v.x : fma(beta, out[0], v.x);
-                    if (m + 1 < M) out[1] = beta == 0.0f ? v.y : fma(beta, out[1], v.y);
-                    if (m + 2 < M) out[2] = beta == 0.0f ? v.z : fma(beta, out[2], v.z);
-                    if (m + 3 < M) out[3] = beta == 0.0f ? v.w : fma(beta, out[3], v.w);
-                }
-            }
-        }
-    }
+    STORE_TILE(n0, inside_m && inside_n);
 }
