@@ -464,7 +464,7 @@ static gk_cuda_image build_variant(const gk_kernel_def *def, const char *params,
  * that takes one: three stages for sm_80 and sm_90, CUBIN, so that ptxas assembles every copy (a PTX typo fails
  * here), at each op(A), op(B) with and without float4 access (xgemm_direct.cl's 16-byte, 4-byte and zero-filling
  * copies); two and four stages for sm_90; and PTX for an architecture newer than NVRTC knows, read back: the ring's
- * instructions are there, not the plain copies of other devices. */
+ * instructions are there, not the plain copies of other devices; xgemm-direct's TPG = 2 for sm_90. */
 static void test_async_rings_compile_for_sm80_and_sm90(void **state)
 {
     (void)state;
@@ -499,6 +499,12 @@ static void test_async_rings_compile_for_sm80_and_sm90(void **state)
             char params[32];
             snprintf(params, sizeof params, "ASYNC_STAGES=%d", stages);
             gk_cuda_image image = build_variant(def, params, 0, 90);
+            free(image.data);
+            compiled++;
+        }
+        if (takes_param(def, "TPG")) { /* xgemm-direct's tiles per work-group, the ring across them */
+            gk_cuda_image image = build_variant(def, "ASYNC_STAGES=3,TPG=2", 3, 90);
+            assert_true(image.is_cubin);
             free(image.data);
             compiled++;
         }
