@@ -28,19 +28,22 @@ static double norm_bound(int moduli, int64_t k)
     return sqrt(0.5 * p) * (1.0 - 9.5367431640625e-07) - 0.5 * sqrt((double)k) - 1.0;
 }
 
+/* GEMMKIT_OZAKI_MODULI's value where it is set at all (not empty), else NULL. */
+static const char *moduli_variable(void)
+{
+    const char *env = getenv("GEMMKIT_OZAKI_MODULI");
+    return env && *env ? env : NULL;
+}
+
+int gk_ozaki_scheme_asked(void) { return moduli_variable() != NULL; }
+
 /* GEMMKIT_OZAKI_MODULI: *count and *set = 1 where it is set to a count, *set = 0 where unset or "auto" (which
  * counts from the operands as unset does; set at all, it also keeps int8x on the scheme, math_mode.c); an error
  * where it is invalid. */
-int gk_ozaki_scheme_asked(void)
-{
-    const char *env = getenv("GEMMKIT_OZAKI_MODULI");
-    return env && *env;
-}
-
 static gemmkit_status explicit_moduli(int *count, int *set)
 {
-    const char *env = getenv("GEMMKIT_OZAKI_MODULI");
-    *set = gk_ozaki_scheme_asked() && strcasecmp(env, "auto") != 0;
+    const char *env = moduli_variable();
+    *set = env && strcasecmp(env, "auto") != 0;
     if (!*set) return GEMMKIT_SUCCESS;
     char *end = NULL;
     const long value = strtol(env, &end, 10);
