@@ -469,11 +469,6 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
         }
 #endif
     }
-#if TPG > 1
-    // K = 0 (no steps): every tile but the last is beta * C too.
-    for (int j = 0; tiles == 0 && j + 1 < subs; j++)
-        STORE_TILE(n_group + j * TSN, inside_m && n_group + j * TSN <= N - TSN);
-#endif
     const int n0 = n_group + (subs - 1) * TSN, inside_n = n0 <= N - TSN; // the last tile, stored below
 #else
         // The other buffer was last read before the previous barrier: safe to fill.
