@@ -51,6 +51,7 @@ cases=(
   "xgemm-direct.B.TT|--kernel xgemm-direct --trans TT --sizes 300x100000x12000"
   "xgemm-direct.C.NT|--kernel xgemm-direct --trans NT --sizes 40000x40000x300"
   "xgemm-direct.mid-n.C.TN|--kernel xgemm-direct --params TSM=128,TSN=64,TSK=16,WPTM=4,WPTN=8 --trans TN --sizes 40000x40000x64"
+  "xgemm-direct.tpg2.C.NT|--kernel xgemm-direct --params TSM=128,TSN=64,TSK=16,WPTM=4,WPTN=8,ASYNC_STAGES=3,TPG=2 --trans NT --sizes 40000x40000x64"
   "xgemm-direct.mid-m.A.TT|--kernel xgemm-direct --params TSM=64,TSN=128,TSK=16,WPTM=4,WPTN=8 --trans TT --sizes 100000x64x12000"
   "xgemm-splitk.A.TT|--kernel xgemm-splitk --trans TT --sizes 2000x64x600000"
   "xgemm-splitk.B.NN|--kernel xgemm-splitk --trans NN --sizes 64x2000x600000"
