@@ -5,7 +5,8 @@ tests/test_cost_model, on the built-in lines of the device named), and the repla
 those that were timed. It reports how often that choice is within 10% of the fastest timed candidate, beside the
 choice recorded when the table was made, and the model's error, log(measured / predicted), by line and orientation.
 
-usage: bench/model_replay.py [--backend cuda] [--device NAME] [--build build] TABLE.tsv...
+usage: bench/model_replay.py [--backend cuda] [--device NAME] [--build build] [--db TUNING.tsv] TABLE.tsv...
+--db: a tuning database read over the built-in one (e.g. `tune --calibrate`'s cost: lines for the device named).
 A table timed with other lines than the build's is replayed over the candidates both have."""
 import argparse, collections, csv, math, os, subprocess, sys, tempfile
 
@@ -14,6 +15,7 @@ ap.add_argument("tables", nargs="+")
 ap.add_argument("--backend", default="cuda")
 ap.add_argument("--device", default="NVIDIA H100 80GB HBM3")
 ap.add_argument("--build", default="build")
+ap.add_argument("--db", default="/nonexistent/gemmkit-model-replay.tsv")
 ap.add_argument("--within", type=float, default=1.10)
 args = ap.parse_args()
 
@@ -27,7 +29,7 @@ def predictions(shapes):
         for s in shapes:
             f.write(" ".join(s) + "\n")
     env = dict(os.environ, GK_DUMP_FILE=f.name, GK_DUMP_BACKEND=args.backend, GK_DUMP_DEVICE=args.device,
-               GEMMKIT_TUNING_DB="/nonexistent/gemmkit-model-replay.tsv", GEMMKIT_QUIET="1")
+               GEMMKIT_TUNING_DB=args.db, GEMMKIT_QUIET="1")
     out = subprocess.run([os.path.join(args.build, "tests", "test_cost_model")], env=env, capture_output=True,
                          text=True).stdout
     os.unlink(f.name)
