@@ -251,9 +251,10 @@ void gk_policy_parse(const char *name, const char *text, gk_policy *policy)
 static gk_policy builtin;
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 
-/* The built-in table, or the file GEMMKIT_POLICY names instead (rows tried
- * before they are built in, as GEMMKIT_TUNING_DB does for tuning lines); a
- * file that cannot be read leaves the built-in table and a warning. */
+/* The built-in table, or the whole table GEMMKIT_POLICY names instead (for
+ * trying rows before they are built in; nothing of the built-in table is
+ * added to it); a file that cannot be read leaves the built-in table and a
+ * warning. */
 static void parse_builtin(void)
 {
     const char *path = getenv("GEMMKIT_POLICY");

@@ -27,9 +27,9 @@ static const struct {
       {"GEMMKIT_TUNING_DB", "$XDG_CACHE_HOME/gemmkit/tuning.tsv, else ~/.cache/gemmkit/tuning.tsv",
        "tuning database read by every new context and written by `gemmkit tune`"},
       {"GEMMKIT_POLICY", "unset (the built-in policy)",
-       "a policy file (the rows of src/kernels/tuning/policy.tsv) used instead of the built-in table, read once "
-       "per process: rows tried before they are built in; a file that cannot be read leaves the built-in table "
-       "and a warning"},
+       "a whole policy table (a copy of src/kernels/tuning/policy.tsv, edited) used instead of the built-in one, "
+       "read once per process, for trying rows before they are built in: a file of a few rows alone leaves the "
+       "rest out; a file that cannot be read leaves the built-in table and a warning"},
       {"GEMMKIT_QUIET", "unset (warnings shown)",
        "any value but empty or 0: a context's warnings (unusable tuning-database lines) are not printed on "
        "stderr; gemmkit_context_warnings() still has them"},
