@@ -170,34 +170,46 @@ static void test_wrong_results_are_errors_not_speeds(void **state)
     gk_bench_report_free(&s.report);
 }
 
-/* Beyond the full-check size only samples are compared, yet an unwritten
- * (NaN) element anywhere is still caught. */
-static void test_sampled_check_catches_unwritten(void **state)
+/* Beyond the full-check size only samples are compared, yet an unwritten (NaN) element anywhere is still caught,
+ * in either layout, and named by its (row, column); the padding between C's columns (or rows) is not C's. */
+static void check_catches_unwritten(gemmkit_layout layout)
 {
-    (void)state;
-    gk_sgemm_case c = {GEMMKIT_COL_MAJOR, GEMMKIT_NO_TRANS, GEMMKIT_NO_TRANS, 1100, 1100, 128, 1.0f, 0.0f, 0, 0, 0};
+    gk_sgemm_case c = {layout, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, 1300, 1000, 128, 1.0f, 0.0f, 0, 0, 0};
     gk_case_complete(&c);
+    const int row_major = layout == GEMMKIT_ROW_MAJOR;
+    const int64_t lines = row_major ? c.m : c.n, along = row_major ? c.n : c.m;
+    c.ldc = along + 7;
     size_t ea, eb, ec;
     gk_case_extents(&c, &ea, &eb, &ec);
     float *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *out = malloc(ec * sizeof *out);
     assert_true(a && b && out);
     gk_fill_random(&test_rng, a, ea);
     gk_fill_random(&test_rng, b, eb);
+    for (size_t e = 0; e < ec; e++) out[e] = NAN; /* the padding stays NaN */
     assert_int_equal(gemmkit_sgemm_reference(c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, 1.0f, a, c.lda, b, c.ldb,
                                              0.0f, out, c.ldc),
                      GEMMKIT_SUCCESS);
+    assert_true((int64_t)ec >= (lines - 1) * c.ldc + along);
     gk_bench_reference ref = {0};
     gk_bench_record rec;
     memset(&rec, 0, sizeof rec);
     assert_int_equal(gk_bench_check_sgemm(&c, a, b, &ref, out, 0.0, &test_rng, &rec), 1);
     assert_string_equal(rec.check, "sampled");
-    out[777 * 1100 + 555] = NAN;
+    out[row_major ? 777 * c.ldc + 555 : 555 * c.ldc + 777] = NAN;
     assert_int_equal(gk_bench_check_sgemm(&c, a, b, &ref, out, 0.0, &test_rng, &rec), 0);
     assert_non_null(strstr(rec.message, "never written"));
+    assert_non_null(strstr(rec.message, "C(777,555)"));
     gk_bench_reference_free(&ref);
     free(a);
     free(b);
     free(out);
+}
+
+static void test_sampled_check_catches_unwritten(void **state)
+{
+    (void)state;
+    check_catches_unwritten(GEMMKIT_COL_MAJOR);
+    check_catches_unwritten(GEMMKIT_ROW_MAJOR);
 }
 
 /* ---- real runners ---- */

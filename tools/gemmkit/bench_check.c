@@ -54,13 +54,18 @@ int gk_bench_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b,
 {
     verdict v = {0, 0, 0.0, 0.0, ""};
     const double bound = 2.0 * (double)(c->k + 2) * FLT_EPSILON + 2.0 * input_rounding;
-    /* Every element must be finite: C was poisoned with NaN, and the inputs cannot overflow. */
+    /* Every element must be finite: C was poisoned with NaN, and the inputs cannot overflow. Read in storage
+     * order: a walk across a row-major C of gigabytes jumps a whole row per element. */
+    const int row_major = c->layout == GEMMKIT_ROW_MAJOR;
+    const int64_t lines = row_major ? c->m : c->n, along = row_major ? c->n : c->m;
     int64_t nonfinite = 0;
-    for (int64_t j = 0; j < c->n; j++)
-        for (int64_t i = 0; i < c->m; i++)
-            if (!isfinite(result[c_index(c, i, j)]) && nonfinite++ == 0)
-                snprintf(v.first, sizeof v.first, "C(%lld,%lld) = %g (never written or overflowed)", (long long)i,
-                         (long long)j, result[c_index(c, i, j)]);
+    for (int64_t l = 0; l < lines; l++) {
+        const float *line = result + (size_t)l * (size_t)c->ldc;
+        for (int64_t e = 0; e < along; e++)
+            if (!isfinite(line[e]) && nonfinite++ == 0)
+                snprintf(v.first, sizeof v.first, "C(%lld,%lld) = %g (never written or overflowed)",
+                         (long long)(row_major ? l : e), (long long)(row_major ? e : l), line[e]);
+    }
     v.bad = nonfinite;
     if (!ref->ready && gk_bench_reference_make(c, a, b, rng, ref)) {
         snprintf(rec->message, sizeof rec->message, "out of host memory for the reference");
