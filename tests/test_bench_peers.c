@@ -212,6 +212,38 @@ static void test_sampled_check_catches_unwritten(void **state)
     check_catches_unwritten(GEMMKIT_ROW_MAJOR);
 }
 
+/* The transpose's exact check in every layout and orientation: B = alpha op(A) passes, one element off fails and is
+ * named by its place in B. */
+static void test_omatcopy_check_names_the_wrong_element(void **state)
+{
+    (void)state;
+    for (int v = 0; v < 4; v++) {
+        const int rm = v & 1, t = v >> 1;
+        gk_omatcopy_case o = {rm ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR, t ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, 37, 29,
+                              0.5f, 0, 0, 0, 0};
+        const int64_t b_rows = t ? o.cols : o.rows, b_cols = t ? o.rows : o.cols;
+        o.lda = rm ? o.cols : o.rows;
+        o.ldb = rm ? b_cols : b_rows;
+        const size_t count = (size_t)(o.rows * o.cols);
+        float *a = malloc(count * sizeof *a), *b = malloc(count * sizeof *b);
+        assert_true(a && b);
+        gk_fill_random(&test_rng, a, count);
+        for (int64_t i = 0; i < o.rows; i++)
+            for (int64_t j = 0; j < o.cols; j++) {
+                const int64_t bi = t ? j : i, bj = t ? i : j;
+                b[rm ? bi * o.ldb + bj : bj * o.ldb + bi] = o.alpha * a[rm ? i * o.lda + j : j * o.lda + i];
+            }
+        gk_bench_record rec;
+        memset(&rec, 0, sizeof rec);
+        assert_int_equal(gk_bench_check_omatcopy(&o, a, b, &rec), 1);
+        b[rm ? 11 * o.ldb + 7 : 7 * o.ldb + 11] += 1.0f; /* B(11,7) */
+        assert_int_equal(gk_bench_check_omatcopy(&o, a, b, &rec), 0);
+        assert_non_null(strstr(rec.message, "WRONG: B(11,7)"));
+        free(a);
+        free(b);
+    }
+}
+
 /* ---- real runners ---- */
 
 static void run_sgemm_case(gk_runner *r, gk_sgemm_case c)
@@ -555,6 +587,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wrong_results_are_errors_not_speeds),
         cmocka_unit_test(test_sampled_check_catches_unwritten),
+        cmocka_unit_test(test_omatcopy_check_names_the_wrong_element),
         cmocka_unit_test(test_gemmkit_runner),
         cmocka_unit_test(test_clblast_peer),
         cmocka_unit_test(test_cpublas_peer),

@@ -100,8 +100,11 @@ int gk_bench_check_omatcopy(const gk_omatcopy_case *o, const float *a, const flo
 {
     const int t = is_trans(o->trans), rm = o->layout == GEMMKIT_ROW_MAJOR;
     int64_t bad = 0;
-    for (int64_t i = 0; i < o->rows; i++)
-        for (int64_t j = 0; j < o->cols; j++) {
+    /* A in storage order (B too where not transposed): rows of a row-major A, columns of a column-major one. */
+    const int64_t lines = rm ? o->rows : o->cols, along = rm ? o->cols : o->rows;
+    for (int64_t l = 0; l < lines; l++)
+        for (int64_t e = 0; e < along; e++) {
+            const int64_t i = rm ? l : e, j = rm ? e : l;
             float x = a[rm ? i * o->lda + j : j * o->lda + i];
             /* B is op(A): cols x rows when transposed. */
             int64_t bi = t ? j : i, bj = t ? i : j;
