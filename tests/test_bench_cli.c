@@ -209,6 +209,13 @@ static void test_options(void **state)
     assert_string_equal(a.kernel, "all");
     assert_int_equal(parse(&a, 3, transposes), 0);
     assert_string_equal(a.kernel, "best");
+    /* --params again: one line each, in order; params stays the first. */
+    const char *lines[] = {"--kernel", "direct", "--params", "TS=8", "--params", "TS=16"};
+    assert_int_equal(parse(&a, 6, lines), 0);
+    assert_int_equal(a.param_line_count, 2);
+    assert_string_equal(a.param_lines[0], "TS=8");
+    assert_string_equal(a.param_lines[1], "TS=16");
+    assert_string_equal(a.params, "TS=8");
 }
 
 static void test_options_rejected(void **state)
@@ -266,6 +273,12 @@ static void test_cli_bad_arguments_exit_2(void **state)
         {"bench --transpose --sizes 0x5", "positive integers"},
         {"bench --transpose --kernel copy-fast --params NOPE=1", "NOPE"},
         {"bench --transpose --params TILE=32", "--params needs one named kernel"},
+        {"bench --transpose --kernel copy-fast --params TILE=32 --params TILE=16", "--params once with --transpose"},
+        {"bench --kernel direct --params TS=8 --params NOPE=1", "NOPE"},
+        {"bench --kernel direct --params TS=1 --params TS=2 --params TS=3 --params TS=4 --params TS=5 --params TS=6 "
+         "--params TS=7 --params TS=8 --params TS=9 --params TS=10 --params TS=11 --params TS=12 --params TS=13 "
+         "--params TS=14 --params TS=15 --params TS=16 --params TS=17",
+         "--params at most 16 times"},
         {"bench --peers cuda", "unknown peer \"cuda\" (peers: cublas, clblast, cpublas)"},
         {"bench --peers cpublas,", "unknown peer \"\""},
     };
@@ -552,6 +565,40 @@ static void test_cli_transpose_csv(void **state)
 }
 
 #ifdef GEMMKIT_HAVE_JANSSON
+/* --params given twice: one runner per line (direct#1, direct#2) on the same shapes, each checked, the lines in the
+ * settings and in each runner's label. */
+static void test_cli_param_lines(void **state)
+{
+    (void)state;
+    char args[1024], path[512];
+    snprintf(path, sizeof path, "%s/lines.json", workdir);
+    snprintf(args, sizeof args,
+             "bench --kernel direct --params TS=8 --params TS=16,WPT=1 --sizes 40x24x56,33:TN:row --repeat 1 "
+             "--max-time 1000 --no-peers --no-baseline --quiet --json '%s'",
+             path);
+    assert_int_equal(run_cli(args), 0);
+    json_error_t error;
+    json_t *root = json_load_file(path, 0, &error);
+    if (!root) fail_msg("lines.json does not parse: %s (line %d)", error.text, error.line);
+    json_t *lines = member(member(root, "settings", JSON_OBJECT), "param_lines", JSON_ARRAY);
+    assert_int_equal(json_array_size(lines), 2);
+    assert_string_equal(json_string_value(json_array_get(lines, 1)), "TS=16,WPT=1");
+    json_t *results = member(root, "results", JSON_ARRAY);
+    int seen[2] = {0, 0};
+    for (size_t i = 0; i < json_array_size(results); i++) {
+        json_t *r = json_array_get(results, i);
+        const char *name = json_string_value(member(r, "name", JSON_STRING));
+        const int which = strcmp(name, "direct#1") == 0 ? 0 : strcmp(name, "direct#2") == 0 ? 1 : -1;
+        if (which < 0) fail_msg("result %zu: runner \"%s\"", i, name);
+        assert_string_equal(json_string_value(member(r, "status", JSON_STRING)), "ok");
+        assert_non_null(strstr(json_string_value(member(r, "label", JSON_STRING)), which ? "TS=16,WPT=1" : "TS=8"));
+        seen[which]++;
+    }
+    assert_int_equal(seen[0], 2);
+    assert_int_equal(seen[1], 2);
+    json_decref(root);
+}
+
 static void test_cli_transpose_json(void **state)
 {
     (void)state;
@@ -598,6 +645,12 @@ static void test_cli_transpose_json(void **state)
     json_decref(root);
 }
 #else
+static void test_cli_param_lines(void **state)
+{
+    (void)state;
+    skip(); /* built without jansson: --json is unavailable */
+}
+
 static void test_cli_transpose_json(void **state)
 {
     (void)state;
@@ -838,6 +891,7 @@ int main(void)
         cmocka_unit_test_setup(test_cli_tiny_run_table, tiny_run),
         cmocka_unit_test(test_cli_csv_file),
         cmocka_unit_test(test_cli_json_file),
+        cmocka_unit_test(test_cli_param_lines),
         cmocka_unit_test_setup(test_cli_transpose_table, transpose_run),
         cmocka_unit_test(test_cli_transpose_csv),
         cmocka_unit_test(test_cli_transpose_json),

@@ -18,6 +18,7 @@
 #include "routine_desc.h"
 
 #define GK_BENCH_MAX_SIZES 1024 /* random:1000 and a few more */
+#define GK_BENCH_MAX_PARAM_LINES 16 /* --params given more than once: lines timed side by side */
 #define GK_BENCH_MAX_SETS 8
 #define GK_BENCH_MAX_RUNNERS 8
 #define GK_BENCH_ERR 256 /* size of every error-message buffer below */
@@ -51,7 +52,9 @@ typedef struct gk_bench_draw {
 
 typedef struct gk_bench_args {
     const char *kernel; /* registry name, "all" (the SGEMM ladder) or "best" (the public dispatch) */
-    const char *params; /* "NAME=value,..." for the named kernel */
+    const char *params; /* "NAME=value,..." for the named kernel: the first --params */
+    const char *param_lines[GK_BENCH_MAX_PARAM_LINES]; /* every --params given, one runner each (SGEMM) */
+    int param_line_count;
     gk_bench_size sizes[GK_BENCH_MAX_SIZES];
     int size_count; /* 0: the device's defaults */
     gk_bench_draw draws[GK_BENCH_MAX_DRAWS]; /* the random:... items of --sizes */

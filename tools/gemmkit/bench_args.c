@@ -21,7 +21,9 @@ void gk_bench_usage(FILE *out)
             "                          --transpose: one transpose/copy kernel (beside copy-fast),\n"
             "                          every one and the library's choice (all, the default),\n"
             "                          or the library's choice per shape beside copy-fast (best)\n"
-            "  --params P=V,...        parameter overrides for --kernel NAME\n"
+            "  --params P=V,...        parameter overrides for --kernel NAME; given again (up to 16),\n"
+            "                          one runner per line on the same inputs, NAME#1, NAME#2, ...\n"
+            "                          (SGEMM and --batch, not --transpose)\n"
             "  --math MODE             the library's math mode: " GK_CLI_MATH_HELP ";\n"
             "                          best runs that mode's kernel, named kernels their own mode;\n"
             "                          cublas-tf32 is the TF32 peer (docs/MATH.md)\n"
@@ -429,7 +431,10 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
             args->kernel = value;
             kernel_given = 1;
         } else if (strcmp(opt, "--params") == 0) {
-            args->params = value;
+            if (args->param_line_count == GK_BENCH_MAX_PARAM_LINES)
+                return usage_error("--params at most %d times", GK_BENCH_MAX_PARAM_LINES);
+            args->param_lines[args->param_line_count++] = value;
+            args->params = args->param_lines[0];
         } else if (strcmp(opt, "--math") == 0) {
             if (gk_cli_parse_math(value, &args->math))
                 return usage_error("--math must be fp32, 3xtf32, tf32 or int8x, not \"%s\"", value);
@@ -508,6 +513,8 @@ int gk_bench_parse_args(int argc, char **argv, gk_bench_args *args)
     if (args->transpose && !kernel_given) args->kernel = "all";
     if (args->params && (strcmp(args->kernel, "all") == 0 || strcmp(args->kernel, "best") == 0))
         return usage_error("--params needs one named kernel (--kernel NAME), not \"%s\"", args->kernel);
+    if (args->transpose && args->param_line_count > 1)
+        return usage_error("--params once with --transpose (several lines side by side are for SGEMM)");
     if (args->transpose && args->batch) return usage_error("--batch is for SGEMM, not --transpose");
     /* Scaled inputs test SGEMM's accumulation; a transpose is exact on any values. */
     if (args->wide_inputs && (args->transpose || args->batch))

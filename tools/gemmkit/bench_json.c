@@ -51,10 +51,9 @@ static json_t *device_json(const gemmkit_device_info *d)
     return o;
 }
 
-static json_t *settings_json(const gk_bench_report *r)
+/* The run's settings but its --params lines. */
+static json_t *settings_fields(const gk_bench_args *a, const char *trans)
 {
-    const gk_bench_args *a = r->args;
-    char trans[3] = {a->trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T', a->trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', 0};
     return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:f, s:b, s:b, s:f, s:f, s:f, s:s, s:s, s:i, s:s, s:s, s:s}",
                      "kernel", a->kernel, "params", a->params ? a->params : "", "layout",
                      a->layout == GEMMKIT_ROW_MAJOR ? "row" : "col", "trans", trans, "repeat", a->repeat,
@@ -72,6 +71,20 @@ static json_t *settings_json(const gk_bench_report *r)
                      "timing",
                      "device time from profiling events (OpenCL) / CUDA events, after one untimed warm-up; median, min, max of the timed runs; "
                      "results with \"timing\": \"wall-clock\" (the CPU BLAS, the host baseline) have no device: their times are each call's wall time");
+}
+
+static json_t *settings_json(const gk_bench_report *r)
+{
+    const gk_bench_args *a = r->args;
+    char trans[3] = {a->trans_a == GEMMKIT_NO_TRANS ? 'N' : 'T', a->trans_b == GEMMKIT_NO_TRANS ? 'N' : 'T', 0};
+    json_t *o = settings_fields(a, trans);
+    /* Every --params line, in order: runner KERNEL#i ran line i when there are several. */
+    json_t *lines = json_array();
+    for (int i = 0; o && lines && i < a->param_line_count; i++)
+        json_array_append_new(lines, json_string(a->param_lines[i]));
+    if (o && lines) json_object_set_new(o, "param_lines", lines);
+    else json_decref(lines);
+    return o;
 }
 
 /* The random:... items of --sizes: seed, whether from the clock, and every shape drawn with its class. */

@@ -23,6 +23,22 @@ static void baseline(gk_bench_session *s, const gk_bench_inputs *in)
     gk_bench_progress_record(s, rec);
 }
 
+/* A named kernel's runner per --params line given more than once: KERNEL#1, KERNEL#2, ... on the same inputs. */
+static int add_line_runners(gk_bench_session *s, const gk_kernel_def *def, gk_runner **runners,
+                            const gk_kernel_def **defs, int count, int max)
+{
+    for (int i = 0; i < s->args->param_line_count && count < max; i++) {
+        const char *line = s->args->param_lines[i];
+        gk_runner *r = gk_runner_gemmkit(s->ctx, def->name, line);
+        if (!r) break;
+        snprintf(r->name, sizeof r->name, "%s#%d", def->name, i + 1);
+        snprintf(r->label, sizeof r->label, "gemmkit %s #%d: %s", def->name, i + 1, line);
+        runners[count] = r;
+        defs[count++] = def;
+    }
+    return count;
+}
+
 /* gemmkit's runners: one per kernel of the selection, in registry order. */
 static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, const gk_kernel_def **defs, int max)
 {
@@ -38,6 +54,10 @@ static int make_kernel_runners(gk_bench_session *s, gk_runner **runners, const g
         if (gk_kernel_op(def) != (s->args->batch ? GK_OP_SGEMM_BATCHED : GK_OP_SGEMM) || gk_kernel_is_helper(def))
             continue;
         if (strcmp(want, "all") != 0 && strcmp(want, def->name) != 0) continue;
+        if (s->args->param_line_count > 1) {
+            count = add_line_runners(s, def, runners, defs, count, max);
+            continue;
+        }
         gk_runner *r = gk_runner_gemmkit(s->ctx, def->name, s->args->params);
         if (!r) break;
         snprintf(r->label, sizeof r->label, "gemmkit %s: %s", def->name, def->summary);
@@ -85,7 +105,13 @@ static void explain_kernel(gk_bench_session *s)
                                         [GK_TUNING_ARCH] = "this architecture",
                                         [GK_TUNING_DEVICE] = "this device"};
     char db[256];
-    if (s->args->params && strcmp(want, "best") != 0)
+    if (s->args->param_line_count > 1) {
+        size_t used = 0;
+        for (int i = 0; i < s->args->param_line_count && used < sizeof params; i++)
+            used += (size_t)snprintf(params + used, sizeof params - used, "%s#%d %s", i ? "; " : "", i + 1,
+                                     s->args->param_lines[i]);
+        if (used < sizeof params) snprintf(params + used, sizeof params - used, " (--params, one runner each)");
+    } else if (s->args->params && strcmp(want, "best") != 0)
         snprintf(params, sizeof params, "%s (--params)", s->args->params);
     else if (tuned && tuned->level != GK_TUNING_NO_MATCH && tuned->builtin)
         snprintf(params, sizeof params, "%s, tuned for %s (\"%s\" in the built-in tuning database)",

@@ -182,10 +182,12 @@ static int check_kernel(const gk_bench_args *args)
     }
     /* Unknown parameters and failed constraints are usage errors, found before any device work. */
     gk_config config;
-    if (gk_config_resolve(def, args->params, &config) != GEMMKIT_SUCCESS) {
-        fprintf(stderr, "gemmkit bench: --params \"%s\": %s\n", args->params ? args->params : "",
-                gemmkit_last_error_message());
-        return GK_EXIT_USAGE;
+    for (int i = 0; i < (args->param_line_count ? args->param_line_count : 1); i++) {
+        const char *line = args->param_line_count ? args->param_lines[i] : NULL;
+        if (gk_config_resolve(def, line, &config) != GEMMKIT_SUCCESS) {
+            fprintf(stderr, "gemmkit bench: --params \"%s\": %s\n", line ? line : "", gemmkit_last_error_message());
+            return GK_EXIT_USAGE;
+        }
     }
     return 0;
 }
