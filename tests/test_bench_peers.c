@@ -212,6 +212,36 @@ static void test_sampled_check_catches_unwritten(void **state)
     check_catches_unwritten(GEMMKIT_ROW_MAJOR);
 }
 
+/* The inputs: with beta = 0 every element of C is NaN (it must be written, never read) and nothing past it, in either
+ * layout with a padded ldc; with beta != 0, C is random and finite. */
+static void test_inputs_poison_c_alone(void **state)
+{
+    (void)state;
+    for (int v = 0; v < 4; v++) {
+        const int row_major = v & 1, beta_zero = v >> 1;
+        gk_sgemm_case c = {row_major ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 37, 29, 11,
+                           1.0f, beta_zero ? 0.0f : 0.5f, 0, 0, 0};
+        gk_case_complete(&c);
+        const int64_t lines = row_major ? c.m : c.n, along = row_major ? c.n : c.m;
+        c.ldc = along + 5;
+        size_t ea, eb, ec;
+        gk_case_extents(&c, &ea, &eb, &ec);
+        float *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c0 = malloc(ec * sizeof *c0);
+        assert_true(a && b && c0);
+        gk_case_fill_inputs(&c, &test_rng, a, b, c0);
+        int64_t nan_inside = 0, nan_outside = 0;
+        for (size_t e = 0; e < ec; e++) {
+            const int inside = (int64_t)(e % (size_t)c.ldc) < along && (int64_t)(e / (size_t)c.ldc) < lines;
+            if (isnan(c0[e])) inside ? nan_inside++ : nan_outside++;
+        }
+        assert_int_equal(nan_inside, beta_zero ? c.m * c.n : 0);
+        assert_int_equal(nan_outside, 0);
+        free(a);
+        free(b);
+        free(c0);
+    }
+}
+
 /* The transpose's exact check in every layout and orientation: B = alpha op(A) passes, one element off fails and is
  * named by its place in B. */
 static void test_omatcopy_check_names_the_wrong_element(void **state)
@@ -588,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_wrong_results_are_errors_not_speeds),
         cmocka_unit_test(test_sampled_check_catches_unwritten),
         cmocka_unit_test(test_omatcopy_check_names_the_wrong_element),
+        cmocka_unit_test(test_inputs_poison_c_alone),
         cmocka_unit_test(test_gemmkit_runner),
         cmocka_unit_test(test_clblast_peer),
         cmocka_unit_test(test_cpublas_peer),

@@ -249,9 +249,11 @@ void gk_case_fill_inputs(const gk_sgemm_case *c, gk_rng *rng, float *a, float *b
     gk_fill_random(rng, a, ea);
     gk_fill_random(rng, b, eb);
     gk_fill_random(rng, c0, ec);
-    if (c->beta == 0.0f) /* poison: C must be written, never read */
-        for (int64_t j = 0; j < c->n; j++)
-            for (int64_t i = 0; i < c->m; i++) c0[c_index(c, i, j)] = NAN;
+    if (c->beta == 0.0f) { /* poison: C must be written, never read; in storage order (rows of a row-major C) */
+        const int row_major = c->layout == GEMMKIT_ROW_MAJOR;
+        const int64_t lines = row_major ? c->m : c->n, along = row_major ? c->n : c->m;
+        for (int64_t l = 0; l < lines; l++) gk_fill_value(c0 + (size_t)l * (size_t)c->ldc, (size_t)along, NAN);
+    }
 }
 
 void gk_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b, const float *c0,
