@@ -172,37 +172,56 @@ static void test_wrong_results_are_errors_not_speeds(void **state)
 
 /* Beyond the full-check size only samples are compared, yet an unwritten (NaN) element anywhere is still caught,
  * in either layout, and named by its (row, column); the padding between C's columns (or rows) is not C's. */
+/* A case's operands, C's leading dimension padded past its stored lines: the arrays and their extents. */
+typedef struct padded_operands {
+    float *a, *b, *c;
+    size_t ea, eb, ec;
+} padded_operands;
+
+/* c completed, with C's leading dimension `pad` floats past its stored lines; its operands allocated into *o. */
+static gk_sgemm_case padded_case(gk_sgemm_case c, int64_t pad, padded_operands *o)
+{
+    gk_case_complete(&c);
+    int64_t lines, along;
+    gk_case_c_lines(&c, &lines, &along);
+    c.ldc = along + pad;
+    gk_case_extents(&c, &o->ea, &o->eb, &o->ec);
+    assert_true((int64_t)o->ec >= (lines - 1) * c.ldc + along);
+    o->a = malloc(o->ea * sizeof *o->a), o->b = malloc(o->eb * sizeof *o->b), o->c = malloc(o->ec * sizeof *o->c);
+    assert_true(o->a && o->b && o->c);
+    return c;
+}
+
+static void padded_free(padded_operands *o)
+{
+    free(o->a);
+    free(o->b);
+    free(o->c);
+}
+
 static void check_catches_unwritten(gemmkit_layout layout)
 {
-    gk_sgemm_case c = {layout, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, 1300, 1000, 128, 1.0f, 0.0f, 0, 0, 0};
-    gk_case_complete(&c);
+    padded_operands o;
+    const gk_sgemm_case c =
+        padded_case((gk_sgemm_case){layout, GEMMKIT_NO_TRANS, GEMMKIT_TRANS, 1300, 1000, 128, 1.0f, 0.0f, 0, 0, 0}, 7, &o);
     const int row_major = layout == GEMMKIT_ROW_MAJOR;
-    const int64_t lines = row_major ? c.m : c.n, along = row_major ? c.n : c.m;
-    c.ldc = along + 7;
-    size_t ea, eb, ec;
-    gk_case_extents(&c, &ea, &eb, &ec);
-    float *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *out = malloc(ec * sizeof *out);
-    assert_true(a && b && out);
-    gk_fill_random(&test_rng, a, ea);
-    gk_fill_random(&test_rng, b, eb);
-    for (size_t e = 0; e < ec; e++) out[e] = NAN; /* the padding stays NaN */
-    assert_int_equal(gemmkit_sgemm_reference(c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, 1.0f, a, c.lda, b, c.ldb,
-                                             0.0f, out, c.ldc),
+    gk_fill_random(&test_rng, o.a, o.ea);
+    gk_fill_random(&test_rng, o.b, o.eb);
+    for (size_t e = 0; e < o.ec; e++) o.c[e] = NAN; /* the padding stays NaN */
+    assert_int_equal(gemmkit_sgemm_reference(c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, 1.0f, o.a, c.lda, o.b,
+                                             c.ldb, 0.0f, o.c, c.ldc),
                      GEMMKIT_SUCCESS);
-    assert_true((int64_t)ec >= (lines - 1) * c.ldc + along);
     gk_bench_reference ref = {0};
     gk_bench_record rec;
     memset(&rec, 0, sizeof rec);
-    assert_int_equal(gk_bench_check_sgemm(&c, a, b, &ref, out, 0.0, &test_rng, &rec), 1);
+    assert_int_equal(gk_bench_check_sgemm(&c, o.a, o.b, &ref, o.c, 0.0, &test_rng, &rec), 1);
     assert_string_equal(rec.check, "sampled");
-    out[row_major ? 777 * c.ldc + 555 : 555 * c.ldc + 777] = NAN;
-    assert_int_equal(gk_bench_check_sgemm(&c, a, b, &ref, out, 0.0, &test_rng, &rec), 0);
+    o.c[row_major ? 777 * c.ldc + 555 : 555 * c.ldc + 777] = NAN;
+    assert_int_equal(gk_bench_check_sgemm(&c, o.a, o.b, &ref, o.c, 0.0, &test_rng, &rec), 0);
     assert_non_null(strstr(rec.message, "never written"));
     assert_non_null(strstr(rec.message, "C(777,555)"));
     gk_bench_reference_free(&ref);
-    free(a);
-    free(b);
-    free(out);
+    padded_free(&o);
 }
 
 static void test_sampled_check_catches_unwritten(void **state)
@@ -219,26 +238,22 @@ static void test_inputs_poison_c_alone(void **state)
     (void)state;
     for (int v = 0; v < 4; v++) {
         const int row_major = v & 1, beta_zero = v >> 1;
-        gk_sgemm_case c = {row_major ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR, GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 37, 29, 11,
-                           1.0f, beta_zero ? 0.0f : 0.5f, 0, 0, 0};
-        gk_case_complete(&c);
-        const int64_t lines = row_major ? c.m : c.n, along = row_major ? c.n : c.m;
-        c.ldc = along + 5;
-        size_t ea, eb, ec;
-        gk_case_extents(&c, &ea, &eb, &ec);
-        float *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c0 = malloc(ec * sizeof *c0);
-        assert_true(a && b && c0);
-        gk_case_fill_inputs(&c, &test_rng, a, b, c0);
+        padded_operands o;
+        const gk_sgemm_case c = padded_case((gk_sgemm_case){row_major ? GEMMKIT_ROW_MAJOR : GEMMKIT_COL_MAJOR,
+                                                            GEMMKIT_TRANS, GEMMKIT_NO_TRANS, 37, 29, 11, 1.0f,
+                                                            beta_zero ? 0.0f : 0.5f, 0, 0, 0},
+                                            5, &o);
+        int64_t lines, along;
+        gk_case_c_lines(&c, &lines, &along);
+        gk_case_fill_inputs(&c, &test_rng, o.a, o.b, o.c);
         int64_t nan_inside = 0, nan_outside = 0;
-        for (size_t e = 0; e < ec; e++) {
+        for (size_t e = 0; e < o.ec; e++) {
             const int inside = (int64_t)(e % (size_t)c.ldc) < along && (int64_t)(e / (size_t)c.ldc) < lines;
-            if (isnan(c0[e])) inside ? nan_inside++ : nan_outside++;
+            if (isnan(o.c[e])) inside ? nan_inside++ : nan_outside++;
         }
         assert_int_equal(nan_inside, beta_zero ? c.m * c.n : 0);
         assert_int_equal(nan_outside, 0);
-        free(a);
-        free(b);
-        free(c0);
+        padded_free(&o);
     }
 }
 

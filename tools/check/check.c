@@ -105,6 +105,14 @@ void gk_case_extents(const gk_sgemm_case *c, size_t *ea, size_t *eb, size_t *ec)
     *ec = gk_matrix_extent(c->layout, s[2][0], s[2][1], c->ldc);
 }
 
+int gk_case_c_lines(const gk_sgemm_case *c, int64_t *lines, int64_t *along)
+{
+    const int row_major = c->layout == GEMMKIT_ROW_MAJOR;
+    *lines = row_major ? c->m : c->n;
+    *along = row_major ? c->n : c->m;
+    return row_major;
+}
+
 static float *absolute_copy(const float *x, size_t count)
 {
     float *y = malloc((count ? count : 1) * sizeof *y);
@@ -250,8 +258,8 @@ void gk_case_fill_inputs(const gk_sgemm_case *c, gk_rng *rng, float *a, float *b
     gk_fill_random(rng, b, eb);
     gk_fill_random(rng, c0, ec);
     if (c->beta == 0.0f) { /* poison: C must be written, never read; in storage order (rows of a row-major C) */
-        const int row_major = c->layout == GEMMKIT_ROW_MAJOR;
-        const int64_t lines = row_major ? c->m : c->n, along = row_major ? c->n : c->m;
+        int64_t lines, along;
+        gk_case_c_lines(c, &lines, &along);
         for (int64_t l = 0; l < lines; l++) gk_fill_value(c0 + (size_t)l * (size_t)c->ldc, (size_t)along, NAN);
     }
 }

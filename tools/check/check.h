@@ -51,6 +51,9 @@ typedef struct gk_check_result {
 void gk_case_complete(gk_sgemm_case *c);
 /* Sizes of the three operands in floats. */
 void gk_case_extents(const gk_sgemm_case *c, size_t *ea, size_t *eb, size_t *ec);
+/* C as stored: *lines runs of *along contiguous elements, ldc apart (columns of a column-major C, rows of a
+ * row-major one), for walks over C in storage order; 1 when C is row-major. */
+int gk_case_c_lines(const gk_sgemm_case *c, int64_t *lines, int64_t *along);
 
 /* Fresh random operands for a completed case (extents from gk_case_extents);
  * with beta == 0 the m x n block of C is NaN, so that a read of C or an

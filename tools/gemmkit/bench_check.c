@@ -56,8 +56,8 @@ int gk_bench_check_sgemm(const gk_sgemm_case *c, const float *a, const float *b,
     const double bound = 2.0 * (double)(c->k + 2) * FLT_EPSILON + 2.0 * input_rounding;
     /* Every element must be finite: C was poisoned with NaN, and the inputs cannot overflow. Read in storage
      * order: a walk across a row-major C of gigabytes jumps a whole row per element. */
-    const int row_major = c->layout == GEMMKIT_ROW_MAJOR;
-    const int64_t lines = row_major ? c->m : c->n, along = row_major ? c->n : c->m;
+    int64_t lines, along;
+    const int row_major = gk_case_c_lines(c, &lines, &along);
     int64_t nonfinite = 0;
     for (int64_t l = 0; l < lines; l++) {
         const float *line = result + (size_t)l * (size_t)c->ldc;
