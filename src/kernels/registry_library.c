@@ -18,7 +18,7 @@ enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, S
 #define SKINNY_CONSTRAINTS                                                                                            \
     "MR >= 1 && MR <= 32", "LC >= 1 && LK >= 1 && LC * LK <= 1024", "NB >= 1 && NB <= 8", "KU >= 1 && KU <= 16",     \
         "MR * NB <= 64", "PF == 0 || PF == 1"
-#define SKINNY_LOCAL_MEM "max(LK*KU, LC*LK) * (MR + 1) * 4"
+#define SKINNY_LOCAL_MEM "(max(LK*KU, LC*LK) * max(MR + 1, 4 * ((MR + 3) / 4 + 1 - (MR + 3) / 4 % 2)) + 3) / 4 * 16"
 #define SKINNY_SPLIT_PARAMS                                                                                           \
     {"SPLITK", 1, "1", "builds skinny.cl's split-K form (the contract's; always 1)"},                                 \
         {"SPLITS", 8, "1,2,4,8,16,32", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}

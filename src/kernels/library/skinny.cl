@@ -21,7 +21,7 @@
 // columns (each lane NB columns, LC apart), LK lanes along K. Per chunk of
 // KC = LK*KU values of K:
 //   - S's MR x KC block is staged in local memory (read along S's contiguous
-//     dimension, stored k-major with an odd row stride: conflict-free reads);
+//     dimension, stored k-major: RS below);
 //   - each lane loads its KU x NB values of L into registers (all loads issued
 //     before any use; with PF=1 one chunk ahead, so that their latency hides
 //     behind the staging of S and the arithmetic) and accumulates MR x NB
@@ -70,12 +70,23 @@
 #define WG (LC * LK)
 #define KC (LK * KU)  // K per staged chunk
 #define TL (LC * NB)  // long-dimension columns per work-group
-#define RS (MR + 1)   // row stride in local memory: odd, so lanes on different rows hit different banks
-#define LDS_FLOATS ((KC > WG ? KC : WG) * RS)
 
 // A, B and C point at the operands' first elements (offsets added once, at the start).
 #include "skinny_roles.h" // A_AT, B_AT, S_AT, L_AT, OUT, S_K_FASTEST, L_K_FASTEST, SMALL, LONG
 #define DOT L_K_FASTEST
+
+// A staged k's MR values of S, stride RS apart. Where lanes along the long edge share their k (STREAM: a warp
+// reads one k at a time, a broadcast) they are read back four rows at a time, one float4 serving 4 x NB
+// multiply-adds where a float served NB, so RS is whole float4s (an odd number of them, which spreads the staging
+// stores of consecutive k over 8 banks). Where lanes along K read different k (DOT), one float each, conflict-free
+// at an odd RS.
+#define MR4 ((MR + 3) / 4)                  // float4s of rows per staged k
+#if DOT
+#define RS (MR + 1)
+#else
+#define RS (4 * (MR4 + 1 - MR4 % 2))
+#endif
+#define LDS_FLOATS ((KC > WG ? KC : WG) * RS)
 
 #if SKINNY_N
 #define GK_SKINNY_FUNCTION gk_sgemm_skinny_n
@@ -134,7 +145,8 @@ void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha
     B += offB;
     C += offC;
 #endif
-    __local float lds[LDS_FLOATS];
+    __local float4 lds4[(LDS_FLOATS + 3) / 4]; // float4s, so that four staged rows are read back as one aligned float4
+    __local float* lds = (__local float*)lds4;
     const int lane = LANE;
 #if DOT
     const int kl = lane % LK, cl = lane / LK;
@@ -175,6 +187,7 @@ void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha
         float l[KU][NB];
         LOAD_L(l, k0);
 #endif
+#if DOT
 #pragma unroll
         for (int r = 0; r < MR; r++)
             if (r < rows) { // the same for the whole work-group
@@ -185,6 +198,27 @@ void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha
                     for (int j = 0; j < NB; j++) acc[j][r] = fma(s, l[u][j], acc[j][r]);
                 }
             }
+#else
+        // Rows at or past the small edge (the same for the whole work-group) are skipped; their staged values,
+        // never written, only ride along in the float4s.
+#define ROW_FMA(r, sv)                                                                                 \
+    if ((r) < MR && (r) < rows) {                                                                      \
+        _Pragma("unroll") for (int j = 0; j < NB; j++) acc[j][r] = fma(sv, l[u][j], acc[j][r]);        \
+    }
+#pragma unroll
+        for (int q = 0; q < MR4; q++)
+            if (4 * q < rows) {
+#pragma unroll
+                for (int u = 0; u < KU; u++) {
+                    const float4 s = lds4[((kl + LK * u) * RS) / 4 + q];
+                    ROW_FMA(4 * q, s.x)
+                    ROW_FMA(4 * q + 1, s.y)
+                    ROW_FMA(4 * q + 2, s.z)
+                    ROW_FMA(4 * q + 3, s.w)
+                }
+            }
+#undef ROW_FMA
+#endif
 #if PF
 #pragma unroll
         for (int u = 0; u < KU; u++)
