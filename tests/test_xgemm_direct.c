@@ -15,8 +15,11 @@
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
 static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
 
-/* Small tiles keep PoCL fast; the others are the tuned shapes (128x128, narrow, small, mid-n and mid-m). */
+/* Small tiles keep PoCL fast; the others are the tuned shapes (128x128, narrow, small, mid-n, mid-m, thin-n and
+ * thin-m). */
 #define SMALL "TSM=32,TSN=32,TSK=8,WPTM=4,WPTN=4"
+#define THIN_N "TSM=64,TSN=16,TSK=32,WPTM=4,WPTN=4"
+#define THIN_M "TSM=16,TSN=64,TSK=32,WPTM=4,WPTN=4"
 static const char *const tile_shapes[] = {
     SMALL,
     "TSM=64,TSN=64,TSK=4,WPTM=8,WPTN=8",
@@ -25,6 +28,8 @@ static const char *const tile_shapes[] = {
     "TSM=32,TSN=128,TSK=32,WPTM=4,WPTN=8",
     "TSM=128,TSN=64,TSK=16,WPTM=4,WPTN=8",
     "TSM=64,TSN=128,TSK=16,WPTM=4,WPTN=8",
+    THIN_N,
+    THIN_M,
     "TSM=128,TSN=128,TSK=8,WPTM=8,WPTN=16",
 };
 #define SHAPES (sizeof tile_shapes / sizeof tile_shapes[0])
@@ -75,6 +80,24 @@ static void test_all_transposes_layouts_and_leading_dimensions(void **state)
                     assert_case_ok(&o, make(layouts[l], a, b, 128, 64, 96, 1.0f, 0.0f)); /* whole tiles */
                 }
     }
+}
+
+/* The thin tiles (an edge of 16) on results of a 9-16 edge, in every transpose and layout, whole and over K-slices
+ * (the split build sums 3 slices in the kernel, 9 in its reduction step); beta = 0 with NaN in C. */
+static void test_thin_tiles(void **state)
+{
+    (void)state;
+    static const char *const thin[][2] = {{THIN_N, THIN_N ",SPLITS=3"}, {THIN_M, THIN_M ",SPLITS=9"}};
+    for (int t = 0; t < 2; t++)
+        for (int split = 0; split < 2; split++) {
+            const gemmkit_options o = {.kernel = split ? "xgemm-direct-splitk" : "xgemm-direct", .params = thin[t][split]};
+            for (int l = 0; l < 2; l++)
+                for (int a = 0; a < 2; a++)
+                    for (int b = 0; b < 2; b++) {
+                        assert_case_ok(&o, make(layouts[l], a, b, t ? 13 : 203, t ? 203 : 13, 301, 1.0f, 0.0f));
+                        assert_case_ok(&o, make(layouts[l], a, b, t ? 16 : 131, t ? 131 : 16, 300, -0.75f, 1.5f));
+                    }
+        }
 }
 
 static void test_alpha_beta(void **state)
@@ -290,6 +313,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes_ending_inside_tiles),
         cmocka_unit_test(test_all_transposes_layouts_and_leading_dimensions),
+        cmocka_unit_test(test_thin_tiles),
         cmocka_unit_test(test_alpha_beta),
         cmocka_unit_test(test_offsets_in_buffers),
         cmocka_unit_test(test_many_tiles),
