@@ -38,7 +38,8 @@ typedef enum gk_contract {
      * multiplies the K-slice [z*kslice, min(K, (z+1)*kslice)) into partial z, P + z*strideP:
      *   (M, N, K, kslice, A, offA, lda, B, offB, ldb, P, ldp, strideP). */
     GK_CONTRACT_GEMM_DIRECT_SPLIT,
-    /* The same slices with the sum in the kernel (xgemm-direct-splitk): partial z is P + z*strideP; when
+    /* The same slices with the sum in the kernel (xgemm-direct-splitk, the skinny kernels' split-K builds): partial
+     * z is P + z*strideP; when
      * sum_here, the last slice of each tile to finish sums the partials in order into C = alpha * sum + beta * C,
      * counting on tile_counts (an int per tile, in work-group order along M first, zero between calls); else the
      * plan's reduction follows, as for GK_CONTRACT_GEMM_DIRECT_SPLIT (gk_split_sums_in_kernel):
