@@ -16,9 +16,8 @@
 // c the long one; skinny-m-dot is SKINNY_N=0, skinny-n-dot SKINNY_N=1.
 //
 // A work-group of KL x CL lanes computes MR rows by CL*NB columns over all
-// of K (or its slice, SPLITK=1, GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM: split_k.h;
-// the tile's last slice to finish sums the partials in slice order into C,
-// tile_count.h, or the plan's reduction does): lane (kl, cl) takes columns cl + CL*j (j < NB) and the
+// of K (or its slice, SPLITK=1: split_k.h; each tile's last slice sums the
+// partials in order): lane (kl, cl) takes columns cl + CL*j (j < NB) and the
 // float4s 4*(kl + KL*u) (u < U) of each chunk of KC = 4*KL*U values of K.
 // Its MR x NB partial sums are added over the KL lanes of a column once, at
 // the end, through local memory in lane order: no atomics, the same bits on
@@ -29,6 +28,12 @@
 // for skinny-n: offset and leading dimension multiples of 4 floats) and the
 // slice to start on a multiple of 4; otherwise each float4 is four loads. A
 // short last chunk of K is bounds-checked.
+//
+// The split-K build (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM, rows *-dot-splitk)
+// stores its slice's partial; with sum_here, the last of a tile's slices to
+// finish sums the tile's partials in slice order and writes C with alpha and
+// beta, its results spread over all its work-items (tile_count.h): one
+// launch. Without, the plan's reduction does that after.
 
 #ifndef SKINNY_N
 #define SKINNY_N 0
@@ -207,7 +212,7 @@ void GK_SKINNY_DOT_FUNCTION(const int M, const int N, const int K, const float a
     // work-item's results twice.
     if (sum_here) COUNT_IN(tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0), lane, last);
     if (sum_here && last)
-        sum_partials(P, ldp, strideP, (int)get_num_groups(2), C_BLOCK(r0, rows, c0, min(CL * NB, LONG - c0)), sum_alpha,
-                     sum_beta, sum_C, sum_ldc, lane, WG);
+        sum_partials(P, ldp, strideP, (int)get_num_groups(2), C_BLOCK(r0, rows, c0, min(CL * NB, LONG - c0)),
+                     sum_alpha, sum_beta, sum_C, sum_ldc, lane, WG);
 #endif
 }
