@@ -1,8 +1,8 @@
-// Split-K that sums its partials in the kernel (xgemm_direct.cl's split-K build, contract
-// GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM): each work-group of a tile stores its partial and counts itself in
-// on the tile's counter; the last of the tile's slices to arrive adds up all the partials, in slice order,
-// and writes C. No work-group waits on another (no spinning: nothing assumes the slices run at once), and
-// the sum is the same whichever slice comes last. The last one sets the counter back to 0 for the next call
+// Split-K that sums its partials in the kernel (the split-K builds of xgemm_direct.cl, skinny.cl and
+// skinny_dot.cl, contract GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM): each work-group of a tile stores its partial and
+// counts itself in on the tile's counter; the last of the tile's slices to arrive adds up all the partials, in
+// slice order, and writes C. No work-group waits on another (no spinning: nothing assumes the slices run at once),
+// and the sum is the same whichever slice comes last. The last one sets the counter back to 0 for the next call
 // (the plan zeroes the counters once, when it allocates them). Not a kernel: the build inlines this text
 // (cmake/embed_kernels.cmake), as async_copy.h's.
 //
