@@ -360,6 +360,32 @@ static void test_splits_add_a_reduction(void **state)
     }
 }
 
+/* The skinny kernels' split-K builds sum their partials in the kernel up to their sum_splits (128, as many slices as
+ * gk_sgemm_splits gives): one launch there, the reduction's second launch past it (the model weighs up to
+ * GK_MODEL_MAX_SPLITS). */
+static void test_skinny_splits_sum_in_the_kernel(void **state)
+{
+    (void)state;
+    const gk_cost_constants c = constants_with(30000, 2, 0.6);
+    static const struct {
+        const char *kernel;
+        int64_t m, n;
+    } rows[] = {{"skinny-m", 4, 2048}, {"skinny-n", 2048, 4}, {"skinny-m-dot", 4, 2048}, {"skinny-n-dot", 2048, 4}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const gk_config config = config_of(rows[i].kernel, NULL);
+        const gk_kernel_def *split = gk_model_split_build(config.def);
+        assert_true(split && split->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM);
+        assert_int_equal(split->sum_splits, GK_SPLITK_MAX_SPLITS);
+        gk_cost_parts whole, sliced;
+        predict(&c, &config, rows[i].m, rows[i].n, 1 << 20, 0, 1, &whole);
+        assert_int_equal(whole.launches, 1);
+        for (int splits = 2; splits <= GK_MODEL_MAX_SPLITS; splits *= 2) {
+            predict(&c, &config, rows[i].m, rows[i].n, 1 << 20, 0, splits, &sliced);
+            assert_int_equal(sliced.launches, splits <= GK_SPLITK_MAX_SPLITS ? 1 : 2);
+        }
+    }
+}
+
 /* A kernel that stores float4s of C, met with a C it cannot (GK_COST_SCALAR_C), costs SCALAR_C's share of its
  * bandwidth on C's stores: where they are the call (K = 1) and nowhere else; one that stores floats anyway
  * (small-k) costs the same either way, as does a device without the constant. */
@@ -446,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_packing_skips_operands_in_place),
         cmocka_unit_test(test_orientation_scales_and_fits_back),
         cmocka_unit_test(test_splits_add_a_reduction),
+        cmocka_unit_test(test_skinny_splits_sum_in_the_kernel),
         cmocka_unit_test(test_scalar_c_slows_float4_stores),
         cmocka_unit_test(test_scalar_operands_slow_float4_loads),
         cmocka_unit_test(test_short_k_costs_a_whole_loop_step),

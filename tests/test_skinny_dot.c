@@ -3,8 +3,11 @@
  * a full one, one past it), K over several staged chunks with and without a short last one, every transpose and
  * layout (the large operand contiguous along K is the float4 path; the other orientation is correct, only slow),
  * leading dimensions and offsets on and off 16-byte alignment (float4 loads or four floats), slice counts whose
- * slices start on and off a multiple of 4, alpha/beta, determinism, and bad parameters refused. */
+ * slices start on and off a multiple of 4, the split builds' sum in the kernel (up to 128 slices) and the reduction
+ * step past it, alpha/beta, determinism, and bad parameters refused. */
 #include "test_splitk_checks.h"
+#include "test_skinny_sum.h" /* after test_ctx's header */
+#include "sgemm.h"          /* GK_SPLITK_MAX_SPLITS */
 
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
 static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
@@ -119,6 +122,28 @@ static void test_deterministic_and_one_slice_is_whole(void **state)
     for (int w = 0; w < 2; w++) assert_deterministic_and_one_slice_is(kernels[w][1], kernels[w][0], SMALL_LANES);
 }
 
+/* 2 to 128 slices summed by the tiles' last slices: 4 x 4 results over 16 work-items, and 8 x 16 over 16 (several
+ * each). */
+static void test_sums_in_kernel(void **state)
+{
+    (void)state;
+    for (int w = 0; w < 2; w++) {
+        assert_sums_many_slices(kernels[w][1], SMALL_LANES, w, 5);
+        assert_sums_many_slices(kernels[w][1], params[2], w, 11);
+    }
+}
+
+/* The cap is every slice count gk_sgemm_splits gives; past it, past the context's counters and in a caller's
+ * workspace, the reduction step sums the partials the kernel stored. */
+static void test_reduction_step_where_not_summed(void **state)
+{
+    (void)state;
+    for (int w = 0; w < 2; w++) {
+        assert_int_equal(gk_kernel_find(kernels[w][1])->sum_splits, GK_SPLITK_MAX_SPLITS);
+        assert_reduction_step_where_not_summed(kernels[w][1], SMALL_LANES, "MR=1,KL=1,CL=1,NB=1,U=1", w);
+    }
+}
+
 static void test_bad_parameters_are_refused(void **state)
 {
     (void)state;
@@ -139,6 +164,8 @@ int main(void)
         cmocka_unit_test(test_offsets_alpha_beta),
         cmocka_unit_test(test_split_slices),
         cmocka_unit_test(test_deterministic_and_one_slice_is_whole),
+        cmocka_unit_test(test_sums_in_kernel),
+        cmocka_unit_test(test_reduction_step_where_not_summed),
         cmocka_unit_test(test_bad_parameters_are_refused),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);

@@ -1,10 +1,13 @@
 /* skinny.cl's split-K builds (skinny-m-splitk, skinny-n-splitk by name: K-slices read in place into partials,
- * then the reduction, reduce-deep from 16 slices on) against the float64 reference with fresh random inputs, C
- * poisoned with NaN when beta == 0: odd sizes, slice counts from 1 to more than K has values, every transpose and
- * layout, leading dimensions, offsets, alpha/beta; the sum is deterministic (through either reduction), and one
- * slice computes exactly what the unsplit kernel computes. The model's choice of them is in test_cost_model.c. */
+ * which each tile's last slice sums in the same launch up to 128 slices, else the reduction, reduce-deep from 16
+ * slices on) against the float64 reference with fresh random inputs, C poisoned with NaN when beta == 0: odd sizes,
+ * slice counts from 1 to more than K has values, every transpose and layout, leading dimensions, offsets,
+ * alpha/beta; the sum is deterministic (in the kernel and through either reduction), and one slice computes exactly
+ * what the unsplit kernel computes. The model's choice of them is in test_cost_model.c. */
 #include "test_choices.h"
 #include "test_splitk_checks.h"
+#include "test_skinny_sum.h" /* after test_ctx's header */
+#include "sgemm.h"          /* GK_SPLITK_MAX_SPLITS */
 
 static const gemmkit_layout layouts[] = {GEMMKIT_COL_MAJOR, GEMMKIT_ROW_MAJOR};
 static const gemmkit_transpose transposes[] = {GEMMKIT_NO_TRANS, GEMMKIT_TRANS};
@@ -94,6 +97,28 @@ static void test_deterministic_and_one_slice_is_skinny(void **state)
     }
 }
 
+/* 2 to 128 slices summed by the tiles' last slices, with lanes that leave work-items idle in the sum (4 x 16
+ * results, 32 work-items) and with more results than work-items (16 x 16, 8 work-items: several each). */
+static void test_sums_in_kernel(void **state)
+{
+    (void)state;
+    for (int w = 0; w < 2; w++) {
+        assert_sums_many_slices(kernels[w][0], LANES, w, 5);
+        assert_sums_many_slices(kernels[w][0], "MR=16,LC=4,LK=2,NB=4,KU=4", w, 13);
+    }
+}
+
+/* The cap is every slice count gk_sgemm_splits gives; past it, past the context's counters and in a caller's
+ * workspace, the reduction step sums the partials the kernel stored. */
+static void test_reduction_step_where_not_summed(void **state)
+{
+    (void)state;
+    for (int w = 0; w < 2; w++) {
+        assert_int_equal(gk_kernel_find(kernels[w][0])->sum_splits, GK_SPLITK_MAX_SPLITS);
+        assert_reduction_step_where_not_summed(kernels[w][0], LANES, "MR=1,LC=1,LK=1,NB=1,KU=1", w);
+    }
+}
+
 static void test_bad_parameters_are_refused(void **state)
 {
     (void)state;
@@ -110,6 +135,8 @@ int main(void)
         cmocka_unit_test(test_all_transposes_layouts_and_leading_dimensions),
         cmocka_unit_test(test_alpha_beta_and_offsets),
         cmocka_unit_test(test_deterministic_and_one_slice_is_skinny),
+        cmocka_unit_test(test_sums_in_kernel),
+        cmocka_unit_test(test_reduction_step_where_not_summed),
         cmocka_unit_test(test_bad_parameters_are_refused),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);

@@ -221,7 +221,8 @@ int gk_kernel_slices_k(const gk_kernel_def *def) { return contracts[def->contrac
 
 int gk_split_sums_in_kernel(const gk_kernel_def *def, int64_t splits, int64_t tiles)
 {
-    return def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM && splits > 1 && splits <= GK_SUM_IN_KERNEL_SPLITS &&
+    const int most = def->sum_splits > 0 ? def->sum_splits : GK_SUM_IN_KERNEL_SPLITS;
+    return def->contract == GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM && splits > 1 && splits <= most &&
            tiles <= GK_TILE_COUNTS;
 }
 

@@ -38,7 +38,8 @@ typedef enum gk_contract {
      * multiplies the K-slice [z*kslice, min(K, (z+1)*kslice)) into partial z, P + z*strideP:
      *   (M, N, K, kslice, A, offA, lda, B, offB, ldb, P, ldp, strideP). */
     GK_CONTRACT_GEMM_DIRECT_SPLIT,
-    /* The same slices with the sum in the kernel (xgemm-direct-splitk): partial z is P + z*strideP; when
+    /* The same slices with the sum in the kernel (xgemm-direct-splitk, the skinny kernels' split-K builds): partial
+     * z is P + z*strideP; when
      * sum_here, the last slice of each tile to finish sums the partials in order into C = alpha * sum + beta * C,
      * counting on tile_counts (an int per tile, in work-group order along M first, zero between calls); else the
      * plan's reduction follows, as for GK_CONTRACT_GEMM_DIRECT_SPLIT (gk_split_sums_in_kernel):
@@ -244,6 +245,9 @@ typedef struct gk_kernel_def {
      * 0: none. For kernels whose math mode's device test does not imply it (int8x runs everywhere; its
      * tensor-core kernel only on NVIDIA GPUs from 8.0). */
     int min_capability;
+    /* GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM: the most K-slices whose partials its tiles' last slices sum in the kernel
+     * (gk_split_sums_in_kernel); past them the plan's reduction step does. 0: GK_SUM_IN_KERNEL_SPLITS. */
+    int sum_splits;
 } gk_kernel_def;
 
 /* All registered kernels, in ladder order; count via gk_kernel_count(). */
@@ -267,10 +271,12 @@ int gk_kernel_splits_operands(const gk_kernel_def *def);
  * (GK_CONTRACT_GEMM_PACKED_BT_STRIDED, _DIRECT_SPLIT, _SPLIT_TMA_K). */
 int gk_kernel_slices_k(const gk_kernel_def *def);
 /* Whether its split-K run over `splits` slices of `tiles` tiles sums the partials in the kernel
- * (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM) rather than in a reduction step after it: one launch. Up to
- * GK_SUM_IN_KERNEL_SPLITS slices (one work-group reads its tile's partials one after another: at 8 and 16 that
- * tail outlasted the reduction step's launch on the H200, docs/PERFORMANCE.md) and GK_TILE_COUNTS tiles (the
- * context's counters). */
+ * (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM) rather than in a reduction step after it: one launch. Up to the kernel's
+ * sum_splits slices and GK_TILE_COUNTS tiles (the context's counters). The cap is the kernel's because the last
+ * slice's tail is: GK_SUM_IN_KERNEL_SPLITS (4), the default, for xgemm-direct-splitk, whose last work-group adds a
+ * large tile's partials one slice after another (past 4 that tail outlasted the launch it saved,
+ * docs/PERFORMANCE.md); the skinny kernels' tiles hold a result or so per work-item, each summed with its loads
+ * issued ahead, so they sum as many slices as the split-K counts go (gk_sgemm_splits' GK_SPLITK_MAX_SPLITS). */
 #define GK_SUM_IN_KERNEL_SPLITS 4
 #define GK_TILE_COUNTS 16384
 int gk_split_sums_in_kernel(const gk_kernel_def *def, int64_t splits, int64_t tiles);

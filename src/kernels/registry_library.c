@@ -23,6 +23,10 @@ enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, S
     {"SPLITK", 1, "1", "builds skinny.cl's split-K form (the contract's; always 1)"},                                 \
         {"SPLITS", 8, "1,2,4,8,16,32", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}
 #define SKINNY_SPLIT_CONSTRAINTS "SPLITK == 1", "SPLITS >= 0 && SPLITS <= 1024"
+/* The most slices the skinny kernels' split-K builds sum in the kernel: as many as gk_sgemm_splits gives
+ * (GK_SPLITK_MAX_SPLITS, test_skinny_splitk.c checks), each of a tile's few results summed by a work-item of its
+ * own with its loads issued ahead; the model's longer splits (to GK_MODEL_MAX_SPLITS) go through reduce-deep. */
+#define SKINNY_SUM_SPLITS 128
 
 /* skinny_dot.cl's parameters, shared by its four rows (skinny-m-dot, skinny-n-dot and their split-K builds). */
 #define SKINNY_DOT_PARAMS                                                                                             \
@@ -218,15 +222,16 @@ static const gk_kernel_def kernels[] = {
         .local_mem_bytes = SKINNY_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
     },
-    /* Their split-K builds: a small C over a long K, slices of K into partials (split_k.h), then the reduction. */
+    /* Their split-K builds: a small C over a long K, slices of K into partials (split_k.h) summed in the same launch
+     * by each tile's last slice (tile_count.h). */
     {
         .name = "skinny-m-splitk",
-        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM,
         .family = GK_FAMILY_LIBRARY,
         .step = 13,
         .source = "library/skinny.cl",
         .function = "gk_sgemm_skinny_m",
-        .summary = "skinny-m over SPLITS slices of K (grid z = slice) into partials, then a reduction",
+        .summary = "skinny-m over SPLITS slices of K (grid z = slice) into partials, which each tile's last slice sums",
         .params = {SKINNY_PARAMS, {"SKINNY_N", 0, "0", "the small edge: 0 is M (this row)"}, SKINNY_SPLIT_PARAMS},
         .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 0", SKINNY_SPLIT_CONSTRAINTS},
         .local_x = "1", .local_y = "LC*LK",
@@ -234,15 +239,16 @@ static const gk_kernel_def kernels[] = {
         .k_multiple = "1", .k_loop = "LK*KU",
         .local_mem_bytes = SKINNY_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+        .sum_splits = SKINNY_SUM_SPLITS,
     },
     {
         .name = "skinny-n-splitk",
-        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM,
         .family = GK_FAMILY_LIBRARY,
         .step = 14,
         .source = "library/skinny.cl",
         .function = "gk_sgemm_skinny_n",
-        .summary = "skinny-n over SPLITS slices of K (grid z = slice) into partials, then a reduction",
+        .summary = "skinny-n over SPLITS slices of K (grid z = slice) into partials, which each tile's last slice sums",
         .params = {SKINNY_PARAMS, {"SKINNY_N", 1, "1", "the small edge: 1 is N (this row)"}, SKINNY_SPLIT_PARAMS},
         .constraints = {SKINNY_CONSTRAINTS, "SKINNY_N == 1", SKINNY_SPLIT_CONSTRAINTS},
         .local_x = "LC*LK", .local_y = "1",
@@ -250,6 +256,7 @@ static const gk_kernel_def kernels[] = {
         .k_multiple = "1", .k_loop = "LK*KU",
         .local_mem_bytes = SKINNY_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+        .sum_splits = SKINNY_SUM_SPLITS,
     },
     /* The skinny kernels for a large operand contiguous along K, read as a copy reads it (library/skinny_dot.cl). */
     {
@@ -286,12 +293,12 @@ static const gk_kernel_def kernels[] = {
     },
     {
         .name = "skinny-m-dot-splitk",
-        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM,
         .family = GK_FAMILY_LIBRARY,
         .step = 17,
         .source = "library/skinny_dot.cl",
         .function = "gk_sgemm_skinny_m_dot",
-        .summary = "skinny-m-dot over SPLITS slices of K (grid z = slice) into partials, then a reduction",
+        .summary = "skinny-m-dot over SPLITS K slices (grid z = slice) into partials, summed by each tile's last slice",
         .params = {SKINNY_DOT_PARAMS, {"SKINNY_N", 0, "0", "the small edge: 0 is M (this row)"}, SKINNY_SPLIT_PARAMS},
         .constraints = {SKINNY_DOT_CONSTRAINTS, "SKINNY_N == 0", SKINNY_SPLIT_CONSTRAINTS},
         .local_x = "1", .local_y = "KL*CL",
@@ -299,15 +306,16 @@ static const gk_kernel_def kernels[] = {
         .k_multiple = "1", .k_loop = "4*KL*U",
         .local_mem_bytes = SKINNY_DOT_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_B,
+        .sum_splits = SKINNY_SUM_SPLITS,
     },
     {
         .name = "skinny-n-dot-splitk",
-        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT,
+        .contract = GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM,
         .family = GK_FAMILY_LIBRARY,
         .step = 18,
         .source = "library/skinny_dot.cl",
         .function = "gk_sgemm_skinny_n_dot",
-        .summary = "skinny-n-dot over SPLITS slices of K (grid z = slice) into partials, then a reduction",
+        .summary = "skinny-n-dot over SPLITS K slices (grid z = slice) into partials, summed by each tile's last slice",
         .params = {SKINNY_DOT_PARAMS, {"SKINNY_N", 1, "1", "the small edge: 1 is N (this row)"}, SKINNY_SPLIT_PARAMS},
         .constraints = {SKINNY_DOT_CONSTRAINTS, "SKINNY_N == 1", SKINNY_SPLIT_CONSTRAINTS},
         .local_x = "KL*CL", .local_y = "1",
@@ -315,6 +323,7 @@ static const gk_kernel_def kernels[] = {
         .k_multiple = "1", .k_loop = "4*KL*U",
         .local_mem_bytes = SKINNY_DOT_LOCAL_MEM,
         .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A,
+        .sum_splits = SKINNY_SUM_SPLITS,
     },
     {
         .name = "small-k",

@@ -11,10 +11,13 @@
 //   C^T = op(B)^T op(A)^T is the same product with the roles swapped.
 // "Rows" r are the small dimension, "columns" c the long one.
 //
-// Built with -DSPLITK=1 (GK_CONTRACT_GEMM_DIRECT_SPLIT, rows skinny-m-splitk and
-// skinny-n-splitk): work-group z takes one slice of K into partial z (split_k.h),
-// so that a small C over a long K fills every compute unit; the plan's
-// reduction adds the partials in order.
+// Built with -DSPLITK=1 (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM, rows skinny-m-splitk
+// and skinny-n-splitk): work-group z takes one slice of K into partial z
+// (split_k.h), so that a small C over a long K fills every compute unit. With
+// sum_here, the last of a tile's slices to finish sums the tile's partials in
+// slice order and writes C with alpha and beta, its few results spread over
+// all its work-items (tile_count.h): one launch. Without, the plan's
+// reduction does that after.
 //
 // A work-group of LC x LK work-items computes MR rows by LC*NB columns of the
 // result over all of K (no split over work-groups, no atomics): LC lanes across
@@ -127,14 +130,16 @@
     } while (0)
 
 #if SPLITK
-#include "split_k.h" // SPLIT_K_ARGS, SPLIT_K_SLICE
+#include "split_k.h"    // SPLIT_K_SUM_ARGS_AS, SPLIT_K_SUM_INTO_PARTIAL
+#include "tile_count.h" // COUNT_IN, sum_partials
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
 #if SPLITK
-void GK_SKINNY_FUNCTION(SPLIT_K_ARGS)
+void GK_SKINNY_FUNCTION(SPLIT_K_SUM_ARGS_AS(sum_alpha, sum_beta, sum_C, sum_ldc))
 {
-    SPLIT_K_SLICE();
+    SPLIT_K_SUM_INTO_PARTIAL(); // C, ldc, alpha, beta: this slice's partial
+    __local int last;           // this work-group is its tile's last slice to finish
 #else
 void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha,
                         const __global float* A, const int offA, const int lda,
@@ -251,4 +256,12 @@ void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha
             }
         }
     }
+#if SPLITK
+    // The sum after the conditional block that holds the barriers, not inside it: there PoCL stored the first
+    // work-item's results twice.
+    if (sum_here) COUNT_IN(tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0), lane, last);
+    if (sum_here && last)
+        sum_partials(P, ldp, strideP, (int)get_num_groups(2), C_BLOCK(r0, rows, c0, min(TL, LONG - c0)), sum_alpha,
+                     sum_beta, sum_C, sum_ldc, lane, WG);
+#endif
 }

@@ -16,7 +16,7 @@
 // c the long one; skinny-m-dot is SKINNY_N=0, skinny-n-dot SKINNY_N=1.
 //
 // A work-group of KL x CL lanes computes MR rows by CL*NB columns over all
-// of K (or its slice, SPLITK=1: split_k.h, the plan's reduction adds the
+// of K (or its slice, SPLITK=1: split_k.h; each tile's last slice sums the
 // partials in order): lane (kl, cl) takes columns cl + CL*j (j < NB) and the
 // float4s 4*(kl + KL*u) (u < U) of each chunk of KC = 4*KL*U values of K.
 // Its MR x NB partial sums are added over the KL lanes of a column once, at
@@ -28,6 +28,12 @@
 // for skinny-n: offset and leading dimension multiples of 4 floats) and the
 // slice to start on a multiple of 4; otherwise each float4 is four loads. A
 // short last chunk of K is bounds-checked.
+//
+// The split-K build (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM, rows *-dot-splitk)
+// stores its slice's partial; with sum_here, the last of a tile's slices to
+// finish sums the tile's partials in slice order and writes C with alpha and
+// beta, its results spread over all its work-items (tile_count.h): one
+// launch. Without, the plan's reduction does that after.
 
 #ifndef SKINNY_N
 #define SKINNY_N 0
@@ -91,15 +97,17 @@
 #endif
 
 #if SPLITK
-#include "split_k.h" // SPLIT_K_ARGS, SPLIT_K_SLICE
+#include "split_k.h"    // SPLIT_K_SUM_ARGS_AS, SPLIT_K_SUM_INTO_PARTIAL
+#include "tile_count.h" // COUNT_IN, sum_partials
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
 #if SPLITK
-void GK_SKINNY_DOT_FUNCTION(SPLIT_K_ARGS)
+void GK_SKINNY_DOT_FUNCTION(SPLIT_K_SUM_ARGS_AS(sum_alpha, sum_beta, sum_C, sum_ldc))
 {
-    SPLIT_K_SLICE();
+    SPLIT_K_SUM_INTO_PARTIAL(); // C, ldc, alpha, beta: this slice's partial
     const int vec = L_K_FASTEST && VEC_L && kz % 4 == 0;
+    __local int last; // this work-group is its tile's last slice to finish
 #else
 void GK_SKINNY_DOT_FUNCTION(const int M, const int N, const int K, const float alpha,
                             const __global float* A, const int offA, const int lda,
@@ -199,4 +207,12 @@ void GK_SKINNY_DOT_FUNCTION(const int M, const int N, const int K, const float a
             }
         }
     }
+#if SPLITK
+    // The sum after the conditional block that holds the barriers, not inside it: there PoCL stored the first
+    // work-item's results twice.
+    if (sum_here) COUNT_IN(tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0), lane, last);
+    if (sum_here && last)
+        sum_partials(P, ldp, strideP, (int)get_num_groups(2), C_BLOCK(r0, rows, c0, min(CL * NB, LONG - c0)),
+                     sum_alpha, sum_beta, sum_C, sum_ldc, lane, WG);
+#endif
 }

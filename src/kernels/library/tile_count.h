@@ -1,8 +1,8 @@
-// Split-K that sums its partials in the kernel (xgemm_direct.cl's split-K build, contract
-// GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM): each work-group of a tile stores its partial and counts itself in
-// on the tile's counter; the last of the tile's slices to arrive adds up all the partials, in slice order,
-// and writes C. No work-group waits on another (no spinning: nothing assumes the slices run at once), and
-// the sum is the same whichever slice comes last. The last one sets the counter back to 0 for the next call
+// Split-K that sums its partials in the kernel (the split-K builds of xgemm_direct.cl, skinny.cl and
+// skinny_dot.cl, contract GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM): each work-group of a tile stores its partial and
+// counts itself in on the tile's counter; the last of the tile's slices to arrive adds up all the partials, in
+// slice order, and writes C. No work-group waits on another (no spinning: nothing assumes the slices run at once),
+// and the sum is the same whichever slice comes last. The last one sets the counter back to 0 for the next call
 // (the plan zeroes the counters once, when it allocates them). Not a kernel: the build inlines this text
 // (cmake/embed_kernels.cmake), as async_copy.h's.
 //
@@ -10,6 +10,13 @@
 //                        count before the other slices' partials are read (acquire), device-wide
 //   ARRIVE(counter)      adds 1 to a __global int atomically; the value before
 //   load_partial4(p)     a float4 of a partial (16-byte aligned) that another work-group stored
+//   load_partial(p)      a float of one
+//   COUNT_IN(counter, lane, last)
+//                        the whole work-group counts itself in on a tile's counter: afterwards the __local int
+//                        `last` says, to every work-item, whether it was the tile's last slice (which has set the
+//                        counter back to 0)
+//   sum_partials(...)    the last slice's sum for tiles of few results (the skinny kernels): every work-item sums
+//                        results of its own
 //
 // NVIDIA GPUs do not keep their L1 caches coherent between compute units: there the partials are read past
 // the L1, from the L2 their stores went to (ld.global.cg), and the fence is membar.gl (CUDA's
@@ -28,11 +35,21 @@ static inline __attribute__((always_inline)) float4 load_partial4(const __global
                  : "memory");
     return v;
 }
+static inline __attribute__((always_inline)) float load_partial(const __global float* p)
+{
+    float v;
+    asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+    return v;
+}
 #else
 #define PARTIALS_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 static inline __attribute__((always_inline)) float4 load_partial4(const __global float* p)
 {
     return *(const volatile __global float4*)p;
+}
+static inline __attribute__((always_inline)) float load_partial(const __global float* p)
+{
+    return *(const volatile __global float*)p;
 }
 #endif
 
@@ -41,5 +58,59 @@ static inline __attribute__((always_inline)) float4 load_partial4(const __global
 #else
 #define ARRIVE(counter) atomic_inc(counter)
 #endif
+
+// Work-item `lane` (0 for one of them) increments the counter once this work-group's stores of its partial are
+// fenced; the barriers make `last` the same for all (every work-item must reach this).
+#define COUNT_IN(counter, lane, last)                                                                     \
+    {                                                                                                     \
+        PARTIALS_FENCE();                                                                                 \
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                                              \
+        if ((lane) == 0) {                                                                                \
+            volatile __global int* counter_ = (counter);                                                  \
+            last = ARRIVE(counter_) == (int)get_num_groups(2) - 1;                                        \
+            if (last) *counter_ = 0;                                                                      \
+        }                                                                                                 \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                     \
+    }
+
+// The loads of a result's partials issued together before their adds: the tail is about S / SUM_AHEAD load
+// latencies, not S.
+#define SUM_AHEAD 16
+
+// The last slice's sum over a block of C(m0 + i, n0 + j), i < mt, j < nt (column-major: partial z's result at
+// P + z*strideP + m + n*ldp): C = alpha * (P_0 + ... + P_{S-1}) + beta * C, C not read when beta == 0. Each result
+// is summed by one work-item (`lane` of `lanes`, consecutive ones on consecutive rows) in slice order: the same
+// bits whichever slice is last, and as the reduction step sums them. Call after COUNT_IN said `last`.
+static inline __attribute__((always_inline)) void sum_partials(const __global float* P, const int ldp,
+                                                               const int strideP, const int S, const int m0,
+                                                               const int mt, const int n0, const int nt,
+                                                               const float alpha, const float beta,
+                                                               __global float* C, const int ldc, const int lane,
+                                                               const int lanes)
+{
+    PARTIALS_FENCE();
+    for (int t = lane; t < mt * nt; t += lanes) {
+        const int m = m0 + t % mt, n = n0 + t / mt;
+        const __global float* p = P + m + (size_t)n * ldp;
+        float v[SUM_AHEAD];
+        float s = -0.0f; // -0 + x is x, signed zeros included: s is P_0 after the first add
+        int z = 0;
+        for (; z + SUM_AHEAD <= S; z += SUM_AHEAD) {
+#pragma unroll
+            for (int u = 0; u < SUM_AHEAD; u++) v[u] = load_partial(p + (size_t)(z + u) * strideP);
+#pragma unroll
+            for (int u = 0; u < SUM_AHEAD; u++) s += v[u];
+        }
+#pragma unroll
+        for (int u = 0; u < SUM_AHEAD; u++)
+            if (z + u < S) v[u] = load_partial(p + (size_t)(z + u) * strideP);
+#pragma unroll
+        for (int u = 0; u < SUM_AHEAD; u++)
+            if (z + u < S) s += v[u];
+        __global float* c = C + m + (size_t)n * ldc;
+        const float r = alpha * s;
+        *c = beta == 0.0f ? r : r + beta * *c;
+    }
+}
 
 #endif
