@@ -53,6 +53,8 @@ cases=(
   "xgemm-direct.mid-n.C.TN|--kernel xgemm-direct --params TSM=128,TSN=64,TSK=16,WPTM=4,WPTN=8 --trans TN --sizes 40000x40000x64"
   "xgemm-direct.tpg2.C.NT|--kernel xgemm-direct --params TSM=128,TSN=64,TSK=16,WPTM=4,WPTN=8,ASYNC_STAGES=3,TPG=2 --trans NT --sizes 40000x40000x64"
   "xgemm-direct.mid-m.A.TT|--kernel xgemm-direct --params TSM=64,TSN=128,TSK=16,WPTM=4,WPTN=8 --trans TT --sizes 100000x64x12000"
+  "xgemm-direct.thin-n.A.NN|--kernel xgemm-direct --params TSM=64,TSN=16,TSK=32,WPTM=4,WPTN=4 --trans NN --sizes 100000x16x12000"
+  "xgemm-direct-splitk.thin-m.B.TT|--kernel xgemm-direct-splitk --params TSM=16,TSN=64,TSK=32,WPTM=4,WPTN=4,SPLITS=8 --trans TT --sizes 16x100000x12000"
   "xgemm-splitk.A.TT|--kernel xgemm-splitk --trans TT --sizes 2000x64x600000"
   "xgemm-splitk.B.NN|--kernel xgemm-splitk --trans NN --sizes 64x2000x600000"
   "xgemm-direct-splitk.A.NT|--kernel xgemm-direct-splitk --trans NT --sizes 2000x64x600000"
