@@ -40,15 +40,15 @@ static inline gk_sgemm_case skinny_sum_case(int layout, int a, int b, int64_t m,
                            b ? GEMMKIT_TRANS : GEMMKIT_NO_TRANS, m, n, k, alpha, beta, 0, 0, 0};
 }
 
-/* 2, 5, 33 and 128 slices (the cap) summed in the kernel, the last slice shorter than the others: `small` rows of C
+/* 2, 5, 33 slices and the cap (the row's sum_splits) summed in the kernel, the last slice shorter than the others: `small` rows of C
  * (skinny_n: columns) by 45, every transpose and layout with tight and padded leading dimensions, alpha/beta and
  * NaN-poisoned C with beta 0; each case twice in a row (the second call sums only if the first left its counters at
  * zero); two calls on the same inputs give the same bits. */
 static inline void assert_sums_many_slices(const char *kernel, const char *lanes, int skinny_n, int64_t small)
 {
-    static const int counts[] = {2, 5, 33, 128};
     const gk_kernel_def *def = gk_kernel_find(kernel);
     assert_non_null(def);
+    const int counts[] = {2, 5, 33, def->sum_splits};
     assert_int_equal(def->contract, GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM);
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         const int splits = counts[i];

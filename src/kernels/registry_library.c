@@ -23,10 +23,11 @@ enum { DIRECT, XGEMM, XGEMM_SPLITK, XGEMM_DIRECT, XGEMM_DIRECT_SPLITK, UNPACK, S
     {"SPLITK", 1, "1", "builds skinny.cl's split-K form (the contract's; always 1)"},                                 \
         {"SPLITS", 8, "1,2,4,8,16,32", "K slices; 0: as many as fill the compute units (gk_sgemm_splits)", 1}
 #define SKINNY_SPLIT_CONSTRAINTS "SPLITK == 1", "SPLITS >= 0 && SPLITS <= 1024"
-/* The most slices the skinny kernels' split-K builds sum in the kernel: as many as gk_sgemm_splits gives
- * (GK_SPLITK_MAX_SPLITS, test_skinny_splitk.c checks), each of a tile's few results summed by a work-item of its
- * own with its loads issued ahead; the model's longer splits (to GK_MODEL_MAX_SPLITS) go through reduce-deep. */
-#define SKINNY_SUM_SPLITS 128
+/* The most slices the skinny kernels' split-K builds sum in the kernel, each of a tile's few results summed by a
+ * work-item of its own with its loads issued 16 at a time: the last slice's tail is about S / 16 load latencies,
+ * past 64 slices as long as the reduction's launch it saves (docs/PERFORMANCE.md); longer splits (the model's go
+ * to GK_MODEL_MAX_SPLITS) keep the reduction step. */
+#define SKINNY_SUM_SPLITS 64
 
 /* skinny_dot.cl's parameters, shared by its four rows (skinny-m-dot, skinny-n-dot and their split-K builds). */
 #define SKINNY_DOT_PARAMS                                                                                             \

@@ -80,30 +80,31 @@ static inline __attribute__((always_inline)) float load_partial(const __global f
 // The last slice's sum over a block of C(m0 + i, n0 + j), i < mt, j < nt (column-major: partial z's result at
 // P + z*strideP + m + n*ldp): C = alpha * (P_0 + ... + P_{S-1}) + beta * C, C not read when beta == 0. Each result
 // is summed by one work-item (`lane` of `lanes`, consecutive ones on consecutive rows) in slice order: the same
-// bits whichever slice is last, and as the reduction step sums them. Call after COUNT_IN said `last`.
-static inline __attribute__((always_inline)) void sum_partials(const __global float* P, const int ldp,
-                                                               const int strideP, const int S, const int m0,
-                                                               const int mt, const int n0, const int nt,
-                                                               const float alpha, const float beta,
-                                                               __global float* C, const int ldc, const int lane,
-                                                               const int lanes)
+// bits whichever slice is last, and as the reduction step sums them. Call after COUNT_IN said `last`. Not inlined:
+// inlined, its loads in flight raised the whole kernel's registers (CUDA: the skinny strip line's 32 to 40, a
+// quarter of its work-groups per SM), which every run paid, summing or not.
+static __attribute__((noinline)) void sum_partials(const __global float* P, const int ldp, const int strideP,
+                                                   const int S, const int m0, const int mt, const int n0,
+                                                   const int nt, const float alpha, const float beta,
+                                                   __global float* C, const int ldc, const int lane, const int lanes)
 {
     PARTIALS_FENCE();
     for (int t = lane; t < mt * nt; t += lanes) {
         const int m = m0 + t % mt, n = n0 + t / mt;
-        const __global float* p = P + m + (size_t)n * ldp;
+        // 32-bit offsets (the plan keeps all partials within 2^31 floats): one register per load in flight, not two.
+        const int p = m + n * ldp;
         float v[SUM_AHEAD];
         float s = -0.0f; // -0 + x is x, signed zeros included: s is P_0 after the first add
         int z = 0;
         for (; z + SUM_AHEAD <= S; z += SUM_AHEAD) {
 #pragma unroll
-            for (int u = 0; u < SUM_AHEAD; u++) v[u] = load_partial(p + (size_t)(z + u) * strideP);
+            for (int u = 0; u < SUM_AHEAD; u++) v[u] = load_partial(P + (p + (z + u) * strideP));
 #pragma unroll
             for (int u = 0; u < SUM_AHEAD; u++) s += v[u];
         }
 #pragma unroll
         for (int u = 0; u < SUM_AHEAD; u++)
-            if (z + u < S) v[u] = load_partial(p + (size_t)(z + u) * strideP);
+            if (z + u < S) v[u] = load_partial(P + (p + (z + u) * strideP));
 #pragma unroll
         for (int u = 0; u < SUM_AHEAD; u++)
             if (z + u < S) s += v[u];
