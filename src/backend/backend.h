@@ -52,7 +52,7 @@ typedef struct gk_define {
     int64_t value;
 } gk_define;
 
-#define GK_MAX_DEFINES 24
+#define GK_MAX_DEFINES 32
 
 /* The defines as "-DNAME=value -DNAME=value" (truncated to size); returns text. */
 char *gk_defines_text(const gk_define *defines, unsigned count, char *text, size_t size);

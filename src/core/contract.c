@@ -289,6 +289,7 @@ int64_t gk_contract_define_value(unsigned define, const gk_operands *o)
     case GK_DEFINE_DENSE_C: return dense_batch(&o->c, o->m, o->n, o->stride_c);
     case GK_DEFINE_MODULI: return o->ozaki.moduli;
     case GK_DEFINE_K_CONTIGUOUS: return o->ozaki.rows_strided;
+    case GK_DEFINE_SUM_HERE: return o->tile_counts != NULL;
     default: return 0;
     }
 }

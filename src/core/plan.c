@@ -14,7 +14,8 @@ static const struct {
                        {GK_DEFINE_VEC_B, "VEC_B"},     {GK_DEFINE_VEC_C, "VEC_C"},
                        {GK_DEFINE_SIZE_M, "SIZE_M"},   {GK_DEFINE_SIZE_N, "SIZE_N"}, {GK_DEFINE_SIZE_K, "SIZE_K"},
                        {GK_DEFINE_DENSE_A, "DENSE_A"}, {GK_DEFINE_DENSE_B, "DENSE_B"}, {GK_DEFINE_DENSE_C, "DENSE_C"},
-                       {GK_DEFINE_MODULI, "MODULI"},   {GK_DEFINE_K_CONTIGUOUS, "K_CONTIGUOUS"}};
+                       {GK_DEFINE_MODULI, "MODULI"},   {GK_DEFINE_K_CONTIGUOUS, "K_CONTIGUOUS"},
+                       {GK_DEFINE_SUM_HERE, "SUM_HERE"}};
 
 _Static_assert(GK_MAX_PARAMS + sizeof problem_defines / sizeof problem_defines[0] + 1 <= GK_MAX_DEFINES,
                "a step's defines: every parameter, every problem define and GK_ARCH_SPECIFIC");

@@ -175,7 +175,11 @@ enum gk_problem_define {
     GK_DEFINE_MODULI = 1u << 11,
     /* -DK_CONTIGUOUS=1 when the Ozaki slicing's rows have K contiguous (sk == 1), 0 when the rows are (sr == 1):
      * which dimension the helpers' loads run along */
-    GK_DEFINE_K_CONTIGUOUS = 1u << 12
+    GK_DEFINE_K_CONTIGUOUS = 1u << 12,
+    /* -DSUM_HERE=1 when the plan has a split-K build's tiles sum their partials in the kernel (it passed the tile
+     * counters), else 0: the skinny kernels compile their sum only where it runs, so that the registers it takes
+     * cost nothing to the runs that leave the sum to the reduction step */
+    GK_DEFINE_SUM_HERE = 1u << 13
 };
 
 /* The arithmetic a kernel computes in (gemmkit_math in gemmkit.h, docs/MATH.md):

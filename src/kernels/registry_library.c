@@ -239,7 +239,7 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "MR", .tile_n = "LC*NB",
         .k_multiple = "1", .k_loop = "LK*KU",
         .local_mem_bytes = SKINNY_LOCAL_MEM,
-        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_SUM_HERE,
         .sum_splits = SKINNY_SUM_SPLITS,
     },
     {
@@ -256,7 +256,7 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "LC*NB", .tile_n = "MR",
         .k_multiple = "1", .k_loop = "LK*KU",
         .local_mem_bytes = SKINNY_LOCAL_MEM,
-        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_SUM_HERE,
         .sum_splits = SKINNY_SUM_SPLITS,
     },
     /* The skinny kernels for a large operand contiguous along K, read as a copy reads it (library/skinny_dot.cl). */
@@ -306,7 +306,7 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "MR", .tile_n = "CL*NB",
         .k_multiple = "1", .k_loop = "4*KL*U",
         .local_mem_bytes = SKINNY_DOT_LOCAL_MEM,
-        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_B,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_B | GK_DEFINE_SUM_HERE,
         .sum_splits = SKINNY_SUM_SPLITS,
     },
     {
@@ -323,7 +323,7 @@ static const gk_kernel_def kernels[] = {
         .tile_m = "CL*NB", .tile_n = "MR",
         .k_multiple = "1", .k_loop = "4*KL*U",
         .local_mem_bytes = SKINNY_DOT_LOCAL_MEM,
-        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A,
+        .defines = GK_DEFINE_TRANS_A | GK_DEFINE_TRANS_B | GK_DEFINE_VEC_A | GK_DEFINE_SUM_HERE,
         .sum_splits = SKINNY_SUM_SPLITS,
     },
     {

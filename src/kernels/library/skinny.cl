@@ -13,11 +13,11 @@
 //
 // Built with -DSPLITK=1 (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM, rows skinny-m-splitk
 // and skinny-n-splitk): work-group z takes one slice of K into partial z
-// (split_k.h), so that a small C over a long K fills every compute unit. With
-// sum_here, the last of a tile's slices to finish sums the tile's partials in
-// slice order and writes C with alpha and beta, its few results spread over
-// all its work-items (tile_count.h): one launch. Without, the plan's
-// reduction does that after.
+// (split_k.h), so that a small C over a long K fills every compute unit. Built
+// with SUM_HERE=1 (the plan passes sum_here), the last of a tile's slices to
+// finish sums the tile's partials in slice order and writes C with alpha and
+// beta, its few results spread over all its work-items (tile_count.h): one
+// launch. Without, the plan's reduction does that after.
 //
 // A work-group of LC x LK work-items computes MR rows by LC*NB columns of the
 // result over all of K (no split over work-groups, no atomics): LC lanes across
@@ -62,6 +62,9 @@
 #endif
 #ifndef SPLITK
 #define SPLITK 0
+#endif
+#ifndef SUM_HERE
+#define SUM_HERE 0 // 1: the plan has this split build's tiles sum their partials (its sum compiled in only then)
 #endif
 #ifndef TRANS_A
 #define TRANS_A 0
@@ -139,7 +142,9 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
 void GK_SKINNY_FUNCTION(SPLIT_K_SUM_ARGS_AS(sum_alpha, sum_beta, sum_C, sum_ldc))
 {
     SPLIT_K_SUM_INTO_PARTIAL(); // C, ldc, alpha, beta: this slice's partial
-    __local int last;           // this work-group is its tile's last slice to finish
+#if SUM_HERE
+    __local int last; // this work-group is its tile's last slice to finish
+#endif
 #else
 void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha,
                         const __global float* A, const int offA, const int lda,
@@ -256,7 +261,7 @@ void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha
             }
         }
     }
-#if SPLITK
+#if SPLITK && SUM_HERE
     // The sum after the conditional block that holds the barriers, not inside it: there PoCL stored the first
     // work-item's results twice.
     if (sum_here) COUNT_IN(tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0), lane, last);

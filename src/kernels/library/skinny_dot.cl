@@ -30,7 +30,7 @@
 // short last chunk of K is bounds-checked.
 //
 // The split-K build (GK_CONTRACT_GEMM_DIRECT_SPLIT_SUM, rows *-dot-splitk)
-// stores its slice's partial; with sum_here, the last of a tile's slices to
+// stores its slice's partial; built with SUM_HERE=1, the last of a tile's slices to
 // finish sums the tile's partials in slice order and writes C with alpha and
 // beta, its results spread over all its work-items (tile_count.h): one
 // launch. Without, the plan's reduction does that after.
@@ -55,6 +55,9 @@
 #endif
 #ifndef SPLITK
 #define SPLITK 0
+#endif
+#ifndef SUM_HERE
+#define SUM_HERE 0 // 1: the plan has this split build's tiles sum their partials (its sum compiled in only then)
 #endif
 #ifndef TRANS_A
 #define TRANS_A 0
@@ -107,7 +110,9 @@ void GK_SKINNY_DOT_FUNCTION(SPLIT_K_SUM_ARGS_AS(sum_alpha, sum_beta, sum_C, sum_
 {
     SPLIT_K_SUM_INTO_PARTIAL(); // C, ldc, alpha, beta: this slice's partial
     const int vec = L_K_FASTEST && VEC_L && kz % 4 == 0;
+#if SUM_HERE
     __local int last; // this work-group is its tile's last slice to finish
+#endif
 #else
 void GK_SKINNY_DOT_FUNCTION(const int M, const int N, const int K, const float alpha,
                             const __global float* A, const int offA, const int lda,
@@ -207,7 +212,7 @@ void GK_SKINNY_DOT_FUNCTION(const int M, const int N, const int K, const float a
             }
         }
     }
-#if SPLITK
+#if SPLITK && SUM_HERE
     // The sum after the conditional block that holds the barriers, not inside it: there PoCL stored the first
     // work-item's results twice.
     if (sum_here) COUNT_IN(tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0), lane, last);
