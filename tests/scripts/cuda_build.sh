@@ -24,6 +24,11 @@ echo "$out" | grep -q "ASYNC_STAGES=3" || fail "the parameters are not in the de
 out=$("$tool" --kernel xgemm-wgmma-tf32 --params PIPE=1 --trans NT --out "$work/w.cubin" 2>&1) || fail "wgmma: $out"
 echo "$out" | grep -q "sm_90a" || fail "wgmma: not sm_90a: $out"
 echo "$out" | grep -q "TRANS_B=1" || fail "wgmma: --trans NT: $out"
+# The skinny split builds with their sum compiled in (the problem define the plan sets where they sum in the kernel).
+for kernel in skinny-m-splitk skinny-n-dot-splitk; do
+  out=$("$tool" --kernel $kernel --define SUM_HERE=1 --out "$work/s.cubin" 2>&1) || fail "$kernel SUM_HERE=1: $out"
+  echo "$out" | grep -q "SUM_HERE=1" || fail "$kernel: SUM_HERE=1 is not in the defines: $out"
+done
 # int8x's s8 wgmma on tiles the tensor memory accelerator copies (tensor-map arguments, no problem defines).
 out=$("$tool" --kernel ozaki-igemm-wgmma --out "$work/o.cubin" 2>&1) || fail "ozaki-igemm-wgmma: $out"
 echo "$out" | grep -q "CUBIN for sm_90a " || fail "ozaki-igemm-wgmma: not sm_90a: $out"
