@@ -3,8 +3,8 @@
  * a full one, one past it), K over several staged chunks with and without a short last one, every transpose and
  * layout (the large operand contiguous along K is the float4 path; the other orientation is correct, only slow),
  * leading dimensions and offsets on and off 16-byte alignment (float4 loads or four floats), slice counts whose
- * slices start on and off a multiple of 4, the split builds' sum in the kernel (up to its cap of slices) and the reduction
- * step past it, alpha/beta, determinism, and bad parameters refused. */
+ * slices start on and off a multiple of 4, the split builds' sum in the kernel (up to its cap of slices) and the
+ * reduction step past it, alpha/beta, determinism, and bad parameters refused. */
 #include "test_splitk_checks.h"
 #include "test_skinny_sum.h" /* after test_ctx's header */
 #include "sgemm.h"          /* GK_SPLITK_MAX_SPLITS */
@@ -133,8 +133,8 @@ static void test_sums_in_kernel(void **state)
     }
 }
 
-/* The cap: more slices than xgemm-direct-splitk sums, at most what gk_sgemm_splits gives; past it, past the context's counters and in a caller's
- * workspace, the reduction step sums the partials the kernel stored. */
+/* The cap: more slices than xgemm-direct-splitk sums, at most what gk_sgemm_splits gives; past it, past the
+ * context's counters and in a caller's workspace, the reduction step sums the partials the kernel stored. */
 static void test_reduction_step_where_not_summed(void **state)
 {
     (void)state;

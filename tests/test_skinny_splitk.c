@@ -1,9 +1,9 @@
 /* skinny.cl's split-K builds (skinny-m-splitk, skinny-n-splitk by name: K-slices read in place into partials,
- * which each tile's last slice sums in the same launch up to its cap of slices, else the reduction, reduce-deep from 16
- * slices on) against the float64 reference with fresh random inputs, C poisoned with NaN when beta == 0: odd sizes,
- * slice counts from 1 to more than K has values, every transpose and layout, leading dimensions, offsets,
- * alpha/beta; the sum is deterministic (in the kernel and through either reduction), and one slice computes exactly
- * what the unsplit kernel computes. The model's choice of them is in test_cost_model.c. */
+ * which each tile's last slice sums in the same launch up to its cap of slices, else the reduction, reduce-deep
+ * from 16 slices on) against the float64 reference with fresh random inputs, C poisoned with NaN when beta == 0:
+ * odd sizes, slice counts from 1 to more than K has values, every transpose and layout, leading dimensions,
+ * offsets, alpha/beta; the sum is deterministic (in the kernel and through either reduction), and one slice
+ * computes exactly what the unsplit kernel computes. The model's choice of them is in test_cost_model.c. */
 #include "test_choices.h"
 #include "test_splitk_checks.h"
 #include "test_skinny_sum.h" /* after test_ctx's header */
@@ -108,8 +108,8 @@ static void test_sums_in_kernel(void **state)
     }
 }
 
-/* The cap: more slices than xgemm-direct-splitk sums, at most what gk_sgemm_splits gives; past it, past the context's counters and in a caller's
- * workspace, the reduction step sums the partials the kernel stored. */
+/* The cap: more slices than xgemm-direct-splitk sums, at most what gk_sgemm_splits gives; past it, past the
+ * context's counters and in a caller's workspace, the reduction step sums the partials the kernel stored. */
 static void test_reduction_step_where_not_summed(void **state)
 {
     (void)state;

@@ -280,7 +280,7 @@ int gk_kernel_slices_k(const gk_kernel_def *def);
  * slice's tail is: GK_SUM_IN_KERNEL_SPLITS (4), the default, for xgemm-direct-splitk, whose last work-group adds a
  * large tile's partials one slice after another (past 4 that tail outlasted the launch it saved,
  * docs/PERFORMANCE.md); the skinny kernels' tiles hold a result or so per work-item, each summed with its loads
- * issued ahead, so they sum as many slices as the split-K counts go (gk_sgemm_splits' GK_SPLITK_MAX_SPLITS). */
+ * issued ahead, so they sum more (their sum_splits, registry_library.c). */
 #define GK_SUM_IN_KERNEL_SPLITS 4
 #define GK_TILE_COUNTS 16384
 int gk_split_sums_in_kernel(const gk_kernel_def *def, int64_t splits, int64_t tiles);

@@ -264,7 +264,7 @@ void GK_SKINNY_FUNCTION(const int M, const int N, const int K, const float alpha
 #if SPLITK && SUM_HERE
     // The sum after the conditional block that holds the barriers, not inside it: there PoCL stored the first
     // work-item's results twice.
-    if (sum_here) COUNT_IN(tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0), lane, last);
+    if (sum_here) COUNT_IN(tile_counts, lane, last);
     if (sum_here && last)
         sum_partials(P, ldp, strideP, (int)get_num_groups(2), C_BLOCK(r0, rows, c0, min(TL, LONG - c0)), sum_alpha,
                      sum_beta, sum_C, sum_ldc, lane, WG);

@@ -11,8 +11,9 @@
 //   ARRIVE(counter)      adds 1 to a __global int atomically; the value before
 //   load_partial4(p)     a float4 of a partial (16-byte aligned) that another work-group stored
 //   load_partial(p)      a float of one
-//   COUNT_IN(counter, lane, last)
-//                        the whole work-group counts itself in on a tile's counter: afterwards the __local int
+//   COUNT_IN(tile_counts, lane, last)
+//                        the whole work-group counts itself in on its tile's counter (its position in the grid's
+//                        first two dimensions: the tile's slices differ only in the third): afterwards the __local int
 //                        `last` says, to every work-item, whether it was the tile's last slice (which has set the
 //                        counter back to 0)
 //   sum_partials(...)    the last slice's sum for tiles of few results (the skinny kernels): every work-item sums
@@ -59,14 +60,15 @@ static inline __attribute__((always_inline)) float load_partial(const __global f
 #define ARRIVE(counter) atomic_inc(counter)
 #endif
 
-// Work-item `lane` (0 for one of them) increments the counter once this work-group's stores of its partial are
-// fenced; the barriers make `last` the same for all (every work-item must reach this).
-#define COUNT_IN(counter, lane, last)                                                                     \
+// Work-item `lane` (0 for one of them) increments the tile's counter once this work-group's stores of its partial
+// are fenced; the barriers make `last` the same for all (every work-item must reach this).
+#define COUNT_IN(tile_counts, lane, last)                                                                 \
     {                                                                                                     \
         PARTIALS_FENCE();                                                                                 \
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                                              \
         if ((lane) == 0) {                                                                                \
-            volatile __global int* counter_ = (counter);                                                  \
+            volatile __global int* counter_ =                                                             \
+                (tile_counts) + get_group_id(1) * get_num_groups(0) + get_group_id(0);                    \
             last = ARRIVE(counter_) == (int)get_num_groups(2) - 1;                                        \
             if (last) *counter_ = 0;                                                                      \
         }                                                                                                 \
@@ -80,7 +82,8 @@ static inline __attribute__((always_inline)) float load_partial(const __global f
 // The last slice's sum over a block of C(m0 + i, n0 + j), i < mt, j < nt (column-major: partial z's result at
 // P + z*strideP + m + n*ldp): C = alpha * (P_0 + ... + P_{S-1}) + beta * C, C not read when beta == 0. Each result
 // is summed by one work-item (`lane` of `lanes`, consecutive ones on consecutive rows) in slice order: the same
-// bits whichever slice is last, and as the reduction step sums them. Call after COUNT_IN said `last`. Not inlined:
+// bits whichever slice is last (and as `reduce` adds them; `reduce-deep`, from 16 slices, adds in a tree). Call
+// after COUNT_IN said `last`. Not inlined:
 // inlined, its loads in flight raised the whole kernel's registers (CUDA: the skinny strip line's 32 to 40, a
 // quarter of its work-groups per SM), which every run paid, summing or not.
 static __attribute__((noinline)) void sum_partials(const __global float* P, const int ldp, const int strideP,

@@ -226,7 +226,7 @@ HELPER void store_kmajor(__local float4* tile, const float4* r, const int tid, c
 #include "async_copy.h" // COPY_ASYNC*, COMMIT_ASYNC, WAIT_ASYNC, IN_FLIGHT, TILES_IN_LOCAL
 #include "split_k.h"    // SPLIT_K_SUM_ARGS, SPLIT_K_SUM_SLICE
 #if SPLITK
-#include "tile_count.h" // PARTIALS_FENCE, ARRIVE, load_partial4
+#include "tile_count.h" // PARTIALS_FENCE, COUNT_IN, load_partial4
 #endif
 
 #if ASYNC_STAGES >= 2
@@ -497,14 +497,7 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
     write_c = 0;
     if (sum_here) {
         // Count this slice in on the tile's counter; the last to arrive writes C.
-        volatile __global int* counter = tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0);
-        PARTIALS_FENCE();
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        if (tid == 0) {
-            last = ARRIVE(counter) == (int)get_num_groups(2) - 1;
-            if (last) *counter = 0;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        COUNT_IN(tile_counts, tid, last);
         write_c = last;
     }
     if (write_c) {
