@@ -67,9 +67,9 @@ static void test_saved_lines_load_back(void **state)
     (void)state;
     const gemmkit_device_info info = device(0);
     const gk_cost_line lines[] = {
-        {"xgemm-direct", 9.6031, 1.0, 0.066671, {0, 0.8123, 0.4567, 1.25}, 0},
-        {"xgemm-direct/small", 12345.6, 6.729, 1.0, {0}, 24.5},
-        {"skinny-m/strip", 0.0333, 16.0, 0.01, {0}, 0.5},        {"xgemm", 333.33, 1.234, 0.5, {0}, 0},
+        {"xgemm-direct", 9.6031, 1.0, 0.066671, {0, 0.8123, 0.4567, 1.25}, 0, 2.25},
+        {"xgemm-direct/small", 12345.6, 6.729, 1.0, {0}, 24.5, 0},
+        {"skinny-m/strip", 0.0333, 16.0, 0.01, {0}, 0.5, 0}, {"xgemm", 333.33, 1.234, 0.5, {0}, 0, 0},
     };
     const int count = (int)(sizeof lines / sizeof lines[0]);
     gk_tuning_entry e;
@@ -104,6 +104,7 @@ static void test_saved_lines_load_back(void **state)
         assert_close(got->occupancy, lines[i].occupancy);
         assert_close(got->bw_efficiency, lines[i].bw_efficiency);
         assert_close(got->group_overhead_k, lines[i].group_overhead_k); /* GOK where saved, else none (0) */
+        assert_close(got->sum_slice_us, lines[i].sum_slice_us);         /* SUM likewise */
         for (int t = 1; t < 4; t++) /* the orientations' factors where saved, else none (1) */
             assert_close(gk_cost_orientation(got, t >= 2, t & 1), gk_cost_orientation(&lines[i], t >= 2, t & 1));
     }

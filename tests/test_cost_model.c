@@ -97,7 +97,7 @@ static void test_dump_if_asked(void **state)
 static gk_cost_constants constants_with(double rate, double occupancy, double bw_efficiency)
 {
     gk_cost_constants c = {.copy_gbs = 3000.0, .launch_us = 3.0, .calibrated = 1, .count = 1};
-    c.lines[0] = (gk_cost_line){"line", rate, occupancy, bw_efficiency, {0}, 0};
+    c.lines[0] = (gk_cost_line){"line", rate, occupancy, bw_efficiency, {0}, 0, 0};
     return c;
 }
 
@@ -169,7 +169,7 @@ static void assert_fit_recovers(const gk_cost_line *truth, int first_config, int
             s->measured_ms = predict(&c, &config, runs[r].m, runs[r].n, runs[r].k, runs[r].beta, runs[r].splits, NULL);
         }
     }
-    gk_cost_line fitted = {"line", 1000.0, 1.0, 0.1, {0}, 0};
+    gk_cost_line fitted = {"line", 1000.0, 1.0, 0.1, {0}, 0, 0};
     const double error = gk_cost_fit_line(&c, &info, samples, count, &fitted);
     const double rate_error = fabs(fitted.rate_gflops / truth->rate_gflops - 1);
     const double occ_error = fabs(fitted.occupancy / truth->occupancy - 1);
@@ -204,9 +204,9 @@ static void test_fit_recovers_its_constants(void **state)
 {
     (void)state;
     static const gk_cost_line truths[] = {
-        {"line", 31000.0, 3.0, 0.62, {0}, 0},
-        {"line", 12000.0, 6.5, 0.35, {0}, 16},
-        {"line", 48000.0, 1.5, 0.9, {0}, 0},
+        {"line", 31000.0, 3.0, 0.62, {0}, 0, 0},
+        {"line", 12000.0, 6.5, 0.35, {0}, 16, 0},
+        {"line", 48000.0, 1.5, 0.9, {0}, 0, 0},
     };
     for (size_t t = 0; t < sizeof truths / sizeof truths[0]; t++) {
         for (int i = 0; i < CONFIG_COUNT; i++) assert_fit_recovers(&truths[t], i, i); /* one configuration each */
@@ -386,6 +386,47 @@ static void test_skinny_splits_sum_in_the_kernel(void **state)
     }
 }
 
+/* SUM: a split that sums its partials in the kernel costs SUM per slice more (its tiles' last slices add the
+ * partials after the others are done); unsplit and the reduction step's runs cost the same as without. The
+ * calibration's fit finds SUM again from such runs. */
+static void test_in_kernel_sum_costs_a_tail_per_slice(void **state)
+{
+    (void)state;
+    const gemmkit_device_info info = device(1);
+    gk_cost_constants plain = constants_with(30000, 2, 0.6), summing = plain;
+    summing.lines[0].sum_slice_us = 3.0;
+    const gk_config config = config_of("xgemm-direct", "TSM=64,TSN=64,TSK=16,WPTM=4,WPTN=8");
+    const gk_kernel_def *split = gk_model_split_build(config.def);
+    gk_cost_sample samples[8];
+    int count = 0;
+    static const int64_t shapes[][3] = {{300, 500, 3000}, {1500, 900, 1200}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int splits = 1; splits <= 8; splits *= 2) {
+            const int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+            gk_cost_parts without, with;
+            predict(&plain, &config, m, n, k, 0, splits, &without);
+            const double ms = predict(&summing, &config, m, n, k, 0, splits, &with);
+            const int here = splits > 1 && gk_split_sums_in_kernel(split, splits, 1);
+            assert_int_equal(here, splits > 1 && splits <= GK_SUM_IN_KERNEL_SPLITS);
+            assert_true(fabs(with.kernel_ms - without.kernel_ms - (here ? splits * 3.0e-3 : 0.0)) < 1e-12);
+            assert_int_equal(with.launches, without.launches);
+            if (!here) continue;
+            gk_cost_sample *x = &samples[count++];
+            *x = (gk_cost_sample){.problem = {m, n, k, 0, 0, 0, 0}, .splits = splits, .split_def = split,
+                                  .measured_ms = ms};
+            assert_int_equal(gk_config_geometry(&config, m, n, k, &x->geometry), GEMMKIT_SUCCESS);
+        }
+    assert_true(count >= 2);
+    gk_cost_line fitted = plain.lines[0];
+    assert_true(gk_cost_fit_sum(&plain, &info, samples, count, &fitted) < 0.01);
+    assert_true(fabs(fitted.sum_slice_us / 3.0 - 1) < 0.01); /* the fit's grid is 2% apart */
+    /* No sample that summed in the kernel: nothing to fit, SUM left as it was. */
+    samples[0].splits = 1;
+    fitted.sum_slice_us = 0.5;
+    assert_true(gk_cost_fit_sum(&plain, &info, samples, 1, &fitted) < 0);
+    assert_true(fitted.sum_slice_us == 0.5);
+}
+
 /* A kernel that stores float4s of C, met with a C it cannot (GK_COST_SCALAR_C), costs SCALAR_C's share of its
  * bandwidth on C's stores: where they are the call (K = 1) and nowhere else; one that stores floats anyway
  * (small-k) costs the same either way, as does a device without the constant. */
@@ -473,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_orientation_scales_and_fits_back),
         cmocka_unit_test(test_splits_add_a_reduction),
         cmocka_unit_test(test_skinny_splits_sum_in_the_kernel),
+        cmocka_unit_test(test_in_kernel_sum_costs_a_tail_per_slice),
         cmocka_unit_test(test_scalar_c_slows_float4_stores),
         cmocka_unit_test(test_scalar_operands_slow_float4_loads),
         cmocka_unit_test(test_short_k_costs_a_whole_loop_step),

@@ -1,6 +1,6 @@
 /* The cost model's constants as tuning-database lines (cost_model.h): "cost:device" COPY=<GB/s>,LAUNCH=<us>
  * [,SCALAR_C=<x>][,SCALAR_AB=<x>] and
- * "cost:LINE" RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>[,GOK=<k>][,NT=,TN=,TT=]. Checked when a context loads the database, as kernel lines are,
+ * "cost:LINE" RATE=<GFLOPS>,OCC=<x>,BWEFF=<x>[,GOK=<k>][,NT=,TN=,TT=][,SUM=<us>]. Checked when a context loads the database, as kernel lines are,
  * and gathered then into the context's gk_cost_constants, so that no call reads text. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +51,7 @@ static int parse_values(const char *params, const char *const *names, int count,
 }
 
 static const char *const device_names[] = {"COPY", "LAUNCH", "SCALAR_C", "SCALAR_AB"};
-static const char *const line_names[] = {"RATE", "OCC", "BWEFF", "NT", "TN", "TT", "GOK"};
+static const char *const line_names[] = {"RATE", "OCC", "BWEFF", "NT", "TN", "TT", "GOK", "SUM"};
 
 int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, char *why, size_t why_size)
 {
@@ -59,7 +59,7 @@ int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, 
         snprintf(why, why_size, "not a cost line");
         return -1;
     }
-    double v[7] = {0};
+    double v[8] = {0};
     if (strcmp(kernel, GK_COST_DEVICE) == 0) {
         if (!parse_values(params, device_names, 4, 2, v, why, why_size)) return -1;
         if (v[2] > 1 || v[3] > 1) {
@@ -74,7 +74,7 @@ int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, 
         snprintf(why, why_size, "no line named after \"%s\"", GK_COST_PREFIX);
         return -1;
     }
-    if (!parse_values(params, line_names, 7, 3, v, why, why_size)) return -1;
+    if (!parse_values(params, line_names, 8, 3, v, why, why_size)) return -1;
     if (v[2] > 1) {
         snprintf(why, why_size, "BWEFF above 1");
         return -1;
@@ -94,6 +94,7 @@ int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, 
         snprintf(line->name, sizeof line->name, "%s", name);
     }
     line->rate_gflops = v[0], line->occupancy = v[1], line->bw_efficiency = v[2], line->group_overhead_k = v[6];
+    line->sum_slice_us = v[7];
     line->orientation[0] = 0, line->orientation[1] = v[3], line->orientation[2] = v[4], line->orientation[3] = v[5];
     return 0;
 }

@@ -73,7 +73,11 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
      * in flight while few (a split over K into one work-group per unit draws half of what four do). */
     const double memory_latency = per_unit_groups / per_unit;
     const double memory_ms = (operand_bytes + c_kernel_bytes / scalar_c) / kernel_bytes_per_ms * memory_latency;
-    const double kernel_ms = fmax(compute_ms, memory_ms);
+    const int64_t tiles = ceil_div(p->m, tm) * ceil_div(p->n, tn);
+    const int sums_here = splits > 1 && !r->packed && r->split_def && gk_split_sums_in_kernel(r->split_def, splits, tiles);
+    /* The tiles' last slices add up the partials after the others are done: a tail as long as the slices. */
+    const double sum_tail_ms = sums_here ? splits * line->sum_slice_us * 1e-3 : 0.0;
+    const double kernel_ms = fmax(compute_ms, memory_ms) + sum_tail_ms;
 
     /* The steps around it: packing A and B (read as stored, written padded), then unpacking or reducing into C. */
     double copy_bytes = 0;
@@ -92,8 +96,7 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
         /* The partials' stores beyond one C's, and the reduction's reads of them: in a step of its own, or by the
          * tiles' last slices in the same launch. */
         copy_bytes += 4.0 * round_up(p->m, 4) * n * (2 * splits - 1) + c_bytes;
-        const int64_t tiles = ceil_div(p->m, tm) * ceil_div(p->n, tn);
-        launches += !(r->split_def && gk_split_sums_in_kernel(r->split_def, splits, tiles));
+        launches += !sums_here;
     }
     const double copies_ms = copy_bytes / copy_bytes_per_ms;
     const double launch_ms = launches * (c->launch_us > 0 ? c->launch_us : GK_COST_DEFAULT_LAUNCH) * 1e-3;
@@ -118,7 +121,7 @@ double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *in
 {
     const gk_cost_line *found = gk_cost_find(c, line);
     gk_cost_line fallback = {"", rate_fallback > 0 ? rate_fallback : fmax(info->peak_gflops * 0.25, 1.0),
-                             GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF, {0}, 0};
+                             GK_COST_DEFAULT_OCC, GK_COST_DEFAULT_BWEFF, {0}, 0, 0};
     const int packed = gk_kernel_packs_operands(config->def);
     const shape_of_run r = {g->tile_m, g->tile_n, g->k_multiple, g->k_loop, packed, gk_cost_packs_b(config->def),
                             !packed && (config->def->defines & GK_DEFINE_VEC_C),
@@ -142,6 +145,34 @@ static double log_error(const gk_cost_constants *c, int compute_units, const gk_
         sum += e * e;
     }
     return sqrt(sum / count);
+}
+
+/* Whether sample s ran a split that summed its partials in the kernel. */
+static int sums_in_kernel(const gk_cost_sample *s)
+{
+    const int64_t tm = s->geometry.tile_m > 0 ? s->geometry.tile_m : 1, tn = s->geometry.tile_n > 0 ? s->geometry.tile_n : 1;
+    return s->splits > 1 && !s->packed && s->split_def &&
+           gk_split_sums_in_kernel(s->split_def, s->splits, ceil_div(s->problem.m, tm) * ceil_div(s->problem.n, tn));
+}
+
+double gk_cost_fit_sum(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
+                       int count, gk_cost_line *line)
+{
+    gk_cost_sample summed[64];
+    int used = 0;
+    for (int i = 0; i < count && used < (int)(sizeof summed / sizeof summed[0]); i++)
+        if (sums_in_kernel(&samples[i])) summed[used++] = samples[i];
+    if (used == 0) return -1;
+    gk_cost_line trial = *line;
+    double best = INFINITY, best_us = 0;
+    /* None, then 0.01 us to a tenth of a second a slice (a GPU's tail is microseconds, a CPU's more), 2% apart. */
+    for (double us = 0; us <= 1e5; us = us > 0 ? us * 1.02 : 0.01) {
+        trial.sum_slice_us = us;
+        const double error = log_error(c, info->compute_units, summed, used, &trial);
+        if (error < best) best = error, best_us = us;
+    }
+    line->sum_slice_us = best_us;
+    return best;
 }
 
 double gk_cost_fit_orientation(const gk_cost_constants *c, const gemmkit_device_info *info,

@@ -68,6 +68,9 @@ typedef struct gk_cost_line {
     double rate_gflops, occupancy, bw_efficiency;
     double orientation[4]; /* by trans_a * 2 + trans_b: NN (unused), NT, TN, TT; 0 reads as 1 */
     double group_overhead_k; /* GOK; 0 reads as GK_COST_GROUP_OVERHEAD_K */
+    /* SUM: microseconds per slice that a split-K run summing its partials in the kernel adds (each tile's last
+     * slice reads the others' partials one slice after another once they are done); 0: none */
+    double sum_slice_us;
 } gk_cost_line;
 
 /* line's factor for op(A), op(B) transposed or not (1 for NN and where it has none). */
@@ -148,6 +151,10 @@ typedef struct gk_cost_sample {
 
 /* Fits line's factor for one orientation (1 NT, 2 TN, 3 TT: gk_cost_orientation's index) to samples of that
  * orientation, its other constants held; returns the samples' RMS log error, or -1 when there are none. */
+/* Fits line's SUM to the samples that summed in the kernel, its other constants held; returns their RMS log error,
+ * or -1 when there are none. */
+double gk_cost_fit_sum(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
+                       int count, gk_cost_line *line);
 double gk_cost_fit_orientation(const gk_cost_constants *c, const gemmkit_device_info *info,
                                const gk_cost_sample *samples, int count, int orientation, gk_cost_line *line);
 

@@ -33,7 +33,7 @@ check_saved() {
     [ "$(grep -c $'^cost:device\t' <<< "$lines")" = 1 ] || fail "want one cost:device line: $(cat "$db")"
     grep -qE $'^cost:device\tCOPY=[0-9.]+,LAUNCH=[0-9.]+(,SCALAR_C=[0-9.]+)?(,SCALAR_AB=[0-9.]+)?$' <<< "$lines" || fail "malformed cost:device: $lines"
     awk -F'\t' '$1 != "cost:device" {
-        if ($2 !~ /^RATE=[0-9.]+,OCC=[0-9.]+,BWEFF=[0-9.]+(,GOK=[0-9.]+)?(,(NT|TN|TT)=[0-9.]+)*$/) { print "malformed " $0; bad = 1; next }
+        if ($2 !~ /^RATE=[0-9.]+,OCC=[0-9.]+,BWEFF=[0-9.]+(,GOK=[0-9.]+)?(,(NT|TN|TT)=[0-9.]+)*(,SUM=[0-9.]+)?$/) { print "malformed " $0; bad = 1; next }
         split($2, kv, /[=,]/)
         if (!(kv[2] > 0 && kv[4] >= 1 && kv[6] > 0 && kv[6] <= 1)) { print "out of range " $0; bad = 1 }
     } END { exit bad }' <<< "$lines" || fail "bad constants"
@@ -49,7 +49,7 @@ check_lines_reported() {
     lines_named=$(sed -n 's/^lines the model chooses among here: //p' <<< "$out")
     [ -n "$lines_named" ] && [ "$lines_named" != none ] || fail "no lines to calibrate with the CPU candidate rows"
     for line in $lines_named; do
-        grep -qE "^  $line +RATE=[0-9.]+,OCC=[0-9.]+,BWEFF=[0-9.]+(,GOK=[0-9.]+)?(,(NT|TN|TT)=[0-9.]+)* +rms log error [0-9.]+ over [0-9]+ timings$" \
+        grep -qE "^  $line +RATE=[0-9.]+,OCC=[0-9.]+,BWEFF=[0-9.]+(,GOK=[0-9.]+)?(,(NT|TN|TT)=[0-9.]+)*(,SUM=[0-9.]+)? +rms log error [0-9.]+ over [0-9]+ timings$" \
             <<< "$out" || fail "no fit reported for $line"
         grep -q $'\t'"cost:$line"$'\t' "$db" || fail "cost:$line not saved"
     done

@@ -314,6 +314,7 @@ static void calibrate_line(operands *o, const gemmkit_device_info *info, const g
     r->fitted.occupancy = GK_COST_DEFAULT_OCC;
     r->fitted.bw_efficiency = GK_COST_DEFAULT_BWEFF;
     if (r->timings > 0) r->rms = gk_cost_fit_line(device, info, r->samples, r->timings, &r->fitted);
+    if (r->rms >= 0.0) gk_cost_fit_sum(device, info, r->samples, r->timings, &r->fitted);
     for (int t = 1; t < 4; t++) r->orientation_rms[t] = -1.0;
     if (r->rms >= 0.0 && !gk_kernel_packs_operands(line->def))
         calibrate_orientations(o, info, device, line, shapes, count, repeat, r);

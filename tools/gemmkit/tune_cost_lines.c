@@ -36,6 +36,11 @@ void gk_calibrate_line_params(const gk_cost_line *line, char *out, size_t size)
         gk_calibrate_number(line->orientation[i], factor, sizeof factor);
         used += snprintf(out + used, size - (size_t)used, ",%s=%s", names[i], factor);
     }
+    if (line->sum_slice_us > 0 && used > 0 && (size_t)used < size) {
+        char us[32];
+        gk_calibrate_number(line->sum_slice_us, us, sizeof us);
+        snprintf(out + used, size - (size_t)used, ",SUM=%s", us);
+    }
 }
 
 void gk_calibrate_device_params(const gk_cost_constants *c, char *out, size_t size)

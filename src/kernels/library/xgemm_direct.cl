@@ -503,23 +503,27 @@ void gk_xgemm_direct(const int M, const int N, const int K, const float alpha,
     if (write_c) {
         PARTIALS_FENCE();
         // acc = P_0 + P_1 + ... in that order (this slice's own too, as stored): the same sum whichever slice is
-        // last.
+        // last. A block of 4 columns' loads are all issued before their adds: one wait on the L2 per block and
+        // slice, not one per float4 (the loads are volatile, kept in the order written).
         for (int z = 0; z < (int)get_num_groups(2); z++) {
             const __global float* pz = P + z * (size_t)strideP;
             #pragma unroll
-            for (int j = 0; j < VN; j++)
+            for (int j = 0; j < VN; j++) {
+                float4 v[4][VM];
                 #pragma unroll
                 for (int c = 0; c < 4; c++) {
                     const int n = n0 + 4 * (ty + j * RTSN) + c;
                     #pragma unroll
                     for (int i = 0; i < VM; i++) {
                         const int m = m0 + 4 * (tx + i * RTSM);
-                        if (m < M && n < N) {
-                            const float4 v = load_partial4(pz + m + (size_t)n * ldp);
-                            acc[4 * j + c][i] = z == 0 ? v : acc[4 * j + c][i] + v;
-                        }
+                        v[c][i] = m < M && n < N ? load_partial4(pz + m + (size_t)n * ldp) : (float4)(0.0f);
                     }
                 }
+                #pragma unroll
+                for (int c = 0; c < 4; c++)
+                    #pragma unroll
+                    for (int i = 0; i < VM; i++) acc[4 * j + c][i] = z == 0 ? v[c][i] : acc[4 * j + c][i] + v[c][i];
+            }
         }
     }
 #endif
