@@ -181,18 +181,15 @@ static int planned_moduli(int64_t m, int64_t n, int64_t k, const float *a, const
     return moduli;
 }
 
-/* The default's error beside fp32's on the same inputs, by how far they spread. Up to phi = 1 (assert_fp32): at or
- * below in all four measures. At phi = 2 (8 or 9 moduli) the median and L2 at or below; max / (|A||B|)ij within
- * 2x fp32's and the max relative error (one element near cancellation) within 1e-2 or 4x fp32's, whichever is
- * larger: 8 moduli fall short of fp32's there on a few draws in a hundred (docs/MATH.md). At
- * phi = 4 the median at or below, the max relative error within 1e-3 (issue's bar); there max / (|A||B|)ij and L2
- * sit near fp32's (up to 1.7x and the result's own rounding) and the scheme's bound per element holds. */
+/* The default's error beside fp32's on the same inputs, by how far they spread. Up to phi = 2 (assert_fp32): at or
+ * below in all four measures (at phi = 2, 9-10 moduli: 8 fell short of fp32's there on a few draws in a hundred,
+ * docs/MATH.md). At phi = 4 the median at or below, the max relative error within 1e-3 (issue's bar); there
+ * max / (|A||B|)ij and L2 sit near fp32's (up to 1.7x and the result's own rounding) and the scheme's bound per
+ * element holds. */
 static void assert_default_as_fp32(const errors *e, const errors *f, double phi, int moduli, int assert_fp32)
 {
     int ok = e->median_rel <= f->median_rel;
     if (assert_fp32) ok = ok && e->max_rel <= f->max_rel && e->max_abab <= f->max_abab && e->l2 <= f->l2;
-    else if (phi < 4.0)
-        ok = ok && e->max_rel <= fmax(1e-2, 4.0 * f->max_rel) && e->max_abab <= 2.0 * f->max_abab && e->l2 <= f->l2;
     else ok = ok && e->max_rel <= 1e-3;
     if (!ok)
         fail_msg("int8x's default (%d moduli) above its bar beside fp32's error at phi %.1f (GEMMKIT_SEED=%llu)",
@@ -247,7 +244,7 @@ static void test_accuracy_by_phi(void **state)
     print_message("| m x n x k | phi | method | max rel | median rel | max err / (|A||B|)ij | L2 rel |\n");
     print_message("| --- | --- | --- | --- | --- | --- | --- |\n");
     static const double phis[] = {0.0, 0.5, 1.0, 2.0, 4.0};
-    for (size_t i = 0; i < sizeof phis / sizeof phis[0]; i++) accuracy_case(96, 80, 1024, phis[i], phis[i] <= 1.0);
+    for (size_t i = 0; i < sizeof phis / sizeof phis[0]; i++) accuracy_case(96, 80, 1024, phis[i], phis[i] <= 2.0);
     accuracy_case(64, 48, 4096, 0.5, 1);
     accuracy_case(8, 12, 70000, 0.5, 1); /* past 65536: the int32 sums reduced mod p on the way */
 }
@@ -539,10 +536,12 @@ static void test_moduli_from_spread(void **state)
     assert_int_equal(gk_ozaki_moduli_for_spread(0, 0, 1024), 8);
     assert_int_equal(gk_ozaki_moduli_for_spread(1, 1, 1024), 8);   /* uniform */
     assert_int_equal(gk_ozaki_moduli_for_spread(6, 7, 1024), 8);   /* phi 1 */
-    assert_int_equal(gk_ozaki_moduli_for_spread(18, 18, 1024), 8); /* 9 bits */
-    assert_int_equal(gk_ozaki_moduli_for_spread(19, 18, 1024), 9);
-    assert_int_equal(gk_ozaki_moduli_for_spread(22, 22, 4096), 9);
-    assert_int_equal(gk_ozaki_moduli_for_spread(23, 22, 4096), 10);
+    assert_int_equal(gk_ozaki_moduli_for_spread(14, 14, 1024), 8); /* 7 bits */
+    assert_int_equal(gk_ozaki_moduli_for_spread(15, 14, 1024), 9);
+    assert_int_equal(gk_ozaki_moduli_for_spread(18, 18, 1024), 9); /* phi 2: 8-9.5 bits */
+    assert_int_equal(gk_ozaki_moduli_for_spread(19, 18, 1024), 10);
+    assert_int_equal(gk_ozaki_moduli_for_spread(22, 22, 4096), 10);
+    assert_int_equal(gk_ozaki_moduli_for_spread(23, 22, 4096), 11);
     assert_int_equal(gk_ozaki_moduli_for_spread(20, 20, 1024), 12);  /* the cap: 2 log2(K) quarter bits */
     assert_int_equal(gk_ozaki_moduli_for_spread(0, 22, 2048), 12);
     assert_int_equal(gk_ozaki_moduli_for_spread(8, 8, 16), 12);

@@ -57,7 +57,7 @@ static gemmkit_status explicit_moduli(int *count, int *set)
 
 /* Spread past which each 2 bits more (of rho_A rho_B) cost a modulus, and the count for an operand at the
  * statistic's cap (below). */
-#define GK_OZAKI_FREE_SPREAD_BITS 9
+#define GK_OZAKI_FREE_SPREAD_BITS 7
 #define GK_OZAKI_CAPPED_MODULI 12
 #define GK_OZAKI_CAP_MIN_K 16
 
@@ -65,7 +65,7 @@ int gk_ozaki_moduli_for_spread(int quarter_bits_a, int quarter_bits_b, int64_t k
 {
     /* The scaling keeps each row's 2-norm, and |x|_2 = rho |x|_1 / sqrt(K): the error relative to (|A||B|)ij grows
      * with rho_A rho_B, each modulus giving about 4 bits back. Fit to the fewest moduli at or below fp32's error
-     * (docs/MATH.md): 8 hold up to 2^9, then one per 2 bits (not 4: the max over rows understates the worst
+     * (docs/MATH.md): 8 hold up to 2^7, then one per 2 bits (not 4: the max over rows understates the worst
      * pairs). */
     const int quarter_bits = quarter_bits_a + quarter_bits_b;
     const int beyond = quarter_bits - 4 * GK_OZAKI_FREE_SPREAD_BITS;
