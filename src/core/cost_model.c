@@ -74,7 +74,8 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
     const double memory_latency = per_unit_groups / per_unit;
     const double memory_ms = (operand_bytes + c_kernel_bytes / scalar_c) / kernel_bytes_per_ms * memory_latency;
     const int64_t tiles = ceil_div(p->m, tm) * ceil_div(p->n, tn);
-    const int sums_here = splits > 1 && !r->packed && r->split_def && gk_split_sums_in_kernel(r->split_def, splits, tiles);
+    const int sums_here =
+        splits > 1 && !r->packed && r->split_def && gk_split_sums_in_kernel(r->split_def, splits, tiles);
     /* The tiles' last slices add up the partials after the others are done: a tail as long as the slices. */
     const double sum_tail_ms = sums_here ? splits * line->sum_slice_us * 1e-3 : 0.0;
     const double kernel_ms = fmax(compute_ms, memory_ms) + sum_tail_ms;
@@ -150,15 +151,15 @@ static double log_error(const gk_cost_constants *c, int compute_units, const gk_
 /* Whether sample s ran a split that summed its partials in the kernel. */
 static int sums_in_kernel(const gk_cost_sample *s)
 {
-    const int64_t tm = s->geometry.tile_m > 0 ? s->geometry.tile_m : 1, tn = s->geometry.tile_n > 0 ? s->geometry.tile_n : 1;
-    return s->splits > 1 && !s->packed && s->split_def &&
-           gk_split_sums_in_kernel(s->split_def, s->splits, ceil_div(s->problem.m, tm) * ceil_div(s->problem.n, tn));
+    const int64_t tiles = ceil_div(s->problem.m, s->geometry.tile_m > 0 ? s->geometry.tile_m : 1) *
+                          ceil_div(s->problem.n, s->geometry.tile_n > 0 ? s->geometry.tile_n : 1);
+    return s->splits > 1 && !s->packed && s->split_def && gk_split_sums_in_kernel(s->split_def, s->splits, tiles);
 }
 
 double gk_cost_fit_sum(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
                        int count, gk_cost_line *line)
 {
-    gk_cost_sample summed[64];
+    gk_cost_sample summed[64]; /* the first 64 (a calibration times 4 split counts a line) */
     int used = 0;
     for (int i = 0; i < count && used < (int)(sizeof summed / sizeof summed[0]); i++)
         if (sums_in_kernel(&samples[i])) summed[used++] = samples[i];
