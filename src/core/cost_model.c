@@ -29,6 +29,14 @@ typedef struct shape_of_run {
     const gk_kernel_def *split_def; /* the kernel a split-K run launches: whether it sums in the kernel */
 } shape_of_run;
 
+/* Whether r's split-K run over `splits` slices sums its partials in the kernel: one launch, and SUM's tail. */
+static int sums_in_kernel(const shape_of_run *r, const gk_cost_problem *p, int splits)
+{
+    const int64_t tiles =
+        ceil_div(p->m, r->tile_m > 0 ? r->tile_m : 1) * ceil_div(p->n, r->tile_n > 0 ? r->tile_n : 1);
+    return splits > 1 && !r->packed && r->split_def && gk_split_sums_in_kernel(r->split_def, splits, tiles);
+}
+
 static double predict(const gk_cost_constants *c, int compute_units, const shape_of_run *r, const gk_cost_line *line,
                       const gk_cost_problem *p, int splits, gk_cost_parts *parts)
 {
@@ -73,9 +81,7 @@ static double predict(const gk_cost_constants *c, int compute_units, const shape
      * in flight while few (a split over K into one work-group per unit draws half of what four do). */
     const double memory_latency = per_unit_groups / per_unit;
     const double memory_ms = (operand_bytes + c_kernel_bytes / scalar_c) / kernel_bytes_per_ms * memory_latency;
-    const int64_t tiles = ceil_div(p->m, tm) * ceil_div(p->n, tn);
-    const int sums_here =
-        splits > 1 && !r->packed && r->split_def && gk_split_sums_in_kernel(r->split_def, splits, tiles);
+    const int sums_here = sums_in_kernel(r, p, splits);
     /* The tiles' last slices add up the partials after the others are done: a tail as long as the slices. */
     const double sum_tail_ms = sums_here ? splits * line->sum_slice_us * 1e-3 : 0.0;
     const double kernel_ms = fmax(compute_ms, memory_ms) + sum_tail_ms;
@@ -132,15 +138,20 @@ double gk_cost_predict(const gk_cost_constants *c, const gemmkit_device_info *in
     return predict(c, info->compute_units, &r, found ? found : &fallback, p, splits, parts);
 }
 
+/* A sample's run as a prediction reads it. */
+static shape_of_run run_of_sample(const gk_cost_sample *s)
+{
+    return (shape_of_run){s->geometry.tile_m, s->geometry.tile_n, s->geometry.k_multiple, s->geometry.k_loop,
+                          s->packed, s->packs_b, 0, s->loads_vec_a, s->loads_vec_b, s->split_def};
+}
+
 /* The samples' root-mean-square log error under line's constants. */
 static double log_error(const gk_cost_constants *c, int compute_units, const gk_cost_sample *s, int count,
                         const gk_cost_line *line)
 {
     double sum = 0;
     for (int i = 0; i < count; i++) {
-        const shape_of_run r = {s[i].geometry.tile_m, s[i].geometry.tile_n, s[i].geometry.k_multiple,
-                                s[i].geometry.k_loop, s[i].packed, s[i].packs_b, 0, s[i].loads_vec_a,
-                                s[i].loads_vec_b, s[i].split_def};
+        const shape_of_run r = run_of_sample(&s[i]);
         const double predicted = predict(c, compute_units, &r, line, &s[i].problem, s[i].splits, NULL);
         const double e = log(predicted / s[i].measured_ms);
         sum += e * e;
@@ -148,21 +159,15 @@ static double log_error(const gk_cost_constants *c, int compute_units, const gk_
     return sqrt(sum / count);
 }
 
-/* Whether sample s ran a split that summed its partials in the kernel. */
-static int sums_in_kernel(const gk_cost_sample *s)
-{
-    const int64_t tiles = ceil_div(s->problem.m, s->geometry.tile_m > 0 ? s->geometry.tile_m : 1) *
-                          ceil_div(s->problem.n, s->geometry.tile_n > 0 ? s->geometry.tile_n : 1);
-    return s->splits > 1 && !s->packed && s->split_def && gk_split_sums_in_kernel(s->split_def, s->splits, tiles);
-}
-
 double gk_cost_fit_sum(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
                        int count, gk_cost_line *line)
 {
     gk_cost_sample summed[64]; /* the first 64 (a calibration times 4 split counts a line) */
     int used = 0;
-    for (int i = 0; i < count && used < (int)(sizeof summed / sizeof summed[0]); i++)
-        if (sums_in_kernel(&samples[i])) summed[used++] = samples[i];
+    for (int i = 0; i < count && used < (int)(sizeof summed / sizeof summed[0]); i++) {
+        const shape_of_run r = run_of_sample(&samples[i]);
+        if (sums_in_kernel(&r, &samples[i].problem, samples[i].splits)) summed[used++] = samples[i];
+    }
     if (used == 0) return -1;
     gk_cost_line trial = *line;
     double best = INFINITY, best_us = 0;

@@ -17,6 +17,15 @@ void gk_calibrate_number(double x, char *out, size_t size)
     snprintf(out, size, "%.*f", decimals, x);
 }
 
+/* ",NAME=x" after the `used` characters of out where x > 0 (an optional constant a line has); the new length. */
+static int append_optional(char *out, size_t size, int used, const char *name, double x)
+{
+    if (!(x > 0) || used <= 0 || (size_t)used >= size) return used;
+    char number[32];
+    gk_calibrate_number(x, number, sizeof number);
+    return used + snprintf(out + used, size - (size_t)used, ",%s=%s", name, number);
+}
+
 void gk_calibrate_line_params(const gk_cost_line *line, char *out, size_t size)
 {
     char rate[32], occ[32], eff[32];
@@ -24,23 +33,10 @@ void gk_calibrate_line_params(const gk_cost_line *line, char *out, size_t size)
     gk_calibrate_number(line->occupancy, occ, sizeof occ);
     gk_calibrate_number(line->bw_efficiency, eff, sizeof eff);
     int used = snprintf(out, size, "RATE=%s,OCC=%s,BWEFF=%s", rate, occ, eff);
-    if (line->group_overhead_k > 0 && (size_t)used < size) {
-        char gok[32];
-        gk_calibrate_number(line->group_overhead_k, gok, sizeof gok);
-        used += snprintf(out + used, size - (size_t)used, ",GOK=%s", gok);
-    }
+    used = append_optional(out, size, used, "GOK", line->group_overhead_k);
     static const char *const names[4] = {"", "NT", "TN", "TT"};
-    for (int i = 1; i < 4 && used > 0 && (size_t)used < size; i++) {
-        if (!(line->orientation[i] > 0)) continue;
-        char factor[32];
-        gk_calibrate_number(line->orientation[i], factor, sizeof factor);
-        used += snprintf(out + used, size - (size_t)used, ",%s=%s", names[i], factor);
-    }
-    if (line->sum_slice_us > 0 && used > 0 && (size_t)used < size) {
-        char us[32];
-        gk_calibrate_number(line->sum_slice_us, us, sizeof us);
-        snprintf(out + used, size - (size_t)used, ",SUM=%s", us);
-    }
+    for (int i = 1; i < 4; i++) used = append_optional(out, size, used, names[i], line->orientation[i]);
+    append_optional(out, size, used, "SUM", line->sum_slice_us);
 }
 
 void gk_calibrate_device_params(const gk_cost_constants *c, char *out, size_t size)
