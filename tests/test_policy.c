@@ -817,9 +817,24 @@ static void test_batched_variants(void **state)
         assert_string_equal(c.def->name, "xgemm-direct-batched");
         assert_int_equal(gk_config_value(&c.config, "TSM", 0), cases[i].tsm);
     }
-    /* A 32-column result with a long M is no tiny matrix: the kernel's own line. */
+    /* A 32-column result with a long M is no tiny matrix: the 64x64 tiles. */
     const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), &info, &tuned, 512, 32, 512, 100);
     assert_int_equal(gk_config_value(&c.config, "TSM", 0), 64);
+    /* An edge of at most 16 beside a longer one: 16-wide tiles; of 17-32 beside a short one: 32x32 tiles; small
+     * matrices otherwise: the /mid line (4x8 per work-item), larger ones the own line (8x8). */
+    static const struct {
+        int64_t m, n, k, tsm, tsn, wptm;
+    } shaped[] = {{64, 8, 175, 64, 16, 4}, {7, 129, 52, 16, 64, 4}, {300, 12, 40, 64, 16, 4},
+                  {72, 26, 55, 32, 32, 4},  {26, 100, 9, 32, 32, 4}, {100, 100, 100, 64, 64, 4},
+                  {512, 512, 512, 64, 64, 8}};
+    for (size_t i = 0; i < sizeof shaped / sizeof shaped[0]; i++) {
+        const gk_batched_choice s =
+            gk_batched_choose(gk_policy_builtin(), &info, &tuned, shaped[i].m, shaped[i].n, shaped[i].k, 1000);
+        assert_string_equal(s.def->name, "xgemm-direct-batched");
+        assert_int_equal(gk_config_value(&s.config, "TSM", 0), shaped[i].tsm);
+        assert_int_equal(gk_config_value(&s.config, "TSN", 0), shaped[i].tsn);
+        assert_int_equal(gk_config_value(&s.config, "WPTM", 0), shaped[i].wptm);
+    }
     /* batched-small: whole columns (RM = 8) at 8 x 8, its own line (2 x 4) at 16 x 16 and 7 x 8. */
     static const struct {
         int64_t m, n, k, rm;
@@ -830,19 +845,21 @@ static void test_batched_variants(void **state)
         assert_string_equal(b.def->name, "batched-small");
         assert_int_equal(gk_config_value(&b.config, "RM", 0), small[i].rm);
     }
-    /* CUDA's lines (H100): 24x24 tiles for results of 17-24, 4x8 per work-item on small matrices' 64x64 tiles. */
+    /* CUDA's lines: 24x24 tiles for results of 17-24, 4x8 per work-item on small matrices' 64x64 tiles (H100), and
+     * past those 64x128 tiles with 4x8 (H200). */
     snprintf(info.backend, sizeof info.backend, "cuda");
     gk_tuning_load(&info, "sm_90", &tuned);
     static const struct {
         int64_t m, n, k, tsm, wptm;
     } cuda[] = {{24, 24, 24, 24, 4}, {20, 17, 100, 24, 4}, {32, 32, 32, 32, 4}, {100, 100, 100, 64, 4},
-                {200, 50, 300, 64, 4}, {512, 512, 512, 64, 8}};
+                {200, 50, 300, 64, 4}, {512, 512, 512, 64, 4}, {2048, 2048, 2048, 64, 4}};
     for (size_t i = 0; i < sizeof cuda / sizeof cuda[0]; i++) {
         const gk_batched_choice b =
             gk_batched_choose(gk_policy_builtin(), &info, &tuned, cuda[i].m, cuda[i].n, cuda[i].k, 1000);
         assert_string_equal(b.def->name, "xgemm-direct-batched");
         assert_int_equal(gk_config_value(&b.config, "TSM", 0), cuda[i].tsm);
         assert_int_equal(gk_config_value(&b.config, "WPTM", 0), cuda[i].wptm);
+        assert_int_equal(gk_config_value(&b.config, "TSN", 0), cuda[i].m * cuda[i].n * cuda[i].k > 16777216 ? 128 : cuda[i].tsm);
     }
 }
 
@@ -1405,7 +1422,7 @@ static void test_cost_lines_round_trip(void **state)
     /* The model predicts with them: skinny-m's candidate at 1 x 8192 x 8192 NT (B along C's long edge, skinny-m's
      * storage) as under constants written here. */
     gk_cost_constants written = {.copy_gbs = 3123.5, .launch_us = 4.25, .calibrated = 1, .count = 1};
-    written.lines[0] = (gk_cost_line){"skinny-m", 900.25, 8, 0.85, {0}, 0};
+    written.lines[0] = (gk_cost_line){"skinny-m", 900.25, 8, 0.85, {0}, 0, 0};
     const gk_sgemm_problem p = gemm_problem(1, 8192, 8192, 0, 1, 0);
     const gk_cost_problem cp = {1, 8192, 8192, 0, gk_sgemm_storage(&p), 0, 1};
     const int count = check_model(gk_policy_builtin(), &info, &tuned, &p);
