@@ -184,8 +184,8 @@ static void test_kernel_step_at_a_shape(void **state)
     /* Where the model runs skinny-n (its lines' loads made to reach the whole copy bandwidth, the other lines at
      * their defaults: half of it), skinny-n is the kernel, though it shares skinny-m's source. */
     tuned.cost.count = 0;
-    tuned.cost.lines[tuned.cost.count++] = (gk_cost_line){"skinny-n", 60000, 2, 1.0, {0}, 0};
-    tuned.cost.lines[tuned.cost.count++] = (gk_cost_line){"skinny-n/strip", 60000, 2, 1.0, {0}, 0};
+    tuned.cost.lines[tuned.cost.count++] = (gk_cost_line){"skinny-n", 60000, 2, 1.0, {0}, 0, 0};
+    tuned.cost.lines[tuned.cost.count++] = (gk_cost_line){"skinny-n/strip", 60000, 2, 1.0, {0}, 0, 0};
     assert_string_equal(gk_sgemm_choose(policy, &info, &tuned, 16384, 16, 16384).def->name, "skinny-n");
     assert_string_equal(gk_sgemm_choose_kernel(policy, &info, &tuned, 16384, 16, 16384)->name, "skinny-n");
     /* CPUs: the kernel rows' kernel, whatever the shape. */

@@ -1,6 +1,8 @@
 /* Which kernel a transposition or copy runs when the caller names none: the
  * omatcopy rows of the policy (src/kernels/tuning/policy.tsv, policy.h). Its
  * parameters come from the tuning database (gk_context_resolve). */
+#include <string.h>
+
 #include "transpose.h"
 
 typedef struct omatcopy_state {
@@ -20,6 +22,7 @@ static int omatcopy_variables(const gk_policy_rule *rule, int64_t *values, void 
     values[GK_OMATCOPY_OFFB] = (int64_t)p->b.offset;
     values[GK_OMATCOPY_LDB] = p->b.ld;
     values[GK_OMATCOPY_CUS] = s->info->compute_units;
+    values[GK_OMATCOPY_CUDA] = strcmp(s->info->backend, "cuda") == 0; /* the same kernel compiles differently there */
     return 1;
 }
 

@@ -31,7 +31,7 @@ static const char *const gemm_batched_variables[GK_BATCHED_VARIABLES + 1] = {
 static const char *const omatcopy_variables[GK_OMATCOPY_VARIABLES + 1] = {
     [GK_OMATCOPY_TRANS] = "TRANS", [GK_OMATCOPY_ROWS] = "ROWS", [GK_OMATCOPY_COLS] = "COLS",
     [GK_OMATCOPY_OFFA] = "OFFA",   [GK_OMATCOPY_LDA] = "LDA",   [GK_OMATCOPY_OFFB] = "OFFB",
-    [GK_OMATCOPY_LDB] = "LDB",     [GK_OMATCOPY_CUS] = "CUS"};
+    [GK_OMATCOPY_LDB] = "LDB",     [GK_OMATCOPY_CUS] = "CUS",   [GK_OMATCOPY_CUDA] = "CUDA"};
 _Static_assert(GK_GEMM_VARIABLES <= GK_POLICY_MAX_VARIABLES && GK_BATCHED_VARIABLES <= GK_POLICY_MAX_VARIABLES &&
                    GK_OMATCOPY_VARIABLES <= GK_POLICY_MAX_VARIABLES,
                "a routine with more variables than GK_POLICY_MAX_VARIABLES");

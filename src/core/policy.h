@@ -43,7 +43,7 @@ typedef enum gk_gemm_batched_var {
 } gk_gemm_batched_var;
 typedef enum gk_omatcopy_var {
     GK_OMATCOPY_TRANS, GK_OMATCOPY_ROWS, GK_OMATCOPY_COLS, GK_OMATCOPY_OFFA, GK_OMATCOPY_LDA, GK_OMATCOPY_OFFB,
-    GK_OMATCOPY_LDB, GK_OMATCOPY_CUS, GK_OMATCOPY_VARIABLES
+    GK_OMATCOPY_LDB, GK_OMATCOPY_CUS, GK_OMATCOPY_CUDA, GK_OMATCOPY_VARIABLES
 } gk_omatcopy_var;
 
 /* a * b * c for the conditions' variables (WORK, GROUPS, PADDED ...), saturated
