@@ -100,9 +100,10 @@ static const char *old_omatcopy_kernel(const gemmkit_device_info *info, const gk
     if (!p->trans) return "copy-fast";
     if (!info->is_gpu) return "lecture-transpose-naive";
     /* B's columns on 32-byte sectors (policy.tsv; the rule was every column of A and B on 128-byte lines), and on the
-     * CUDA backend at any alignment (its build of transpose-aligned is the slower there). */
+     * CUDA backend at any alignment up to 2^24 elements (its build of transpose-aligned is the slower there). */
     const int64_t starts = (int64_t)p->b.offset | p->b.ld;
-    return starts % 8 == 0 || !strcmp(info->backend, "cuda") ? "transpose-fast" : "transpose-aligned";
+    const int cuda_small = !strcmp(info->backend, "cuda") && p->rows * p->cols <= 16777216;
+    return starts % 8 == 0 || cuda_small ? "transpose-fast" : "transpose-aligned";
 }
 
 /* ---- Devices. */
@@ -401,6 +402,8 @@ static void test_omatcopy_choice_unchanged(void **state)
     static const int64_t offsets[] = {0, 1, 4, 31, 32, 33, 64, 96, 100};
     static const int64_t lds[] = {1, 4, 31, 32, 33, 64, 100, 128, 1000, 1024};
     const int no = (int)(sizeof offsets / sizeof offsets[0]), nl = (int)(sizeof lds / sizeof lds[0]);
+    /* One element, and either side of CUDA's bound of 2^24 elements. */
+    static const int64_t sizes[][2] = {{1, 1}, {4096, 4096}, {4097, 4096}};
     for (int kind = 0; kind < 3; kind++) { /* a CPU, a GPU through OpenCL, the same GPU through CUDA */
         gemmkit_device_info info = device(kind > 0);
         if (kind == 2) snprintf(info.backend, sizeof info.backend, "cuda");
@@ -408,9 +411,11 @@ static void test_omatcopy_choice_unchanged(void **state)
             for (int oa = 0; oa < no; oa++)
                 for (int la = 0; la < nl; la++)
                     for (int ob = 0; ob < no; ob++)
-                        for (int lb = 0; lb < nl; lb++) {
-                            gk_transpose_problem p = {trans, 1, 1, 1.0f, {NULL, (size_t)offsets[oa], lds[la]},
-                                                      {NULL, (size_t)offsets[ob], lds[lb]}};
+                        for (int lb = 0; lb < nl * 3; lb++) {
+                            const int64_t *size = sizes[lb / nl];
+                            gk_transpose_problem p = {trans, size[0], size[1], 1.0f,
+                                                      {NULL, (size_t)offsets[oa], lds[la]},
+                                                      {NULL, (size_t)offsets[ob], lds[lb % nl]}};
                             const char *got = gk_omatcopy_choose(policy, &info, &p)->name;
                             assert_string_equal(got, old_omatcopy_kernel(&info, &p));
                             assert_int_equal(gk_kernel_op(gk_kernel_find(got)), trans ? GK_OP_TRANSPOSE : GK_OP_COPY);
