@@ -226,6 +226,30 @@ static void test_tiled_24_and_min_groups(void **state)
     }
 }
 
+/* The tiles the GPUs' batched policy takes by the lengths of C's edges (builtin.tsv's sm_90 lines: 16 x 64, 64 x 16,
+ * 32 x 64, 64 x 32, and 64 x 128 with 4 x 8 per work-item): each with an edge of C shorter than its tile beside one
+ * longer, every transpose and layout, beta = 0 on a NaN-poisoned C, gaps between the matrices, offsets in buffers. */
+static void test_tiles_by_edges(void **state)
+{
+    (void)state;
+    static const char *params[] = {"TSM=16,TSN=64,TSK=32,WPTM=4,WPTN=4", "TSM=64,TSN=16,TSK=32,WPTM=4,WPTN=4",
+                                   "TSM=32,TSN=64,TSK=16,WPTM=4,WPTN=4", "TSM=64,TSN=32,TSK=16,WPTM=4,WPTN=4",
+                                   "TSM=64,TSN=128,TSK=16,WPTM=4,WPTN=8"};
+    for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
+        const gemmkit_options o = {.kernel = "xgemm-direct-batched", .params = params[p]};
+        for (int l = 0; l < 2; l++)
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2; b++) {
+                    gk_batched_case c = gk_batched_tight(make(layouts[l], a, b, 7, 133, 37, 1.5f, -0.5f), 3);
+                    c.stride_a += 3, c.stride_c += 5;
+                    assert_batch_ok(&o, c);
+                    assert_batch_ok(&o, gk_batched_tight(make(layouts[l], a, b, 70, 13, 45, 1.0f, 0.0f), 2));
+                }
+        size_t offsets[3] = {3, 11, 7};
+        run_buffers_case(&o, gk_batched_tight(make(GEMMKIT_COL_MAJOR, 1, 0, 29, 150, 17, 0.5f, 2.0f), 3), offsets);
+    }
+}
+
 static void test_buffers_with_offsets(void **state)
 {
     (void)state;
@@ -594,7 +618,7 @@ int main(void)
         cmocka_unit_test(test_errors_write_nothing),       cmocka_unit_test(test_dense_and_general_paths),
         cmocka_unit_test(test_small_parameter_extremes),   cmocka_unit_test(test_small_policy_sizes),
         cmocka_unit_test(test_small_local_memory_is_the_registry_formula), cmocka_unit_test(test_tiled_ring),
-        cmocka_unit_test(test_tiled_24_and_min_groups),
+        cmocka_unit_test(test_tiled_24_and_min_groups),    cmocka_unit_test(test_tiles_by_edges),
     };
     return cmocka_run_group_tests(tests, test_setup_context, test_teardown_context);
 }
