@@ -807,6 +807,23 @@ static void test_batched_choice(void **state)
     }
 }
 
+/* A batch of 1000 of each shape runs xgemm-direct-batched with these tiles. */
+typedef struct batched_tiles {
+    int64_t m, n, k, tsm, tsn, wptm;
+} batched_tiles;
+
+static void assert_batched_tiles(const gemmkit_device_info *info, const gk_tuning_set *tuned, const batched_tiles *t,
+                                 size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const gk_batched_choice c = gk_batched_choose(gk_policy_builtin(), info, tuned, t[i].m, t[i].n, t[i].k, 1000);
+        assert_string_equal(c.def->name, "xgemm-direct-batched");
+        assert_int_equal(gk_config_value(&c.config, "TSM", 0), t[i].tsm);
+        assert_int_equal(gk_config_value(&c.config, "TSN", 0), t[i].tsn);
+        assert_int_equal(gk_config_value(&c.config, "WPTM", 0), t[i].wptm);
+    }
+}
+
 /* The H200's tuned lines: xgemm-direct-batched's variants by shape, its own line between them. */
 static void test_batched_variants(void **state)
 {
@@ -830,19 +847,10 @@ static void test_batched_variants(void **state)
     assert_int_equal(gk_config_value(&c.config, "TSN", 0), 32);
     /* An edge of at most 16 beside a longer one: 16-wide tiles; of 17-32: 32 along it, 64 along the other; small
      * matrices otherwise: the /mid line (4x8 per work-item), larger ones the own line (8x8). */
-    static const struct {
-        int64_t m, n, k, tsm, tsn, wptm;
-    } shaped[] = {{64, 8, 175, 64, 16, 4}, {7, 129, 52, 16, 64, 4}, {300, 12, 40, 64, 16, 4},
-                  {72, 26, 55, 64, 32, 4},  {26, 100, 9, 32, 64, 4}, {31, 2000, 48, 32, 64, 4},
-                  {100, 100, 100, 64, 64, 4}, {512, 512, 512, 64, 64, 8}};
-    for (size_t i = 0; i < sizeof shaped / sizeof shaped[0]; i++) {
-        const gk_batched_choice s =
-            gk_batched_choose(gk_policy_builtin(), &info, &tuned, shaped[i].m, shaped[i].n, shaped[i].k, 1000);
-        assert_string_equal(s.def->name, "xgemm-direct-batched");
-        assert_int_equal(gk_config_value(&s.config, "TSM", 0), shaped[i].tsm);
-        assert_int_equal(gk_config_value(&s.config, "TSN", 0), shaped[i].tsn);
-        assert_int_equal(gk_config_value(&s.config, "WPTM", 0), shaped[i].wptm);
-    }
+    static const batched_tiles shaped[] = {{64, 8, 175, 64, 16, 4}, {7, 129, 52, 16, 64, 4}, {300, 12, 40, 64, 16, 4},
+                                           {72, 26, 55, 64, 32, 4}, {26, 100, 9, 32, 64, 4}, {31, 2000, 48, 32, 64, 4},
+                                           {100, 100, 100, 64, 64, 4}, {512, 512, 512, 64, 64, 8}};
+    assert_batched_tiles(&info, &tuned, shaped, sizeof shaped / sizeof shaped[0]);
     /* batched-small: whole columns (RM = 8) at 8 x 8, its own line (2 x 4) at 16 x 16 and 7 x 8. */
     static const struct {
         int64_t m, n, k, rm;
@@ -857,18 +865,11 @@ static void test_batched_variants(void **state)
      * past those 64x128 tiles with 4x8 (H200). */
     snprintf(info.backend, sizeof info.backend, "cuda");
     gk_tuning_load(&info, "sm_90", &tuned);
-    static const struct {
-        int64_t m, n, k, tsm, wptm;
-    } cuda[] = {{24, 24, 24, 24, 4}, {20, 17, 100, 24, 4}, {32, 32, 32, 32, 4}, {100, 100, 100, 64, 4},
-                {200, 50, 300, 64, 4}, {512, 512, 512, 64, 4}, {2048, 2048, 2048, 64, 4}};
-    for (size_t i = 0; i < sizeof cuda / sizeof cuda[0]; i++) {
-        const gk_batched_choice b =
-            gk_batched_choose(gk_policy_builtin(), &info, &tuned, cuda[i].m, cuda[i].n, cuda[i].k, 1000);
-        assert_string_equal(b.def->name, "xgemm-direct-batched");
-        assert_int_equal(gk_config_value(&b.config, "TSM", 0), cuda[i].tsm);
-        assert_int_equal(gk_config_value(&b.config, "WPTM", 0), cuda[i].wptm);
-        assert_int_equal(gk_config_value(&b.config, "TSN", 0), cuda[i].m * cuda[i].n * cuda[i].k > 16777216 ? 128 : cuda[i].tsm);
-    }
+    static const batched_tiles cuda[] = {{24, 24, 24, 24, 24, 4},     {20, 17, 100, 24, 24, 4},
+                                         {32, 32, 32, 32, 32, 4},     {100, 100, 100, 64, 64, 4},
+                                         {200, 50, 300, 64, 64, 4},   {512, 512, 512, 64, 128, 4},
+                                         {2048, 2048, 2048, 64, 128, 4}};
+    assert_batched_tiles(&info, &tuned, cuda, sizeof cuda / sizeof cuda[0]);
 }
 
 

@@ -52,6 +52,8 @@ static int parse_values(const char *params, const char *const *names, int count,
 
 static const char *const device_names[] = {"COPY", "LAUNCH", "SCALAR_C", "SCALAR_AB"};
 static const char *const line_names[] = {"RATE", "OCC", "BWEFF", "NT", "TN", "TT", "GOK", "SUM"};
+#define DEVICE_NAMES ((int)(sizeof device_names / sizeof device_names[0]))
+#define LINE_NAMES ((int)(sizeof line_names / sizeof line_names[0]))
 
 int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, char *why, size_t why_size)
 {
@@ -59,9 +61,9 @@ int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, 
         snprintf(why, why_size, "not a cost line");
         return -1;
     }
-    double v[8] = {0};
+    double v[LINE_NAMES > DEVICE_NAMES ? LINE_NAMES : DEVICE_NAMES] = {0};
     if (strcmp(kernel, GK_COST_DEVICE) == 0) {
-        if (!parse_values(params, device_names, 4, 2, v, why, why_size)) return -1;
+        if (!parse_values(params, device_names, DEVICE_NAMES, 2, v, why, why_size)) return -1;
         if (v[2] > 1 || v[3] > 1) {
             snprintf(why, why_size, "%s above 1", v[2] > 1 ? "SCALAR_C" : "SCALAR_AB");
             return -1;
@@ -74,7 +76,7 @@ int gk_cost_apply(const char *kernel, const char *params, gk_cost_constants *c, 
         snprintf(why, why_size, "no line named after \"%s\"", GK_COST_PREFIX);
         return -1;
     }
-    if (!parse_values(params, line_names, 8, 3, v, why, why_size)) return -1;
+    if (!parse_values(params, line_names, LINE_NAMES, 3, v, why, why_size)) return -1;
     if (v[2] > 1) {
         snprintf(why, why_size, "BWEFF above 1");
         return -1;

@@ -149,12 +149,12 @@ typedef struct gk_cost_sample {
     double measured_ms;
 } gk_cost_sample;
 
-/* Fits line's factor for one orientation (1 NT, 2 TN, 3 TT: gk_cost_orientation's index) to samples of that
- * orientation, its other constants held; returns the samples' RMS log error, or -1 when there are none. */
 /* Fits line's SUM to the samples that summed in the kernel, its other constants held; returns their RMS log error,
  * or -1 when there are none. */
 double gk_cost_fit_sum(const gk_cost_constants *c, const gemmkit_device_info *info, const gk_cost_sample *samples,
                        int count, gk_cost_line *line);
+/* Fits line's factor for one orientation (1 NT, 2 TN, 3 TT: gk_cost_orientation's index) to samples of that
+ * orientation, its other constants held; returns the samples' RMS log error, or -1 when there are none. */
 double gk_cost_fit_orientation(const gk_cost_constants *c, const gemmkit_device_info *info,
                                const gk_cost_sample *samples, int count, int orientation, gk_cost_line *line);
 
